@@ -1,0 +1,641 @@
+//! Tile sets as data: parsing, validation and the per-rotation tables the engine uses.
+//!
+//! A tile file is TOML:
+//!
+//! ```toml
+//! name = "base"                     # set name; tile ids become "base/<id>"
+//! title = "Carcassonne base game"
+//!
+//! [[tiles]]
+//! id = "D"
+//! count = 4                         # copies in the set, start tile included
+//! edges = "CRFR"                    # N E S W: C city, R road, F field (checked)
+//! features = "R(W E) ; C(N) ; F(EL WR)~N ; F(ER SL SR WL)"
+//! ```
+//!
+//! Feature notation (as in `shared/spec/classic.md`): `C(sides)` a city segment, `R(sides)`
+//! a road segment, `F(half-edges)~sides` a field segment (`I` = an inner field touching no
+//! edge) that borders the city segments containing the listed sides, `MONASTERY`, `garden`
+//! (printed, no effect). Symbols follow a segment: `+pennant`, `+inn`, `+cathedral`,
+//! `+wine`, `+grain`, `+cloth`. Edges are written in the tile's unrotated orientation.
+
+use std::fmt;
+
+use serde::Deserialize;
+
+use crate::topology::{
+    CENTRE, EdgeKind, HALF_LEFT, HALF_RIGHT, SIDE_NAMES, SLOTS, SlotMask, parse_side, parse_slot,
+    rotate_mask, rotate_slot, side_mask, slot,
+};
+
+/// Largest number of segments one tile may have (tile X has 8).
+pub const MAX_SEGMENTS: usize = 10;
+/// Marks "no segment" in a slot table.
+pub const NO_SEGMENT: u8 = u8::MAX;
+
+pub const GOODS: [&str; 3] = ["wine", "grain", "cloth"];
+
+/// The tile sets compiled into the library; a user's own file can be loaded instead.
+pub const BUILTIN_SETS: [(&str, &str); 3] = [
+    ("base", include_str!("../data/base.toml")),
+    (
+        "inns-and-cathedrals",
+        include_str!("../data/inns-and-cathedrals.toml"),
+    ),
+    (
+        "traders-and-builders",
+        include_str!("../data/traders-and-builders.toml"),
+    ),
+];
+
+pub fn builtin_set_text(name: &str) -> Option<&'static str> {
+    BUILTIN_SETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
+}
+
+/// Kinds of features a tile segment can belong to. New rule systems add kinds here; the
+/// topology class (`edge_kind`) decides how a kind connects to neighbouring tiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum FeatureKind {
+    Road = 0,
+    City = 1,
+    Monastery = 2,
+    Field = 3,
+}
+
+impl FeatureKind {
+    pub const ALL: [FeatureKind; 4] = [
+        FeatureKind::Road,
+        FeatureKind::City,
+        FeatureKind::Monastery,
+        FeatureKind::Field,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FeatureKind::Road => "road",
+            FeatureKind::City => "city",
+            FeatureKind::Monastery => "monastery",
+            FeatureKind::Field => "field",
+        }
+    }
+
+    /// Features that are completed by closing every open side (not fields, not centres).
+    pub fn closes_by_edges(self) -> bool {
+        matches!(self, FeatureKind::Road | FeatureKind::City)
+    }
+}
+
+/// One connected piece of a feature printed on a tile.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Segment {
+    pub kind: FeatureKind,
+    /// Slots of the unrotated tile that this segment occupies.
+    pub slots: SlotMask,
+    /// Number of sides this segment reaches (roads and cities): its open ends when alone.
+    pub sides: u8,
+    pub pennants: u8,
+    pub inns: u8,
+    pub cathedrals: u8,
+    /// Goods symbols (wine, grain, cloth).
+    pub goods: [u8; 3],
+    /// For fields: indices of the city segments of this tile that the field borders.
+    pub adjacent_cities: Vec<u8>,
+}
+
+/// A tile layout, with the tables the hot path needs precomputed for all four rotations.
+#[derive(Clone, Debug)]
+pub struct TileDef {
+    /// Full id, `"<set>/<id>"`.
+    pub id: String,
+    pub set: String,
+    pub count: u32,
+    pub garden: bool,
+    /// Side kinds in the unrotated orientation.
+    pub edges: [EdgeKind; 4],
+    pub segments: Vec<Segment>,
+    /// `slot_segment[rotation][slot]`: the segment at a board-oriented slot, or NO_SEGMENT.
+    pub slot_segment: [[u8; SLOTS]; 4],
+    /// `edges_at[rotation][side]`: side kinds after rotation.
+    pub edges_at: [[EdgeKind; 4]; 4],
+    /// Bit r set when rotation r is the smallest of the rotations that look identical
+    /// (symmetric tiles list each distinct placement once).
+    pub canonical_rotations: u8,
+    /// For each rotation, the smallest rotation that gives the same oriented tile.
+    pub canonical_of: [u8; 4],
+}
+
+impl TileDef {
+    /// The segment at `slot` (board orientation) of this tile placed with `rotation`.
+    #[inline]
+    pub fn segment_at(&self, rotation: u8, slot: usize) -> Option<usize> {
+        let s = self.slot_segment[rotation as usize][slot];
+        (s != NO_SEGMENT).then_some(s as usize)
+    }
+
+    /// Human-readable name of a segment in board orientation, e.g. `"city N"`,
+    /// `"road W E"`, `"field EL WR"`, `"monastery"`.
+    pub fn describe_segment(&self, segment: usize, rotation: u8) -> String {
+        let seg = &self.segments[segment];
+        let mask = rotate_mask(seg.slots, rotation);
+        match seg.kind {
+            FeatureKind::Monastery => "monastery".to_string(),
+            FeatureKind::Field => {
+                if mask == 0 {
+                    return "field I".to_string();
+                }
+                let names: Vec<&str> = (0..SLOTS)
+                    .filter(|s| mask & (1 << s) != 0)
+                    .map(|s| crate::topology::SLOT_NAMES[s])
+                    .collect();
+                format!("field {}", names.join(" "))
+            }
+            kind => {
+                let names: Vec<&str> = (0..4)
+                    .filter(|side| mask & (1 << slot(*side, CENTRE)) != 0)
+                    .map(|side| SIDE_NAMES[side])
+                    .collect();
+                format!("{} {}", kind.name(), names.join(" "))
+            }
+        }
+    }
+}
+
+/// A whole tile file.
+#[derive(Clone, Debug)]
+pub struct TileSet {
+    pub name: String,
+    pub title: String,
+    pub tiles: Vec<TileDef>,
+}
+
+impl TileSet {
+    pub fn tile_count(&self) -> u32 {
+        self.tiles.iter().map(|t| t.count).sum()
+    }
+}
+
+/// A malformed or inconsistent tile file: names the file, the tile and the fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileDataError {
+    pub file: String,
+    pub tile: Option<String>,
+    pub fault: String,
+}
+
+impl fmt::Display for TileDataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.tile {
+            Some(t) => write!(f, "{}: tile {:?}: {}", self.file, t, self.fault),
+            None => write!(f, "{}: {}", self.file, self.fault),
+        }
+    }
+}
+
+impl std::error::Error for TileDataError {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSet {
+    name: String,
+    #[serde(default)]
+    title: String,
+    tiles: Vec<RawTile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTile {
+    id: String,
+    #[serde(default)]
+    jcz: Option<String>,
+    count: u32,
+    edges: String,
+    features: String,
+}
+
+/// Parses and validates a tile file. `file` names the source in error messages.
+pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, TileDataError> {
+    let err = |tile: Option<&str>, fault: String| TileDataError {
+        file: file.to_string(),
+        tile: tile.map(str::to_string),
+        fault,
+    };
+    let raw: RawSet =
+        toml::from_str(text).map_err(|e| err(None, format!("not a valid tile file: {e}")))?;
+    if raw.name.is_empty() || raw.name.contains('/') {
+        return Err(err(
+            None,
+            format!(
+                "set name {:?} must be non-empty and contain no '/'",
+                raw.name
+            ),
+        ));
+    }
+    if raw.tiles.is_empty() {
+        return Err(err(None, "the file defines no tiles".into()));
+    }
+    let mut tiles: Vec<TileDef> = Vec::with_capacity(raw.tiles.len());
+    for t in &raw.tiles {
+        let _ = &t.jcz;
+        let id = format!("{}/{}", raw.name, t.id);
+        if t.id.is_empty() || t.id.contains(char::is_whitespace) {
+            return Err(err(
+                Some(&t.id),
+                "tile id must be non-empty without spaces".into(),
+            ));
+        }
+        if tiles.iter().any(|d| d.id == id) {
+            return Err(err(Some(&t.id), "tile id defined twice".into()));
+        }
+        if t.count == 0 {
+            return Err(err(Some(&t.id), "count must be at least 1".into()));
+        }
+        let def = parse_tile(&id, &raw.name, t).map_err(|fault| err(Some(&t.id), fault))?;
+        tiles.push(def);
+    }
+    Ok(TileSet {
+        name: raw.name,
+        title: raw.title,
+        tiles,
+    })
+}
+
+fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
+    let mut segments: Vec<Segment> = Vec::new();
+    let mut garden = false;
+    // Field adjacency is resolved after all city segments are known.
+    let mut field_city_sides: Vec<(usize, Vec<usize>)> = Vec::new();
+    for token in raw
+        .features
+        .split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        if token == "garden" {
+            garden = true;
+            continue;
+        }
+        if token == "MONASTERY" {
+            segments.push(new_segment(FeatureKind::Monastery, 0, 0));
+            continue;
+        }
+        let (kind, rest) = match token.chars().next() {
+            Some('C') => (FeatureKind::City, &token[1..]),
+            Some('R') => (FeatureKind::Road, &token[1..]),
+            Some('F') => (FeatureKind::Field, &token[1..]),
+            _ => return Err(format!("unknown feature {token:?}")),
+        };
+        let close = rest
+            .find(')')
+            .ok_or_else(|| format!("missing ')' in {token:?}"))?;
+        if !rest.starts_with('(') {
+            return Err(format!("missing '(' in {token:?}"));
+        }
+        let places: Vec<&str> = rest[1..close].split_whitespace().collect();
+        let suffix = &rest[close + 1..];
+        let mut mask: SlotMask = 0;
+        let mut sides = 0u8;
+        for p in &places {
+            match kind {
+                FeatureKind::Field => {
+                    if *p == "I" {
+                        continue;
+                    }
+                    let s = parse_slot(p).filter(|s| s % 3 != CENTRE).ok_or_else(|| {
+                        format!(
+                            "{p:?} in {token:?} is not a half-edge (NL NR EL ER SL SR WL WR or I)"
+                        )
+                    })?;
+                    if mask & (1 << s) != 0 {
+                        return Err(format!("{p:?} listed twice in {token:?}"));
+                    }
+                    mask |= 1 << s;
+                }
+                _ => {
+                    let side = parse_side(p)
+                        .ok_or_else(|| format!("{p:?} in {token:?} is not a side (N E S W)"))?;
+                    let m = if kind == FeatureKind::City {
+                        side_mask(side)
+                    } else {
+                        1 << slot(side, CENTRE)
+                    };
+                    if mask & m != 0 {
+                        return Err(format!("{p:?} listed twice in {token:?}"));
+                    }
+                    mask |= m;
+                    sides += 1;
+                }
+            }
+        }
+        if places.is_empty() {
+            return Err(format!("{token:?} lists no edges"));
+        }
+        let mut seg = new_segment(kind, mask, sides);
+        let (symbols, adjacency) = match suffix.split_once('~') {
+            Some((sym, adj)) => (sym, Some(adj)),
+            None => (suffix, None),
+        };
+        for sym in symbols.split('+').map(str::trim).filter(|s| !s.is_empty()) {
+            match (sym, kind) {
+                ("pennant", FeatureKind::City) => seg.pennants += 1,
+                ("cathedral", FeatureKind::City) => seg.cathedrals += 1,
+                ("inn", FeatureKind::Road) => seg.inns += 1,
+                (g, FeatureKind::City) if GOODS.contains(&g) => {
+                    seg.goods[GOODS.iter().position(|x| *x == g).unwrap()] += 1
+                }
+                _ => {
+                    return Err(format!(
+                        "symbol {sym:?} is not allowed on a {} in {token:?}",
+                        kind.name()
+                    ));
+                }
+            }
+        }
+        if let Some(adj) = adjacency {
+            if kind != FeatureKind::Field {
+                return Err(format!(
+                    "only fields name adjacent cities ('~') in {token:?}"
+                ));
+            }
+            let mut list = Vec::new();
+            for c in adj.trim().chars() {
+                let side = parse_side(&c.to_string())
+                    .ok_or_else(|| format!("{c:?} after '~' in {token:?} is not a side"))?;
+                list.push(side);
+            }
+            field_city_sides.push((segments.len(), list));
+        }
+        segments.push(seg);
+    }
+    if segments.len() > MAX_SEGMENTS {
+        return Err(format!(
+            "{} segments; at most {MAX_SEGMENTS} are supported",
+            segments.len()
+        ));
+    }
+    // Resolve field adjacency: "~N" names the city segment containing side N.
+    for (field, sides) in field_city_sides {
+        let mut cities = Vec::new();
+        for side in sides {
+            let city = segments
+                .iter()
+                .position(|s| s.kind == FeatureKind::City && s.slots & side_mask(side) != 0)
+                .ok_or_else(|| {
+                    format!(
+                        "field borders a city at {} but no city segment reaches {}",
+                        SIDE_NAMES[side], SIDE_NAMES[side]
+                    )
+                })?;
+            if !cities.contains(&(city as u8)) {
+                cities.push(city as u8);
+            }
+        }
+        segments[field].adjacent_cities = cities;
+    }
+    // Slots: no slot used twice; derive the edge kinds and check them against `edges`.
+    let mut owner = [NO_SEGMENT; SLOTS];
+    for (i, seg) in segments.iter().enumerate() {
+        for s in 0..SLOTS {
+            if seg.slots & (1 << s) != 0 {
+                if owner[s] != NO_SEGMENT {
+                    return Err(format!(
+                        "slot {} belongs to two segments",
+                        crate::topology::SLOT_NAMES[s]
+                    ));
+                }
+                owner[s] = i as u8;
+            }
+        }
+    }
+    let mut edges = [EdgeKind::Field; 4];
+    for side in 0..4 {
+        let kinds: Vec<Option<FeatureKind>> = (0..3)
+            .map(|p| {
+                let o = owner[slot(side, p)];
+                (o != NO_SEGMENT).then(|| segments[o as usize].kind)
+            })
+            .collect();
+        edges[side] = match (kinds[HALF_LEFT], kinds[CENTRE], kinds[HALF_RIGHT]) {
+            (Some(FeatureKind::City), Some(FeatureKind::City), Some(FeatureKind::City)) => {
+                EdgeKind::City
+            }
+            (Some(FeatureKind::Field), Some(FeatureKind::Road), Some(FeatureKind::Field)) => {
+                EdgeKind::Road
+            }
+            (Some(FeatureKind::Field), None, Some(FeatureKind::Field)) => EdgeKind::Field,
+            _ => {
+                return Err(format!(
+                    "side {} is not a city, a road between two field halves, or two field halves (every half-edge needs a field)",
+                    SIDE_NAMES[side]
+                ));
+            }
+        };
+    }
+    let declared: Vec<char> = raw.edges.chars().collect();
+    if declared.len() != 4 || declared.iter().any(|c| EdgeKind::from_letter(*c).is_none()) {
+        return Err(format!(
+            "edges {:?} must be four letters from C, R, F",
+            raw.edges
+        ));
+    }
+    let derived: String = edges.iter().map(|e| e.letter()).collect();
+    if derived != raw.edges {
+        return Err(format!(
+            "edges say {:?} but the features make {derived:?}",
+            raw.edges
+        ));
+    }
+    Ok(build_def(id, set, raw.count, garden, edges, segments))
+}
+
+fn new_segment(kind: FeatureKind, slots: SlotMask, sides: u8) -> Segment {
+    Segment {
+        kind,
+        slots,
+        sides,
+        pennants: 0,
+        inns: 0,
+        cathedrals: 0,
+        goods: [0; 3],
+        adjacent_cities: Vec::new(),
+    }
+}
+
+fn build_def(
+    id: &str,
+    set: &str,
+    count: u32,
+    garden: bool,
+    edges: [EdgeKind; 4],
+    segments: Vec<Segment>,
+) -> TileDef {
+    let mut slot_segment = [[NO_SEGMENT; SLOTS]; 4];
+    let mut edges_at = [[EdgeKind::Field; 4]; 4];
+    for r in 0..4u8 {
+        for (i, seg) in segments.iter().enumerate() {
+            for s in 0..SLOTS {
+                if seg.slots & (1 << s) != 0 {
+                    slot_segment[r as usize][rotate_slot(s, r)] = i as u8;
+                }
+            }
+        }
+        for side in 0..4 {
+            edges_at[r as usize][(side + r as usize) % 4] = edges[side];
+        }
+    }
+    // Two rotations are the same placement when the rotated segments coincide as sets.
+    let signature = |r: u8| {
+        let mut sig: Vec<(FeatureKind, SlotMask, u8, u8, u8, [u8; 3], Vec<SlotMask>)> = segments
+            .iter()
+            .map(|s| {
+                let mut adj: Vec<SlotMask> = s
+                    .adjacent_cities
+                    .iter()
+                    .map(|c| rotate_mask(segments[*c as usize].slots, r))
+                    .collect();
+                adj.sort();
+                (
+                    s.kind,
+                    rotate_mask(s.slots, r),
+                    s.pennants,
+                    s.inns,
+                    s.cathedrals,
+                    s.goods,
+                    adj,
+                )
+            })
+            .collect();
+        sig.sort();
+        sig
+    };
+    let sigs: Vec<_> = (0..4).map(signature).collect();
+    let mut canonical_of = [0u8; 4];
+    let mut canonical_rotations = 0u8;
+    for r in 0..4 {
+        let first = (0..=r).find(|q| sigs[*q] == sigs[r]).unwrap();
+        canonical_of[r] = first as u8;
+        if first == r {
+            canonical_rotations |= 1 << r;
+        }
+    }
+    TileDef {
+        id: id.to_string(),
+        set: set.to_string(),
+        count,
+        garden,
+        edges,
+        segments,
+        slot_segment,
+        edges_at,
+        canonical_rotations,
+        canonical_of,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(name: &str) -> TileSet {
+        parse_tileset(builtin_set_text(name).unwrap(), name).unwrap()
+    }
+
+    #[test]
+    fn builtin_sets_match_the_spec_counts() {
+        let base = set("base");
+        assert_eq!(base.tile_count(), 72);
+        let pennants: u32 = base
+            .tiles
+            .iter()
+            .map(|t| t.count * t.segments.iter().map(|s| s.pennants as u32).sum::<u32>())
+            .sum();
+        assert_eq!(pennants, 10);
+        let monasteries: u32 = base
+            .tiles
+            .iter()
+            .map(|t| {
+                t.count
+                    * t.segments
+                        .iter()
+                        .filter(|s| s.kind == FeatureKind::Monastery)
+                        .count() as u32
+            })
+            .sum();
+        assert_eq!(monasteries, 6);
+        let gardens: u32 = base
+            .tiles
+            .iter()
+            .filter(|t| t.garden)
+            .map(|t| t.count)
+            .sum();
+        assert_eq!(gardens, 8);
+        assert_eq!(set("inns-and-cathedrals").tile_count(), 18);
+        let tb = set("traders-and-builders");
+        assert_eq!(tb.tile_count(), 24);
+        let mut goods = [0u32; 3];
+        for t in &tb.tiles {
+            for s in &t.segments {
+                for g in 0..3 {
+                    goods[g] += t.count * s.goods[g] as u32;
+                }
+            }
+        }
+        assert_eq!(goods, [9, 6, 5]);
+        let ic = set("inns-and-cathedrals");
+        let inns: u32 = ic
+            .tiles
+            .iter()
+            .map(|t| t.count * t.segments.iter().map(|s| s.inns as u32).sum::<u32>())
+            .sum();
+        let cathedrals: u32 = ic
+            .tiles
+            .iter()
+            .map(|t| t.count * t.segments.iter().map(|s| s.cathedrals as u32).sum::<u32>())
+            .sum();
+        assert_eq!((inns, cathedrals), (6, 2));
+    }
+
+    #[test]
+    fn symmetric_tiles_have_fewer_distinct_rotations() {
+        let base = set("base");
+        let rots = |id: &str| {
+            base.tiles
+                .iter()
+                .find(|t| t.id == id)
+                .unwrap()
+                .canonical_rotations
+                .count_ones()
+        };
+        assert_eq!(rots("base/B"), 1); // plain monastery
+        assert_eq!(rots("base/C"), 1); // four-sided city
+        assert_eq!(rots("base/U"), 2); // straight road
+        assert_eq!(rots("base/X"), 1); // crossroads
+        assert_eq!(rots("base/D"), 4);
+        assert_eq!(rots("base/H"), 2); // two opposite caps
+    }
+
+    #[test]
+    fn faults_name_file_tile_and_fault() {
+        let bad = "name = \"mine\"\n[[tiles]]\nid = \"Z\"\ncount = 1\nedges = \"CCCC\"\nfeatures = \"C(N E S W) ; R(N)\"\n";
+        let e = parse_tileset(bad, "mine.toml").unwrap_err();
+        assert_eq!(e.file, "mine.toml");
+        assert_eq!(e.tile.as_deref(), Some("Z"));
+        assert!(e.fault.contains("two segments"), "{e}");
+        let wrong_edges = bad.replace("; R(N)", "").replace("CCCC", "CCCF");
+        let e = parse_tileset(&wrong_edges, "mine.toml").unwrap_err();
+        assert!(e.fault.contains("edges say"), "{e}");
+        let missing_field = "name = \"m\"\n[[tiles]]\nid = \"Y\"\ncount = 1\nedges = \"FFFF\"\nfeatures = \"F(NL NR EL ER SL SR WL)\"\n";
+        let e = parse_tileset(missing_field, "m.toml").unwrap_err();
+        assert!(e.fault.contains("side W"), "{e}");
+        assert!(
+            parse_tileset("name = 3", "x.toml")
+                .unwrap_err()
+                .fault
+                .contains("not a valid tile file")
+        );
+    }
+}
