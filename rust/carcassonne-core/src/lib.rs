@@ -6,5 +6,16 @@
 //! (points for features), `game` (turn flow, moves, the event log), `rng`, `policy`
 //! (random and greedy players), `simulate` (whole games in parallel), `record` (JSON).
 
+pub mod board;
+pub mod features;
+pub mod game;
+pub mod rng;
+pub mod rules;
+pub mod scoring;
 pub mod tileset;
 pub mod topology;
+
+pub use game::{Game, IllegalMove, Move, Placement, ScoreEvent};
+pub use rules::{Rules, RulesError, RulesSpec, TileSetSource};
+pub mod policy;
+pub mod simulate;

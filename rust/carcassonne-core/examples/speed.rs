@@ -1,0 +1,27 @@
+//! Quick throughput probe: `cargo run --release --example speed -- [games] [threads] [policy]`.
+use std::sync::Arc;
+use std::time::Instant;
+
+use carcassonne_core::policy::Policy;
+use carcassonne_core::rules::{Rules, RulesSpec};
+use carcassonne_core::simulate::simulate;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let games: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    let threads: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let policy = args
+        .get(3)
+        .and_then(|s| Policy::parse(s))
+        .unwrap_or(Policy::Random);
+    let rules = Arc::new(Rules::new(RulesSpec::default()).unwrap());
+    let t = Instant::now();
+    let cols = simulate(&rules, games, 0, 1, policy, Some(threads));
+    let dt = t.elapsed().as_secs_f64();
+    let mean: f64 = cols.scores.iter().map(|s| *s as f64).sum::<f64>() / cols.scores.len() as f64;
+    println!(
+        "{games} games, {threads} threads, {}: {:.0} games/s, mean score {mean:.1}",
+        policy.name(),
+        games as f64 / dt
+    );
+}

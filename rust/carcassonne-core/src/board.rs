@@ -1,0 +1,154 @@
+//! The squares of the table: placed tiles and the open squares beside them.
+//!
+//! A flat grid sized so that no game can reach its border (a deck of n tiles can never
+//! reach further than n squares from the start). Only touched cells are cleared between
+//! games. Each open square carries one demand byte: 2 bits per side saying what the
+//! neighbour on that side shows (0 = no neighbour), so legality is one table lookup.
+
+use crate::topology::{EdgeKind, SIDE_DELTA};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    pub x: i32,
+    pub y: i32,
+    pub tile: u16,
+    pub rotation: u8,
+    /// Union-find element of this tile's segment 0; segment i is `first_element + i`.
+    pub first_element: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenSquare {
+    pub cell: u32,
+    pub demand: u8,
+}
+
+#[derive(Clone, Debug)]
+pub struct Board {
+    dim: i32,
+    origin: i32,
+    /// Placed index + 1, or 0 for an empty cell.
+    cells: Vec<u16>,
+    /// Open-square index + 1, or 0.
+    open_at: Vec<u16>,
+    pub placed: Vec<Placed>,
+    pub open: Vec<OpenSquare>,
+}
+
+impl Board {
+    /// A board large enough for `tiles` placements around the start square.
+    pub fn new(tiles: usize) -> Self {
+        let origin = tiles as i32 + 2;
+        let dim = 2 * origin + 1;
+        Board {
+            dim,
+            origin,
+            cells: vec![0; (dim * dim) as usize],
+            open_at: vec![0; (dim * dim) as usize],
+            placed: Vec::with_capacity(tiles + 1),
+            open: Vec::with_capacity(2 * tiles + 4),
+        }
+    }
+
+    /// Empties the board, keeping its buffers when they are large enough.
+    pub fn reset(&mut self, tiles: usize) {
+        if tiles as i32 + 2 > self.origin {
+            *self = Board::new(tiles);
+            return;
+        }
+        for p in &self.placed {
+            let c = ((p.y + self.origin) * self.dim + p.x + self.origin) as usize;
+            self.cells[c] = 0;
+        }
+        for o in &self.open {
+            self.open_at[o.cell as usize] = 0;
+        }
+        self.placed.clear();
+        self.open.clear();
+    }
+
+    #[inline]
+    pub fn cell(&self, x: i32, y: i32) -> Option<u32> {
+        let (cx, cy) = (x + self.origin, y + self.origin);
+        (cx > 0 && cy > 0 && cx < self.dim - 1 && cy < self.dim - 1)
+            .then(|| (cy * self.dim + cx) as u32)
+    }
+
+    #[inline]
+    pub fn xy(&self, cell: u32) -> (i32, i32) {
+        let c = cell as i32;
+        (c % self.dim - self.origin, c / self.dim - self.origin)
+    }
+
+    #[inline]
+    pub fn neighbour_cell(&self, cell: u32, side: usize) -> u32 {
+        let (dx, dy) = SIDE_DELTA[side];
+        (cell as i32 + dy * self.dim + dx) as u32
+    }
+
+    #[inline]
+    pub fn offset_cell(&self, cell: u32, dx: i32, dy: i32) -> u32 {
+        (cell as i32 + dy * self.dim + dx) as u32
+    }
+
+    /// The placed tile at a cell, as an index into `placed`.
+    #[inline]
+    pub fn placed_at(&self, cell: u32) -> Option<usize> {
+        let v = self.cells[cell as usize];
+        (v != 0).then(|| v as usize - 1)
+    }
+
+    #[inline]
+    pub fn open_index(&self, cell: u32) -> Option<usize> {
+        let v = self.open_at[cell as usize];
+        (v != 0).then(|| v as usize - 1)
+    }
+
+    /// Records a tile at `cell` whose sides show `edges` (board orientation) and updates
+    /// the open squares around it. Returns the placed index.
+    pub fn place(
+        &mut self,
+        cell: u32,
+        tile: u16,
+        rotation: u8,
+        first_element: u32,
+        edges: &[EdgeKind; 4],
+    ) -> usize {
+        let (x, y) = self.xy(cell);
+        let index = self.placed.len();
+        self.placed.push(Placed {
+            x,
+            y,
+            tile,
+            rotation,
+            first_element,
+        });
+        self.cells[cell as usize] = index as u16 + 1;
+        if let Some(i) = self.open_index(cell) {
+            self.open_at[cell as usize] = 0;
+            self.open.swap_remove(i);
+            if i < self.open.len() {
+                self.open_at[self.open[i].cell as usize] = i as u16 + 1;
+            }
+        }
+        for (side, edge) in edges.iter().enumerate() {
+            let n = self.neighbour_cell(cell, side);
+            if self.cells[n as usize] != 0 {
+                continue;
+            }
+            // The neighbour sees this tile across its opposite side.
+            let bits = (*edge as u8) << (2 * ((side + 2) % 4));
+            match self.open_index(n) {
+                Some(i) => self.open[i].demand |= bits,
+                None => {
+                    self.open.push(OpenSquare {
+                        cell: n,
+                        demand: bits,
+                    });
+                    self.open_at[n as usize] = self.open.len() as u16;
+                }
+            }
+        }
+        index
+    }
+}

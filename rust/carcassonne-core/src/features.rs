@@ -1,0 +1,192 @@
+//! Features as a union-find over tile segments, with running totals at each root.
+//!
+//! Every segment of every placed tile is one element. Placing a tile unions its segments
+//! with the segments they touch; each root carries what scoring needs (open sides,
+//! pennants, inns, cathedrals, goods, meeples per player). Members of a feature form a
+//! circular list, so a feature can be walked (distinct tiles, meeples to return) and, when
+//! a rule splits a feature again (a ferry moved), rebuilt from its members. `find` does no
+//! path compression: union by size keeps trees shallow and lets read-only evaluation of a
+//! move share the same code.
+
+use crate::rules::MAX_PLAYERS;
+use crate::tileset::{FeatureKind, Segment};
+
+pub const NO_PLAYER: u8 = u8::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    parent: u32,
+    next: u32,
+    size: u32,
+    pub placed: u16,
+    pub segment: u8,
+    pub kind: FeatureKind,
+    /// Owner of the meeple standing on this segment, or NO_PLAYER.
+    pub meeple: u8,
+    // Totals, meaningful at roots only.
+    /// Sides of the feature not yet matched by a neighbour (roads and cities).
+    pub open: i16,
+    pub pennants: u16,
+    pub inns: u16,
+    pub cathedrals: u16,
+    pub goods: [u16; 3],
+    pub meeples: [u8; MAX_PLAYERS],
+    pub meeple_total: u8,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Features {
+    nodes: Vec<Node>,
+}
+
+impl Features {
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Adds one element for a segment of a newly placed tile; returns its index.
+    pub fn add(&mut self, placed: u16, segment: u8, seg: &Segment) -> u32 {
+        let e = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            parent: e,
+            next: e,
+            size: 1,
+            placed,
+            segment,
+            kind: seg.kind,
+            meeple: NO_PLAYER,
+            open: seg.sides as i16,
+            pennants: seg.pennants as u16,
+            inns: seg.inns as u16,
+            cathedrals: seg.cathedrals as u16,
+            goods: [
+                seg.goods[0] as u16,
+                seg.goods[1] as u16,
+                seg.goods[2] as u16,
+            ],
+            meeples: [0; MAX_PLAYERS],
+            meeple_total: 0,
+        });
+        e
+    }
+
+    #[inline]
+    pub fn node(&self, e: u32) -> &Node {
+        &self.nodes[e as usize]
+    }
+
+    #[inline]
+    pub fn node_mut(&mut self, e: u32) -> &mut Node {
+        &mut self.nodes[e as usize]
+    }
+
+    #[inline]
+    pub fn find(&self, mut e: u32) -> u32 {
+        loop {
+            let p = self.nodes[e as usize].parent;
+            if p == e {
+                return e;
+            }
+            e = p;
+        }
+    }
+
+    #[inline]
+    pub fn is_root(&self, e: u32) -> bool {
+        self.nodes[e as usize].parent == e
+    }
+
+    /// Joins the features of `a` and `b`; returns the root of the result.
+    pub fn union(&mut self, a: u32, b: u32) -> u32 {
+        let (mut ra, mut rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return ra;
+        }
+        if self.nodes[ra as usize].size < self.nodes[rb as usize].size {
+            std::mem::swap(&mut ra, &mut rb);
+        }
+        let child = self.nodes[rb as usize];
+        let root = &mut self.nodes[ra as usize];
+        root.size += child.size;
+        root.open += child.open;
+        root.pennants += child.pennants;
+        root.inns += child.inns;
+        root.cathedrals += child.cathedrals;
+        for g in 0..3 {
+            root.goods[g] += child.goods[g];
+        }
+        for p in 0..MAX_PLAYERS {
+            root.meeples[p] += child.meeples[p];
+        }
+        root.meeple_total += child.meeple_total;
+        // Splice the two circular member lists.
+        let root_next = root.next;
+        root.next = child.next;
+        self.nodes[rb as usize].next = root_next;
+        self.nodes[rb as usize].parent = ra;
+        ra
+    }
+
+    /// Every element of the feature that `e` belongs to.
+    pub fn members(&self, e: u32) -> Members<'_> {
+        Members {
+            features: self,
+            start: e,
+            current: Some(e),
+        }
+    }
+
+    /// Puts a meeple of `player` on element `e`.
+    pub fn place_meeple(&mut self, e: u32, player: u8) {
+        self.nodes[e as usize].meeple = player;
+        let r = self.find(e) as usize;
+        self.nodes[r].meeples[player as usize] += 1;
+        self.nodes[r].meeple_total += 1;
+    }
+
+    /// Takes every meeple off the feature rooted at `root`; calls `back(player)` for each.
+    pub fn return_meeples(&mut self, root: u32, mut back: impl FnMut(u8)) {
+        if self.nodes[root as usize].meeple_total == 0 {
+            return;
+        }
+        let mut e = root;
+        loop {
+            let n = &mut self.nodes[e as usize];
+            if n.meeple != NO_PLAYER {
+                back(n.meeple);
+                n.meeple = NO_PLAYER;
+            }
+            e = n.next;
+            if e == root {
+                break;
+            }
+        }
+        let r = &mut self.nodes[root as usize];
+        r.meeples = [0; MAX_PLAYERS];
+        r.meeple_total = 0;
+    }
+}
+
+pub struct Members<'a> {
+    features: &'a Features,
+    start: u32,
+    current: Option<u32>,
+}
+
+impl Iterator for Members<'_> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        let e = self.current?;
+        let n = self.features.nodes[e as usize].next;
+        self.current = (n != self.start).then_some(n);
+        Some(e)
+    }
+}

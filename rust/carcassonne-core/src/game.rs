@@ -1,0 +1,1060 @@
+//! A game in progress: turn flow, legal moves, the checked and unchecked ways to play a
+//! move, scoring during play and at the end, and the event log.
+//!
+//! A turn: the current player holds `tile` (drawn; tiles with no legal placement were
+//! already removed, decision C-3), plays a `Move` (square, rotation, optional meeple on one
+//! of the tile's segments), completed features score, then the next player draws.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, Placed};
+use crate::features::{Features, NO_PLAYER};
+use crate::rng::Rng;
+use crate::rules::{MAX_PLAYERS, Rules};
+use crate::scoring::{
+    FIELD_POINTS_PER_CITY, FeatureTally, GOODS_MAJORITY_POINTS, SCORE_KINDS, ScoreKind,
+    edge_feature_points, majority, monastery_points,
+};
+use crate::tileset::{FeatureKind, MAX_SEGMENTS, NO_SEGMENT};
+use crate::topology::{CENTRE, EdgeKind, RING_DELTA, SIDE_NAMES, facing_slot, slot};
+
+/// A move: where the drawn tile goes, how it is turned (quarter turns clockwise), and the
+/// segment of the tile (index in its tile definition) that gets a meeple, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Move {
+    pub x: i32,
+    pub y: i32,
+    pub rotation: u8,
+    pub meeple: Option<u8>,
+}
+
+/// A tile position on the board, before the meeple choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub cell: u32,
+    pub rotation: u8,
+}
+
+/// Why a move was refused. The game is unchanged when a move is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    GameOver,
+    BadRotation(u8),
+    Occupied {
+        x: i32,
+        y: i32,
+    },
+    NotAdjacent {
+        x: i32,
+        y: i32,
+    },
+    EdgeMismatch {
+        side: usize,
+        tile: EdgeKind,
+        neighbour: EdgeKind,
+    },
+    SymmetricRotation {
+        tile: String,
+        rotation: u8,
+        canonical: u8,
+    },
+    NoSuchSegment {
+        tile: String,
+        segment: u8,
+        segments: usize,
+    },
+    FarmersOff,
+    NoMeeplesLeft {
+        player: usize,
+    },
+    FeatureOccupied {
+        feature: String,
+    },
+}
+
+fn edge_name(e: EdgeKind) -> &'static str {
+    match e {
+        EdgeKind::City => "city",
+        EdgeKind::Road => "road",
+        EdgeKind::Field => "field",
+    }
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::GameOver => write!(f, "the game is over; no more moves can be played"),
+            IllegalMove::BadRotation(r) => write!(
+                f,
+                "rotation must be 0, 1, 2 or 3 (quarter turns clockwise), got {r}"
+            ),
+            IllegalMove::Occupied { x, y } => write!(f, "square ({x}, {y}) already holds a tile"),
+            IllegalMove::NotAdjacent { x, y } => {
+                write!(
+                    f,
+                    "square ({x}, {y}) does not touch any placed tile edge to edge"
+                )
+            }
+            IllegalMove::EdgeMismatch {
+                side,
+                tile,
+                neighbour,
+            } => write!(
+                f,
+                "the tile's {} side shows a {} but the neighbouring tile shows a {}",
+                SIDE_NAMES[*side],
+                edge_name(*tile),
+                edge_name(*neighbour)
+            ),
+            IllegalMove::SymmetricRotation {
+                tile,
+                rotation,
+                canonical,
+            } => write!(
+                f,
+                "{tile} is symmetric: rotation {rotation} is the same placement as rotation {canonical}; play rotation {canonical}"
+            ),
+            IllegalMove::NoSuchSegment {
+                tile,
+                segment,
+                segments,
+            } => {
+                write!(
+                    f,
+                    "{tile} has no feature {segment} (it has {segments}, numbered from 0)"
+                )
+            }
+            IllegalMove::FarmersOff => {
+                write!(f, "farmers are off in these rules: no meeple on a field")
+            }
+            IllegalMove::NoMeeplesLeft { player } => {
+                write!(f, "player {player} has no meeple left in supply")
+            }
+            IllegalMove::FeatureOccupied { feature } => {
+                write!(
+                    f,
+                    "the {feature} joins a feature that already holds a meeple"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// One entry of the scoring log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreEvent {
+    /// Turn during which it happened (1 = the first tile after the start tile); final
+    /// scoring uses the number of turns played.
+    pub turn: u32,
+    pub kind: ScoreKind,
+    /// Points each listed player receives.
+    pub points: i32,
+    pub players: Vec<u8>,
+    /// Squares of the tiles the feature covers (empty for goods majorities).
+    pub tiles: Vec<(i32, i32)>,
+    pub complete: bool,
+    pub final_scoring: bool,
+    /// Traders & Builders: goods taken by `players[0]` when completing a city (points 0),
+    /// or the good a majority was for.
+    pub goods: [u16; 3],
+}
+
+/// Why the tiles of a segment group (during evaluation) might complete.
+#[derive(Clone, Copy, Default)]
+struct Contacts {
+    n: usize,
+    seg: [u8; 12],
+    root: [u32; 12],
+    matched: [u8; MAX_SEGMENTS],
+}
+
+/// Segments of a candidate tile grouped by the features they would join.
+#[derive(Clone, Copy)]
+struct Groups {
+    contacts: Contacts,
+    /// Representative segment of each segment's group.
+    group: [u8; MAX_SEGMENTS],
+    /// Bit i set when the group represented by segment i already holds a meeple.
+    busy: u16,
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Arc<Rules>,
+    board: Board,
+    features: Features,
+    deck: Vec<u16>,
+    next_draw: usize,
+    tile: Option<u16>,
+    current: usize,
+    turn: u32,
+    scores: [i32; MAX_PLAYERS],
+    by_kind: [[i32; SCORE_KINDS]; MAX_PLAYERS],
+    supply: [u8; MAX_PLAYERS],
+    goods: [[u16; 3]; MAX_PLAYERS],
+    discarded: Vec<(u32, u16)>,
+    moves: Vec<Move>,
+    events: Vec<ScoreEvent>,
+    record_events: bool,
+    over: bool,
+    seed: Option<(u64, u64)>,
+    tiles_buf: Vec<u16>,
+}
+
+impl Game {
+    /// A game drawing exactly `deck` (tile indices of `rules.tiles`) in order, after the
+    /// start tile. Records the event log.
+    pub fn new(rules: Arc<Rules>, deck: Vec<u16>) -> Self {
+        let mut g = Game {
+            board: Board::new(deck.len() + 1),
+            rules,
+            features: Features::default(),
+            deck: Vec::new(),
+            next_draw: 0,
+            tile: None,
+            current: 0,
+            turn: 0,
+            scores: [0; MAX_PLAYERS],
+            by_kind: [[0; SCORE_KINDS]; MAX_PLAYERS],
+            supply: [0; MAX_PLAYERS],
+            goods: [[0; 3]; MAX_PLAYERS],
+            discarded: Vec::new(),
+            moves: Vec::new(),
+            events: Vec::new(),
+            record_events: true,
+            over: false,
+            seed: None,
+            tiles_buf: Vec::new(),
+        };
+        g.reset(deck.into_iter());
+        g
+    }
+
+    /// A game whose deck is the rules' full tile set shuffled by game `game_index` of the
+    /// study with root `seed`.
+    pub fn shuffled(rules: Arc<Rules>, seed: u64, game_index: u64) -> Self {
+        let mut g = Game::new(rules, Vec::new());
+        let mut rng = Rng::for_game(seed, game_index);
+        g.reset_shuffled(&mut rng);
+        g.seed = Some((seed, game_index));
+        g
+    }
+
+    /// Starts again with the full tile set shuffled by `rng`, reusing every buffer.
+    pub fn reset_shuffled(&mut self, rng: &mut Rng) {
+        let mut deck = std::mem::take(&mut self.deck);
+        deck.clear();
+        deck.extend_from_slice(&self.rules.full_deck);
+        rng.shuffle(&mut deck);
+        self.deck = deck;
+        self.setup();
+    }
+
+    /// Starts again with the given draw order, reusing every buffer.
+    pub fn reset(&mut self, deck: impl Iterator<Item = u16>) {
+        self.deck.clear();
+        self.deck.extend(deck);
+        self.setup();
+    }
+
+    pub fn set_record_events(&mut self, on: bool) {
+        self.record_events = on;
+    }
+
+    fn setup(&mut self) {
+        let rules = Arc::clone(&self.rules);
+        self.board.reset(self.deck.len() + 1);
+        self.features.clear();
+        self.next_draw = 0;
+        self.current = 0;
+        self.turn = 0;
+        self.scores = [0; MAX_PLAYERS];
+        self.by_kind = [[0; SCORE_KINDS]; MAX_PLAYERS];
+        self.supply = [0; MAX_PLAYERS];
+        for p in 0..rules.players() {
+            self.supply[p] = rules.spec.meeples as u8;
+        }
+        self.goods = [[0; 3]; MAX_PLAYERS];
+        self.discarded.clear();
+        self.moves.clear();
+        self.events.clear();
+        self.over = false;
+        self.seed = None;
+        let start = rules.start_tile;
+        let cell = self.board.cell(0, 0).expect("origin is on the board");
+        self.add_tile(cell, start, 0);
+        self.draw();
+    }
+
+    // ----- read access -------------------------------------------------------------
+
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+    pub fn current_player(&self) -> usize {
+        self.current
+    }
+    /// The tile the current player must place, or None once the game is over.
+    pub fn tile(&self) -> Option<u16> {
+        self.tile
+    }
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+    pub fn scores(&self) -> &[i32] {
+        &self.scores[..self.rules.players()]
+    }
+    pub fn points_by_kind(&self, player: usize) -> &[i32; SCORE_KINDS] {
+        &self.by_kind[player]
+    }
+    pub fn supply(&self) -> &[u8] {
+        &self.supply[..self.rules.players()]
+    }
+    pub fn goods(&self, player: usize) -> [u16; 3] {
+        self.goods[player]
+    }
+    pub fn placed(&self) -> &[Placed] {
+        &self.board.placed
+    }
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    pub fn features(&self) -> &Features {
+        &self.features
+    }
+    pub fn discarded(&self) -> &[(u32, u16)] {
+        &self.discarded
+    }
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+    pub fn events(&self) -> &[ScoreEvent] {
+        &self.events
+    }
+    pub fn deck(&self) -> &[u16] {
+        &self.deck
+    }
+    /// Tiles not yet drawn.
+    pub fn remaining(&self) -> &[u16] {
+        &self.deck[self.next_draw..]
+    }
+    pub fn seed(&self) -> Option<(u64, u64)> {
+        self.seed
+    }
+
+    /// Winners as a bit set over players (all players with the top score).
+    pub fn winners(&self) -> u8 {
+        let s = self.scores();
+        let best = *s.iter().max().unwrap();
+        s.iter()
+            .enumerate()
+            .filter(|(_, v)| **v == best)
+            .fold(0, |m, (p, _)| m | (1 << p))
+    }
+
+    /// Union-find element of segment `segment` of placed tile `placed`.
+    pub fn element(&self, placed: usize, segment: usize) -> u32 {
+        self.board.placed[placed].first_element + segment as u32
+    }
+
+    /// Squares (distinct) covered by the feature containing element `e`.
+    pub fn feature_tiles(&self, e: u32) -> Vec<(i32, i32)> {
+        let mut idx: Vec<u16> = self
+            .features
+            .members(e)
+            .map(|m| self.features.node(m).placed)
+            .collect();
+        idx.sort_unstable();
+        idx.dedup();
+        idx.iter()
+            .map(|i| {
+                (
+                    self.board.placed[*i as usize].x,
+                    self.board.placed[*i as usize].y,
+                )
+            })
+            .collect()
+    }
+
+    /// Whether the feature containing element `e` is complete now.
+    pub fn is_complete(&self, e: u32) -> bool {
+        let r = self.features.find(e);
+        let n = self.features.node(r);
+        match n.kind {
+            FeatureKind::Road | FeatureKind::City => n.open == 0,
+            FeatureKind::Monastery => {
+                let p = &self.board.placed[n.placed as usize];
+                let cell = self.board.cell(p.x, p.y).unwrap();
+                self.ring_filled(cell, None) == 8
+            }
+            FeatureKind::Field => false,
+        }
+    }
+
+    // ----- legality ------------------------------------------------------------------
+
+    /// Every legal placement of `tile`, appended to `out` (cleared first).
+    pub fn placements_into(&self, tile: u16, out: &mut Vec<Placement>) {
+        out.clear();
+        for o in &self.board.open {
+            let mut mask = self.rules.legal_rotations(tile, o.demand);
+            while mask != 0 {
+                let r = mask.trailing_zeros() as u8;
+                mask &= mask - 1;
+                out.push(Placement {
+                    cell: o.cell,
+                    rotation: r,
+                });
+            }
+        }
+    }
+
+    fn has_placement(&self, tile: u16) -> bool {
+        self.board
+            .open
+            .iter()
+            .any(|o| self.rules.legal_rotations(tile, o.demand) != 0)
+    }
+
+    /// Segments of the current tile at `p` on which the current player may put a meeple.
+    pub fn meeple_options(&self, p: Placement) -> u16 {
+        let tile = self.tile.expect("game not over");
+        if self.supply[self.current] == 0 {
+            return 0;
+        }
+        let g = self.groups(p.cell, tile, p.rotation);
+        let mut free = 0u16;
+        let allowed = self.rules.meeple_segments[tile as usize];
+        for i in 0..self.rules.tiles[tile as usize].segments.len() {
+            if allowed & (1 << i) != 0 && g.busy & (1 << g.group[i]) == 0 {
+                free |= 1 << i;
+            }
+        }
+        free
+    }
+
+    /// Which features of the board each segment of `tile` at `cell` would touch.
+    fn contacts(&self, cell: u32, tile: u16, rotation: u8) -> Contacts {
+        let def = &self.rules.tiles[tile as usize];
+        let mut c = Contacts::default();
+        for side in 0..4 {
+            let Some(nb) = self.board.placed_at(self.board.neighbour_cell(cell, side)) else {
+                continue;
+            };
+            let nbp = &self.board.placed[nb];
+            let nbdef = &self.rules.tiles[nbp.tile as usize];
+            for pos in 0..3 {
+                let s = slot(side, pos);
+                let seg = def.slot_segment[rotation as usize][s];
+                if seg == NO_SEGMENT {
+                    continue;
+                }
+                let nseg = nbdef.slot_segment[nbp.rotation as usize][facing_slot(s)];
+                let root = self.features.find(nbp.first_element + nseg as u32);
+                if pos == CENTRE {
+                    c.matched[seg as usize] += 1;
+                }
+                if !(0..c.n).any(|k| c.seg[k] == seg && c.root[k] == root) {
+                    c.seg[c.n] = seg;
+                    c.root[c.n] = root;
+                    c.n += 1;
+                }
+            }
+        }
+        c
+    }
+
+    fn groups(&self, cell: u32, tile: u16, rotation: u8) -> Groups {
+        let c = self.contacts(cell, tile, rotation);
+        let mut group = [0u8; MAX_SEGMENTS];
+        for (i, g) in group.iter_mut().enumerate() {
+            *g = i as u8;
+        }
+        fn rep(group: &[u8; MAX_SEGMENTS], mut i: u8) -> u8 {
+            while group[i as usize] != i {
+                i = group[i as usize];
+            }
+            i
+        }
+        for a in 0..c.n {
+            for b in a + 1..c.n {
+                if c.root[a] == c.root[b] {
+                    let (ra, rb) = (rep(&group, c.seg[a]), rep(&group, c.seg[b]));
+                    if ra != rb {
+                        group[ra.max(rb) as usize] = ra.min(rb);
+                    }
+                }
+            }
+        }
+        for i in 0..MAX_SEGMENTS {
+            group[i] = rep(&group, i as u8);
+        }
+        let mut busy = 0u16;
+        for k in 0..c.n {
+            if self.features.node(c.root[k]).meeple_total > 0 {
+                busy |= 1 << group[c.seg[k] as usize];
+            }
+        }
+        Groups {
+            contacts: c,
+            group,
+            busy,
+        }
+    }
+
+    /// Checks a move without playing it.
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        let Some(tile) = self.tile else {
+            return Err(IllegalMove::GameOver);
+        };
+        if mv.rotation > 3 {
+            return Err(IllegalMove::BadRotation(mv.rotation));
+        }
+        let (x, y) = (mv.x, mv.y);
+        let Some(cell) = self.board.cell(x, y) else {
+            return Err(IllegalMove::NotAdjacent { x, y });
+        };
+        if self.board.placed_at(cell).is_some() {
+            return Err(IllegalMove::Occupied { x, y });
+        }
+        let Some(open) = self.board.open_index(cell) else {
+            return Err(IllegalMove::NotAdjacent { x, y });
+        };
+        let demand = self.board.open[open].demand;
+        let def = &self.rules.tiles[tile as usize];
+        for side in 0..4 {
+            let want = (demand >> (2 * side)) & 3;
+            let have = def.edges_at[mv.rotation as usize][side];
+            if want != 0 && want != have as u8 {
+                let neighbour = match want {
+                    1 => EdgeKind::City,
+                    2 => EdgeKind::Road,
+                    _ => EdgeKind::Field,
+                };
+                return Err(IllegalMove::EdgeMismatch {
+                    side,
+                    tile: have,
+                    neighbour,
+                });
+            }
+        }
+        let canonical = def.canonical_of[mv.rotation as usize];
+        if canonical != mv.rotation {
+            return Err(IllegalMove::SymmetricRotation {
+                tile: def.id.clone(),
+                rotation: mv.rotation,
+                canonical,
+            });
+        }
+        if let Some(seg) = mv.meeple {
+            if seg as usize >= def.segments.len() {
+                return Err(IllegalMove::NoSuchSegment {
+                    tile: def.id.clone(),
+                    segment: seg,
+                    segments: def.segments.len(),
+                });
+            }
+            if def.segments[seg as usize].kind == FeatureKind::Field && !self.rules.spec.farmers {
+                return Err(IllegalMove::FarmersOff);
+            }
+            if self.supply[self.current] == 0 {
+                return Err(IllegalMove::NoMeeplesLeft {
+                    player: self.current,
+                });
+            }
+            if self.meeple_options(Placement {
+                cell,
+                rotation: mv.rotation,
+            }) & (1 << seg)
+                == 0
+            {
+                return Err(IllegalMove::FeatureOccupied {
+                    feature: def.describe_segment(seg as usize, mv.rotation),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Every legal move, sorted by (x, y, rotation, meeple), no meeple first.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        let Some(tile) = self.tile else { return out };
+        let mut placements = Vec::new();
+        self.placements_into(tile, &mut placements);
+        for p in placements {
+            let (x, y) = self.board.xy(p.cell);
+            out.push(Move {
+                x,
+                y,
+                rotation: p.rotation,
+                meeple: None,
+            });
+            let mut opts = self.meeple_options(p);
+            while opts != 0 {
+                let i = opts.trailing_zeros() as u8;
+                opts &= opts - 1;
+                out.push(Move {
+                    x,
+                    y,
+                    rotation: p.rotation,
+                    meeple: Some(i),
+                });
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    // ----- playing ------------------------------------------------------------------
+
+    /// Plays a move after checking it; a refused move leaves the game unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.check(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal (from `legal_moves` or a policy). Debug builds
+    /// check it.
+    pub fn play_unchecked(&mut self, mv: Move) {
+        debug_assert_eq!(self.check(mv), Ok(()));
+        let rules = Arc::clone(&self.rules);
+        let tile = self.tile.expect("game not over");
+        let cell = self.board.cell(mv.x, mv.y).expect("on the board");
+        self.turn += 1;
+        let placed = self.add_tile(cell, tile, mv.rotation);
+        let first = self.board.placed[placed].first_element;
+        let player = self.current;
+        if let Some(seg) = mv.meeple {
+            self.features.place_meeple(first + seg as u32, player as u8);
+            self.supply[player] -= 1;
+        }
+        // Roads and cities closed by this tile.
+        let nseg = rules.tiles[tile as usize].segments.len();
+        let mut scored = [u32::MAX; MAX_SEGMENTS];
+        for i in 0..nseg {
+            let e = first + i as u32;
+            if !self.features.node(e).kind.closes_by_edges() {
+                continue;
+            }
+            let r = self.features.find(e);
+            if self.features.node(r).open == 0 && !scored.contains(&r) {
+                scored[i] = r;
+                self.score_closed(r);
+            }
+        }
+        // Monasteries completed by this tile: its own and its neighbours'.
+        self.score_monastery_if_complete(placed);
+        for (dx, dy) in RING_DELTA {
+            if let Some(p) = self.board.placed_at(self.board.offset_cell(cell, dx, dy)) {
+                self.score_monastery_if_complete(p);
+            }
+        }
+        self.moves.push(mv);
+        self.current = (self.current + 1) % rules.players();
+        self.draw();
+    }
+
+    /// Puts a tile on the board and joins its segments to their neighbours.
+    fn add_tile(&mut self, cell: u32, tile: u16, rotation: u8) -> usize {
+        let rules = Arc::clone(&self.rules);
+        let def = &rules.tiles[tile as usize];
+        let index = self.board.placed.len() as u16;
+        let first = self.features.len() as u32;
+        for (i, seg) in def.segments.iter().enumerate() {
+            self.features.add(index, i as u8, seg);
+        }
+        let placed = self.board.place(
+            cell,
+            tile,
+            rotation,
+            first,
+            &def.edges_at[rotation as usize],
+        );
+        for side in 0..4 {
+            let Some(nb) = self.board.placed_at(self.board.neighbour_cell(cell, side)) else {
+                continue;
+            };
+            if nb == placed {
+                continue;
+            }
+            let nbp = self.board.placed[nb];
+            let nbdef = &rules.tiles[nbp.tile as usize];
+            for pos in 0..3 {
+                let s = slot(side, pos);
+                let seg = def.slot_segment[rotation as usize][s];
+                if seg == NO_SEGMENT {
+                    continue;
+                }
+                let nseg = nbdef.slot_segment[nbp.rotation as usize][facing_slot(s)];
+                let r = self
+                    .features
+                    .union(first + seg as u32, nbp.first_element + nseg as u32);
+                if pos == CENTRE && def.segments[seg as usize].kind.closes_by_edges() {
+                    // One open side of each of the two features is now matched.
+                    self.features.node_mut(r).open -= 2;
+                }
+            }
+        }
+        placed
+    }
+
+    fn draw(&mut self) {
+        while self.next_draw < self.deck.len() {
+            let t = self.deck[self.next_draw];
+            self.next_draw += 1;
+            if self.has_placement(t) {
+                self.tile = Some(t);
+                return;
+            }
+            self.discarded.push((self.turn, t));
+        }
+        self.tile = None;
+        self.finish();
+    }
+
+    // ----- scoring ------------------------------------------------------------------
+
+    fn distinct_tiles(&mut self, root: u32) -> u32 {
+        let mut buf = std::mem::take(&mut self.tiles_buf);
+        buf.clear();
+        buf.extend(
+            self.features
+                .members(root)
+                .map(|m| self.features.node(m).placed),
+        );
+        buf.sort_unstable();
+        buf.dedup();
+        let n = buf.len() as u32;
+        self.tiles_buf = buf;
+        n
+    }
+
+    fn tally(&mut self, root: u32) -> FeatureTally {
+        let tiles = self.distinct_tiles(root);
+        let n = self.features.node(root);
+        FeatureTally {
+            tiles,
+            pennants: n.pennants as u32,
+            inns: n.inns as u32,
+            cathedrals: n.cathedrals as u32,
+        }
+    }
+
+    fn award(
+        &mut self,
+        winners: u8,
+        points: i32,
+        kind: ScoreKind,
+        root: Option<u32>,
+        complete: bool,
+    ) {
+        if winners == 0 {
+            return;
+        }
+        for p in 0..self.rules.players() {
+            if winners & (1 << p) != 0 {
+                self.scores[p] += points;
+                self.by_kind[p][kind as usize] += points;
+            }
+        }
+        if self.record_events {
+            self.events.push(ScoreEvent {
+                turn: self.turn,
+                kind,
+                points,
+                players: (0..self.rules.players() as u8)
+                    .filter(|p| winners & (1 << p) != 0)
+                    .collect(),
+                tiles: root.map(|r| self.feature_tiles(r)).unwrap_or_default(),
+                complete,
+                final_scoring: self.over,
+                goods: [0; 3],
+            });
+        }
+    }
+
+    /// A road or city closed during play: score it, hand out goods, free its meeples.
+    fn score_closed(&mut self, root: u32) {
+        let n = *self.features.node(root);
+        if n.kind == FeatureKind::City
+            && self.rules.spec.traders_goods
+            && n.goods.iter().any(|g| *g > 0)
+        {
+            let p = self.current;
+            for g in 0..3 {
+                self.goods[p][g] += n.goods[g];
+            }
+            if self.record_events {
+                self.events.push(ScoreEvent {
+                    turn: self.turn,
+                    kind: ScoreKind::Goods,
+                    points: 0,
+                    players: vec![p as u8],
+                    tiles: self.feature_tiles(root),
+                    complete: true,
+                    final_scoring: false,
+                    goods: n.goods,
+                });
+            }
+        }
+        if n.meeple_total == 0 {
+            return;
+        }
+        let t = self.tally(root);
+        let points = edge_feature_points(n.kind, t, true, &self.rules.spec);
+        self.award(
+            majority(&n.meeples),
+            points,
+            ScoreKind::of(n.kind),
+            Some(root),
+            true,
+        );
+        let supply = &mut self.supply;
+        self.features
+            .return_meeples(root, |p| supply[p as usize] += 1);
+    }
+
+    fn ring_filled(&self, cell: u32, extra: Option<u32>) -> u32 {
+        RING_DELTA
+            .iter()
+            .filter(|(dx, dy)| {
+                let c = self.board.offset_cell(cell, *dx, *dy);
+                Some(c) == extra || self.board.placed_at(c).is_some()
+            })
+            .count() as u32
+    }
+
+    fn score_monastery_if_complete(&mut self, placed: usize) {
+        let p = self.board.placed[placed];
+        let Some(seg) = self.rules.monastery[p.tile as usize] else {
+            return;
+        };
+        let e = p.first_element + seg as u32;
+        let n = *self.features.node(e);
+        if n.meeple_total == 0 {
+            return;
+        }
+        let cell = self.board.cell(p.x, p.y).unwrap();
+        if self.ring_filled(cell, None) == 8 {
+            self.award(
+                majority(&n.meeples),
+                monastery_points(8),
+                ScoreKind::Monastery,
+                Some(e),
+                true,
+            );
+            let supply = &mut self.supply;
+            self.features
+                .return_meeples(e, |pl| supply[pl as usize] += 1);
+        }
+    }
+
+    /// Final scoring: incomplete roads, cities and monasteries, then fields, then goods.
+    /// Meeples stay where they stood, so the final board can still be inspected.
+    fn finish(&mut self) {
+        self.over = true;
+        let rules = Arc::clone(&self.rules);
+        let mut fields = Vec::new();
+        for e in 0..self.features.len() as u32 {
+            if !self.features.is_root(e) {
+                continue;
+            }
+            let n = *self.features.node(e);
+            if n.meeple_total == 0 {
+                continue;
+            }
+            match n.kind {
+                FeatureKind::Road | FeatureKind::City => {
+                    let t = self.tally(e);
+                    let points = edge_feature_points(n.kind, t, false, &rules.spec);
+                    self.award(
+                        majority(&n.meeples),
+                        points,
+                        ScoreKind::of(n.kind),
+                        Some(e),
+                        false,
+                    );
+                }
+                FeatureKind::Monastery => {
+                    let p = self.board.placed[n.placed as usize];
+                    let filled = self.ring_filled(self.board.cell(p.x, p.y).unwrap(), None);
+                    self.award(
+                        majority(&n.meeples),
+                        monastery_points(filled),
+                        ScoreKind::Monastery,
+                        Some(e),
+                        false,
+                    );
+                }
+                FeatureKind::Field => fields.push(e),
+            }
+        }
+        let mut cities: Vec<u32> = Vec::new();
+        for root in fields {
+            cities.clear();
+            for m in self.features.members(root) {
+                let node = self.features.node(m);
+                let p = &self.board.placed[node.placed as usize];
+                for c in
+                    &rules.tiles[p.tile as usize].segments[node.segment as usize].adjacent_cities
+                {
+                    let city = self.features.find(p.first_element + *c as u32);
+                    if self.features.node(city).open == 0 && !cities.contains(&city) {
+                        cities.push(city);
+                    }
+                }
+            }
+            let n = *self.features.node(root);
+            let points = FIELD_POINTS_PER_CITY * cities.len() as i32;
+            if points > 0 {
+                self.award(
+                    majority(&n.meeples),
+                    points,
+                    ScoreKind::Field,
+                    Some(root),
+                    false,
+                );
+            }
+        }
+        if rules.spec.traders_goods {
+            for g in 0..3 {
+                let best = (0..rules.players())
+                    .map(|p| self.goods[p][g])
+                    .max()
+                    .unwrap();
+                if best == 0 {
+                    continue;
+                }
+                let winners = (0..rules.players())
+                    .filter(|p| self.goods[*p][g] == best)
+                    .fold(0u8, |m, p| m | (1 << p));
+                let before = self.events.len();
+                self.award(
+                    winners,
+                    GOODS_MAJORITY_POINTS,
+                    ScoreKind::Goods,
+                    None,
+                    false,
+                );
+                if let Some(ev) = self.events.get_mut(before) {
+                    ev.goods[g] = best;
+                }
+            }
+        }
+    }
+
+    // ----- evaluation without playing (greedy policy) --------------------------------
+
+    /// Points the current player would gain immediately by placing the tile at `p`:
+    /// `(without a meeple, extra gain for a meeple on segment i, legal meeple segments)`.
+    pub fn immediate_gains(&self, p: Placement) -> (i32, [i32; MAX_SEGMENTS], u16) {
+        let tile = self.tile.expect("game not over");
+        let def = &self.rules.tiles[tile as usize];
+        let g = self.groups(p.cell, tile, p.rotation);
+        let c = &g.contacts;
+        let player = self.current;
+        let options = self.meeple_options(p);
+        let mut base = 0;
+        let mut extra = [0i32; MAX_SEGMENTS];
+        let mut tiles: Vec<u16> = Vec::new();
+        for rep in 0..def.segments.len() {
+            if g.group[rep] as usize != rep || !def.segments[rep].kind.closes_by_edges() {
+                continue;
+            }
+            let mut open = 0i32;
+            let mut tally = FeatureTally::default();
+            let mut meeples = [0u8; MAX_PLAYERS];
+            for i in 0..def.segments.len() {
+                if g.group[i] as usize == rep {
+                    let s = &def.segments[i];
+                    open += s.sides as i32 - 2 * c.matched[i] as i32;
+                    tally.pennants += s.pennants as u32;
+                    tally.inns += s.inns as u32;
+                    tally.cathedrals += s.cathedrals as u32;
+                }
+            }
+            let mut roots: [u32; 12] = [u32::MAX; 12];
+            for k in 0..c.n {
+                if g.group[c.seg[k] as usize] as usize != rep || roots.contains(&c.root[k]) {
+                    continue;
+                }
+                roots[k] = c.root[k];
+                let n = self.features.node(c.root[k]);
+                open += n.open as i32;
+                tally.pennants += n.pennants as u32;
+                tally.inns += n.inns as u32;
+                tally.cathedrals += n.cathedrals as u32;
+                for q in 0..MAX_PLAYERS {
+                    meeples[q] += n.meeples[q];
+                }
+            }
+            if open != 0 {
+                continue;
+            }
+            tiles.clear();
+            for r in roots.iter().filter(|r| **r != u32::MAX) {
+                tiles.extend(
+                    self.features
+                        .members(*r)
+                        .map(|m| self.features.node(m).placed),
+                );
+            }
+            tiles.sort_unstable();
+            tiles.dedup();
+            tally.tiles = tiles.len() as u32 + 1;
+            let points = edge_feature_points(def.segments[rep].kind, tally, true, &self.rules.spec);
+            if majority(&meeples) & (1 << player) != 0 {
+                base += points;
+            }
+            for i in 0..def.segments.len() {
+                if g.group[i] as usize == rep && options & (1 << i) != 0 {
+                    extra[i] = points;
+                }
+            }
+        }
+        // Monasteries: the neighbours' (the new tile fills one of their squares) and its own.
+        for (dx, dy) in RING_DELTA {
+            let cell = self.board.offset_cell(p.cell, dx, dy);
+            let Some(q) = self.board.placed_at(cell) else {
+                continue;
+            };
+            let pl = &self.board.placed[q];
+            let Some(seg) = self.rules.monastery[pl.tile as usize] else {
+                continue;
+            };
+            let n = self.features.node(pl.first_element + seg as u32);
+            if n.meeples[player] > 0 && self.ring_filled(cell, Some(p.cell)) == 8 {
+                base += monastery_points(8);
+            }
+        }
+        if let Some(seg) = self.rules.monastery[tile as usize]
+            && options & (1 << seg) != 0
+            && self.ring_filled(p.cell, None) == 8
+        {
+            extra[seg as usize] = monastery_points(8);
+        }
+        (base, extra, options)
+    }
+
+    /// Meeples on the board per player (for conservation checks).
+    pub fn meeples_on_board(&self) -> [u8; MAX_PLAYERS] {
+        let mut out = [0u8; MAX_PLAYERS];
+        for e in 0..self.features.len() as u32 {
+            let m = self.features.node(e).meeple;
+            if m != NO_PLAYER {
+                out[m as usize] += 1;
+            }
+        }
+        out
+    }
+}

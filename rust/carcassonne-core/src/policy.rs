@@ -1,0 +1,107 @@
+//! Players for self-play: uniform random over legal moves, and greedy (best immediate
+//! score for the player to move). Both draw only from the game's own random stream.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Game, Move, Placement};
+use crate::rng::Rng;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// Uniform over the full set of legal moves (placement and meeple choice jointly).
+    Random,
+    /// The move giving the player to move the most points this turn; ties uniform.
+    Greedy,
+}
+
+impl Policy {
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "random" => Some(Policy::Random),
+            "greedy" => Some(Policy::Greedy),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Random => "random",
+            Policy::Greedy => "greedy",
+        }
+    }
+
+    /// Chooses a move for the current player. `buf` is scratch space reused between calls.
+    pub fn choose(self, game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move {
+        match self {
+            Policy::Random => random_move(game, rng, buf),
+            Policy::Greedy => greedy_move(game, rng, buf),
+        }
+    }
+}
+
+fn to_move(game: &Game, p: Placement, meeple: Option<u8>) -> Move {
+    let (x, y) = game.board().xy(p.cell);
+    Move {
+        x,
+        y,
+        rotation: p.rotation,
+        meeple,
+    }
+}
+
+/// Uniform over all (placement, meeple option) pairs without listing them: draw a
+/// placement and an option index, redraw when that option does not exist. Every legal
+/// pair has the same chance per draw, so accepted draws are exactly uniform, and only the
+/// drawn placement's meeple options are computed.
+pub fn random_move(game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move {
+    let tile = game.tile().expect("game not over");
+    game.placements_into(tile, buf);
+    let options_bound = if game.supply()[game.current_player()] > 0 {
+        game.rules().tiles[tile as usize].segments.len() as u32 + 1
+    } else {
+        1
+    };
+    loop {
+        let p = buf[rng.below(buf.len() as u32) as usize];
+        let k = rng.below(options_bound);
+        if k == 0 {
+            return to_move(game, p, None);
+        }
+        let seg = (k - 1) as u8;
+        if game.meeple_options(p) & (1 << seg) != 0 {
+            return to_move(game, p, Some(seg));
+        }
+    }
+}
+
+/// Best immediate gain for the player to move; ties broken uniformly at random.
+pub fn greedy_move(game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move {
+    let tile = game.tile().expect("game not over");
+    game.placements_into(tile, buf);
+    let mut best = i32::MIN;
+    let mut ties = 0u32;
+    let mut chosen = (buf[0], None);
+    for &p in buf.iter() {
+        let (base, extra, mut options) = game.immediate_gains(p);
+        let mut consider = |gain: i32, meeple: Option<u8>| {
+            if gain > best {
+                best = gain;
+                ties = 1;
+                chosen = (p, meeple);
+            } else if gain == best {
+                ties += 1;
+                if rng.below(ties) == 0 {
+                    chosen = (p, meeple);
+                }
+            }
+        };
+        consider(base, None);
+        while options != 0 {
+            let i = options.trailing_zeros() as usize;
+            options &= options - 1;
+            consider(base + extra[i], Some(i as u8));
+        }
+    }
+    to_move(game, chosen.0, chosen.1)
+}

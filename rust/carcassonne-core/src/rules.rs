@@ -1,0 +1,255 @@
+//! A validated rules configuration and the tables derived from it.
+//!
+//! `RulesSpec` is what a user writes (serialisable, unchecked); `Rules` is built from it
+//! only through validation, so a `Game` never sees a bad configuration.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::tileset::{FeatureKind, TileDataError, TileDef, builtin_set_text, parse_tileset};
+
+pub const MAX_PLAYERS: usize = 6;
+pub const MIN_PLAYERS: usize = 2;
+/// Upper bound on meeples per player, far above any published variant.
+pub const MAX_MEEPLES: u32 = 99;
+
+/// Bumped whenever the behaviour of the rules changes (not for refactors); stored with
+/// every result so that studies run on different versions are never silently mixed.
+pub const RULES_VERSION: u32 = 1;
+
+/// Where a tile set comes from: compiled in, or a user's file (its text is kept, so a
+/// saved game is self-contained).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TileSetSource {
+    Builtin(String),
+    File { path: String, toml: String },
+}
+
+impl TileSetSource {
+    pub fn label(&self) -> &str {
+        match self {
+            TileSetSource::Builtin(name) => name,
+            TileSetSource::File { path, .. } => path,
+        }
+    }
+}
+
+/// The user-facing configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesSpec {
+    pub players: u32,
+    pub meeples: u32,
+    pub tile_sets: Vec<TileSetSource>,
+    /// Full id of the tile placed at (0, 0), rotation 0, before the first turn; one copy
+    /// is taken out of the deck.
+    pub start_tile: String,
+    /// Meeples may be placed on fields and fields score at the end.
+    pub farmers: bool,
+    /// Inns & Cathedrals scoring: inn roads 2 per tile (0 if incomplete), cathedral cities
+    /// 3 per tile and pennant (0 if incomplete). Decision C-4.
+    pub inns_and_cathedrals_scoring: bool,
+    /// Traders & Builders goods: completing a city takes its goods; 10 points per majority.
+    pub traders_goods: bool,
+}
+
+impl Default for RulesSpec {
+    fn default() -> Self {
+        RulesSpec {
+            players: 2,
+            meeples: 7,
+            tile_sets: vec![TileSetSource::Builtin("base".into())],
+            start_tile: "base/D".into(),
+            farmers: true,
+            inns_and_cathedrals_scoring: false,
+            traders_goods: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesError {
+    Players(u32),
+    Meeples(u32),
+    NoTileSets,
+    UnknownTileSet(String),
+    TileData(TileDataError),
+    DuplicateTile(String),
+    UnknownTile(String),
+    UnknownStartTile(String),
+    DeckTooLarge(usize),
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::Players(n) => write!(
+                f,
+                "players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, got {n}"
+            ),
+            RulesError::Meeples(n) => write!(
+                f,
+                "meeples per player must be between 0 and {MAX_MEEPLES}, got {n}"
+            ),
+            RulesError::NoTileSets => write!(f, "at least one tile set is needed"),
+            RulesError::UnknownTileSet(s) => write!(
+                f,
+                "unknown tile set {s:?}: use one of \"base\", \"inns-and-cathedrals\", \"traders-and-builders\" or the path of a .toml tile file"
+            ),
+            RulesError::TileData(e) => write!(f, "{e}"),
+            RulesError::DuplicateTile(id) => {
+                write!(f, "tile id {id:?} is defined by two tile sets")
+            }
+            RulesError::UnknownTile(id) => {
+                write!(f, "unknown tile id {id:?} (ids look like \"base/D\")")
+            }
+            RulesError::UnknownStartTile(id) => {
+                write!(f, "start tile {id:?} is not in the chosen tile sets")
+            }
+            RulesError::DeckTooLarge(n) => {
+                write!(f, "a deck of {n} tiles is too large (at most 4000)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+/// Validated rules plus the tables the hot path reads.
+#[derive(Debug)]
+pub struct Rules {
+    pub spec: RulesSpec,
+    pub tiles: Vec<TileDef>,
+    pub start_tile: u16,
+    /// Every tile copy of the chosen sets except one start tile, in set order.
+    pub full_deck: Vec<u16>,
+    /// Per tile: segments a meeple may stand on (bit i = segment i).
+    pub meeple_segments: Vec<u16>,
+    /// Per tile: the monastery segment, if any.
+    pub monastery: Vec<Option<u8>>,
+    /// `legal[tile * 256 + demand]`: bit r set when canonical rotation r fits an open
+    /// square whose neighbours demand `demand` (2 bits per side, 0 = no neighbour).
+    legal: Vec<u8>,
+}
+
+impl Rules {
+    pub fn new(spec: RulesSpec) -> Result<Self, RulesError> {
+        if !(MIN_PLAYERS as u32..=MAX_PLAYERS as u32).contains(&spec.players) {
+            return Err(RulesError::Players(spec.players));
+        }
+        if spec.meeples > MAX_MEEPLES {
+            return Err(RulesError::Meeples(spec.meeples));
+        }
+        if spec.tile_sets.is_empty() {
+            return Err(RulesError::NoTileSets);
+        }
+        let mut tiles: Vec<TileDef> = Vec::new();
+        for source in &spec.tile_sets {
+            let set = match source {
+                TileSetSource::Builtin(name) => {
+                    let text = builtin_set_text(name)
+                        .ok_or_else(|| RulesError::UnknownTileSet(name.clone()))?;
+                    parse_tileset(text, name)
+                }
+                TileSetSource::File { path, toml } => parse_tileset(toml, path),
+            }
+            .map_err(RulesError::TileData)?;
+            for t in set.tiles {
+                if tiles.iter().any(|d| d.id == t.id) {
+                    return Err(RulesError::DuplicateTile(t.id));
+                }
+                tiles.push(t);
+            }
+        }
+        let start = tiles
+            .iter()
+            .position(|t| t.id == spec.start_tile)
+            .ok_or_else(|| RulesError::UnknownStartTile(spec.start_tile.clone()))?
+            as u16;
+        let mut full_deck = Vec::new();
+        for (i, t) in tiles.iter().enumerate() {
+            let copies = if i as u16 == start {
+                t.count - 1
+            } else {
+                t.count
+            };
+            full_deck.extend(std::iter::repeat_n(i as u16, copies as usize));
+        }
+        if full_deck.len() > 4000 {
+            return Err(RulesError::DeckTooLarge(full_deck.len()));
+        }
+        let meeple_segments = tiles
+            .iter()
+            .map(|t| {
+                t.segments
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| spec.farmers || s.kind != FeatureKind::Field)
+                    .fold(0u16, |m, (i, _)| m | (1 << i))
+            })
+            .collect();
+        let monastery = tiles
+            .iter()
+            .map(|t| {
+                t.segments
+                    .iter()
+                    .position(|s| s.kind == FeatureKind::Monastery)
+                    .map(|i| i as u8)
+            })
+            .collect();
+        let mut legal = vec![0u8; tiles.len() * 256];
+        for (i, t) in tiles.iter().enumerate() {
+            for demand in 0..256usize {
+                let mut mask = 0u8;
+                for r in 0..4 {
+                    if t.canonical_rotations & (1 << r) == 0 {
+                        continue;
+                    }
+                    let fits = (0..4).all(|side| {
+                        let want = (demand >> (2 * side)) & 3;
+                        want == 0 || want == t.edges_at[r][side] as usize
+                    });
+                    if fits {
+                        mask |= 1 << r;
+                    }
+                }
+                legal[i * 256 + demand] = mask;
+            }
+        }
+        Ok(Rules {
+            spec,
+            tiles,
+            start_tile: start,
+            full_deck,
+            meeple_segments,
+            monastery,
+            legal,
+        })
+    }
+
+    #[inline]
+    pub fn legal_rotations(&self, tile: u16, demand: u8) -> u8 {
+        self.legal[tile as usize * 256 + demand as usize]
+    }
+
+    pub fn tile_index(&self, id: &str) -> Option<u16> {
+        self.tiles.iter().position(|t| t.id == id).map(|i| i as u16)
+    }
+
+    pub fn deck_from_ids<S: AsRef<str>>(&self, ids: &[S]) -> Result<Vec<u16>, RulesError> {
+        if ids.len() > 4000 {
+            return Err(RulesError::DeckTooLarge(ids.len()));
+        }
+        ids.iter()
+            .map(|id| {
+                self.tile_index(id.as_ref())
+                    .ok_or_else(|| RulesError::UnknownTile(id.as_ref().to_string()))
+            })
+            .collect()
+    }
+
+    pub fn players(&self) -> usize {
+        self.spec.players as usize
+    }
+}

@@ -1,0 +1,166 @@
+//! Points for features under the classic rules (`shared/spec/classic.md` §2.3, C-2, C-4).
+//! Pure functions: the game decides when a feature is scored, this module how much.
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{MAX_PLAYERS, RulesSpec};
+use crate::tileset::FeatureKind;
+
+/// What a score was for; also the columns of the points-by-kind table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(u8)]
+pub enum ScoreKind {
+    Road = 0,
+    City = 1,
+    Monastery = 2,
+    Field = 3,
+    Goods = 4,
+}
+
+pub const SCORE_KINDS: usize = 5;
+
+impl ScoreKind {
+    pub const ALL: [ScoreKind; SCORE_KINDS] = [
+        ScoreKind::Road,
+        ScoreKind::City,
+        ScoreKind::Monastery,
+        ScoreKind::Field,
+        ScoreKind::Goods,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ScoreKind::Road => "road",
+            ScoreKind::City => "city",
+            ScoreKind::Monastery => "monastery",
+            ScoreKind::Field => "field",
+            ScoreKind::Goods => "goods",
+        }
+    }
+
+    pub fn of(kind: FeatureKind) -> Self {
+        match kind {
+            FeatureKind::Road => ScoreKind::Road,
+            FeatureKind::City => ScoreKind::City,
+            FeatureKind::Monastery => ScoreKind::Monastery,
+            FeatureKind::Field => ScoreKind::Field,
+        }
+    }
+}
+
+/// What scoring needs to know about a road or a city.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FeatureTally {
+    pub tiles: u32,
+    pub pennants: u32,
+    pub inns: u32,
+    pub cathedrals: u32,
+}
+
+/// Points for a road or city, complete (during play) or not (at the end).
+pub fn edge_feature_points(
+    kind: FeatureKind,
+    t: FeatureTally,
+    complete: bool,
+    rules: &RulesSpec,
+) -> i32 {
+    let ic = rules.inns_and_cathedrals_scoring;
+    let points = match kind {
+        FeatureKind::Road if ic && t.inns > 0 => {
+            if complete {
+                2 * t.tiles
+            } else {
+                0
+            }
+        }
+        FeatureKind::Road => t.tiles,
+        FeatureKind::City if ic && t.cathedrals > 0 => {
+            if complete {
+                3 * (t.tiles + t.pennants)
+            } else {
+                0
+            }
+        }
+        FeatureKind::City => {
+            if complete {
+                2 * (t.tiles + t.pennants)
+            } else {
+                t.tiles + t.pennants
+            }
+        }
+        FeatureKind::Monastery | FeatureKind::Field => unreachable!("not an edge feature"),
+    };
+    points as i32
+}
+
+pub const MONASTERY_COMPLETE: i32 = 9;
+
+/// Points for a monastery with `neighbours` of its 8 surrounding squares filled.
+pub fn monastery_points(neighbours: u32) -> i32 {
+    if neighbours >= 8 {
+        MONASTERY_COMPLETE
+    } else {
+        1 + neighbours as i32
+    }
+}
+
+pub const FIELD_POINTS_PER_CITY: i32 = 3;
+pub const GOODS_MAJORITY_POINTS: i32 = 10;
+
+/// Players holding the most meeples (all tied players); empty when nobody has one.
+/// Returned as a bit set over players.
+pub fn majority(meeples: &[u8; MAX_PLAYERS]) -> u8 {
+    let best = *meeples.iter().max().unwrap();
+    if best == 0 {
+        return 0;
+    }
+    meeples
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| **m == best)
+        .fold(0u8, |set, (p, _)| set | (1 << p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn city_and_road_points() {
+        let spec = RulesSpec::default();
+        let t = FeatureTally {
+            tiles: 3,
+            pennants: 1,
+            inns: 1,
+            cathedrals: 0,
+        };
+        assert_eq!(edge_feature_points(FeatureKind::City, t, true, &spec), 8);
+        assert_eq!(edge_feature_points(FeatureKind::City, t, false, &spec), 4);
+        assert_eq!(edge_feature_points(FeatureKind::Road, t, true, &spec), 3);
+        let ic = RulesSpec {
+            inns_and_cathedrals_scoring: true,
+            ..RulesSpec::default()
+        };
+        assert_eq!(edge_feature_points(FeatureKind::Road, t, true, &ic), 6);
+        assert_eq!(edge_feature_points(FeatureKind::Road, t, false, &ic), 0);
+        let cathedral = FeatureTally { cathedrals: 1, ..t };
+        assert_eq!(
+            edge_feature_points(FeatureKind::City, cathedral, true, &ic),
+            12
+        );
+        assert_eq!(
+            edge_feature_points(FeatureKind::City, cathedral, false, &ic),
+            0
+        );
+    }
+
+    #[test]
+    fn ties_all_score() {
+        assert_eq!(majority(&[1, 1, 0, 0, 0, 0]), 0b11);
+        assert_eq!(majority(&[2, 1, 0, 0, 0, 0]), 0b01);
+        assert_eq!(majority(&[0; 6]), 0);
+        assert_eq!(monastery_points(8), 9);
+        assert_eq!(monastery_points(3), 4);
+    }
+}

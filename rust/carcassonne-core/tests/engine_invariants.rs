@@ -1,0 +1,185 @@
+//! Random games checked turn by turn against a naive flood fill of the board, and the
+//! greedy evaluation checked against what playing the move actually scores.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+
+use carcassonne_core::policy::Policy;
+use carcassonne_core::rng::Rng;
+use carcassonne_core::rules::{Rules, RulesSpec, TileSetSource};
+use carcassonne_core::tileset::FeatureKind;
+use carcassonne_core::topology::{CENTRE, SIDE_DELTA, facing_slot, slot};
+use carcassonne_core::{Game, Move};
+
+fn all_sets(goods: bool, ic: bool) -> Arc<Rules> {
+    let spec = RulesSpec {
+        tile_sets: ["base", "inns-and-cathedrals", "traders-and-builders"]
+            .iter()
+            .map(|s| TileSetSource::Builtin(s.to_string()))
+            .collect(),
+        traders_goods: goods,
+        inns_and_cathedrals_scoring: ic,
+        players: 3,
+        ..RulesSpec::default()
+    };
+    Arc::new(Rules::new(spec).unwrap())
+}
+
+/// Recomputes every feature from the board alone and compares with the engine.
+fn check_against_flood_fill(game: &Game) {
+    let rules = game.rules();
+    let placed = game.placed();
+    let at: HashMap<(i32, i32), usize> = placed
+        .iter()
+        .enumerate()
+        .map(|(i, p)| ((p.x, p.y), i))
+        .collect();
+    let key = |i: usize, s: usize| (i, s);
+    let mut seen: HashSet<(usize, usize)> = HashSet::new();
+    for (i, p) in placed.iter().enumerate() {
+        let def = &rules.tiles[p.tile as usize];
+        for s in 0..def.segments.len() {
+            if seen.contains(&key(i, s)) {
+                continue;
+            }
+            // Flood fill from (i, s).
+            let mut comp: HashSet<(usize, usize)> = HashSet::new();
+            let mut open = 0i32;
+            let mut queue = VecDeque::from([(i, s)]);
+            comp.insert((i, s));
+            while let Some((ti, ts)) = queue.pop_front() {
+                let tp = &placed[ti];
+                let tdef = &rules.tiles[tp.tile as usize];
+                for side in 0..4 {
+                    let (dx, dy) = SIDE_DELTA[side];
+                    let nb = at.get(&(tp.x + dx, tp.y + dy));
+                    for pos in 0..3 {
+                        let sl = slot(side, pos);
+                        if tdef.segment_at(tp.rotation, sl) != Some(ts) {
+                            continue;
+                        }
+                        match nb {
+                            None => {
+                                if pos == CENTRE && tdef.segments[ts].kind.closes_by_edges() {
+                                    open += 1;
+                                }
+                            }
+                            Some(&n) => {
+                                let np = &placed[n];
+                                let ns = rules.tiles[np.tile as usize]
+                                    .segment_at(np.rotation, facing_slot(sl))
+                                    .unwrap();
+                                if comp.insert((n, ns)) {
+                                    queue.push_back((n, ns));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            // Compare with the engine's feature.
+            let e = game.element(i, s);
+            let engine: HashSet<(usize, usize)> = game
+                .features()
+                .members(e)
+                .map(|m| {
+                    let n = game.features().node(m);
+                    (n.placed as usize, n.segment as usize)
+                })
+                .collect();
+            assert_eq!(
+                engine, comp,
+                "feature members differ at tile {i} segment {s}"
+            );
+            let root = game.features().node(game.features().find(e));
+            if def.segments[s].kind.closes_by_edges() {
+                assert_eq!(root.open as i32, open, "open sides differ");
+            }
+            let mut meeples = [0u8; 6];
+            for &(ti, ts) in &comp {
+                let m = game.features().node(game.element(ti, ts)).meeple;
+                if m != u8::MAX {
+                    meeples[m as usize] += 1;
+                }
+            }
+            assert_eq!(root.meeples, meeples, "meeple totals differ");
+            seen.extend(comp);
+        }
+    }
+}
+
+fn play_checked(rules: Arc<Rules>, seed: u64, games: u64, policy: Policy) {
+    for g in 0..games {
+        let mut game = Game::shuffled(Arc::clone(&rules), seed, g);
+        let mut rng = Rng::for_game(seed ^ 0xABCD, g);
+        let mut buf = Vec::new();
+        let meeples = rules.spec.meeples as u8;
+        while !game.is_over() {
+            let legal = game.legal_moves();
+            let mv = policy.choose(&game, &mut rng, &mut buf);
+            assert!(legal.contains(&mv), "policy chose an unlisted move {mv:?}");
+            assert_eq!(game.check(mv), Ok(()));
+            // An unlisted move must be refused.
+            let bogus = Move {
+                meeple: Some(9),
+                ..mv
+            };
+            assert!(legal.contains(&bogus) || game.check(bogus).is_err());
+            let before: Vec<i32> = game.scores().to_vec();
+            let player = game.current_player();
+            let cell = game.board().cell(mv.x, mv.y).unwrap();
+            let (base, extra, _) = game.immediate_gains(carcassonne_core::Placement {
+                cell,
+                rotation: mv.rotation,
+            });
+            let predicted = base + mv.meeple.map_or(0, |m| extra[m as usize]);
+            game.play(mv).unwrap();
+            if !game.is_over() {
+                let gained = game.scores()[player] - before[player];
+                assert_eq!(
+                    gained, predicted,
+                    "greedy evaluation disagrees with play for {mv:?}"
+                );
+            }
+            for (p, s) in game.scores().iter().enumerate() {
+                assert!(*s >= before[p], "score dropped");
+            }
+            let on_board = game.meeples_on_board();
+            for p in 0..rules.players() {
+                assert_eq!(
+                    game.supply()[p] + on_board[p],
+                    meeples,
+                    "meeples not conserved"
+                );
+            }
+            check_against_flood_fill(&game);
+        }
+        assert_eq!(game.legal_moves(), vec![]);
+        assert!(game.turn() as usize + game.discarded().len() == rules.full_deck.len());
+    }
+}
+
+#[test]
+fn random_games_agree_with_flood_fill() {
+    let base = Arc::new(Rules::new(RulesSpec::default()).unwrap());
+    play_checked(base, 1, 30, Policy::Random);
+}
+
+#[test]
+fn all_tile_sets_with_options_agree_with_flood_fill() {
+    play_checked(all_sets(true, true), 2, 15, Policy::Random);
+    play_checked(all_sets(false, false), 3, 10, Policy::Greedy);
+}
+
+#[test]
+fn same_seed_same_game() {
+    let rules = Arc::new(Rules::new(RulesSpec::default()).unwrap());
+    let a = carcassonne_core::simulate::simulate(&rules, 200, 0, 42, Policy::Random, Some(1));
+    let b = carcassonne_core::simulate::simulate(&rules, 200, 0, 42, Policy::Random, Some(2));
+    assert_eq!(a, b);
+    // Batches split anywhere give the same games.
+    let c = carcassonne_core::simulate::simulate(&rules, 50, 150, 42, Policy::Random, Some(2));
+    assert_eq!(&a.scores[300..], &c.scores[..]);
+    let kinds: Vec<FeatureKind> = FeatureKind::ALL.to_vec();
+    assert_eq!(kinds.len(), 4);
+}
