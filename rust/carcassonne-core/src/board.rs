@@ -23,9 +23,26 @@ pub struct OpenSquare {
     pub demand: u8,
 }
 
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn xy_round_trips_every_cell() {
+        for tiles in [1usize, 71, 113, 500, 3999] {
+            let b = super::Board::new(tiles);
+            for y in -(tiles as i32)..=(tiles as i32) {
+                for x in [-(tiles as i32), -1, 0, 1, tiles as i32] {
+                    assert_eq!(b.xy(b.cell(x, y).unwrap()), (x, y));
+                }
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Board {
     dim: i32,
+    /// ceil(2^42 / dim): exact division for every cell, since dim^3 < 2^42 for decks up to 4000.
+    dim_inverse: u64,
     origin: i32,
     /// Placed index + 1, or 0 for an empty cell.
     cells: Vec<u16>,
@@ -42,6 +59,7 @@ impl Board {
         let dim = 2 * origin + 1;
         Board {
             dim,
+            dim_inverse: (1u64 << 42).div_ceil(dim as u64),
             origin,
             cells: vec![0; (dim * dim) as usize],
             open_at: vec![0; (dim * dim) as usize],
@@ -76,8 +94,15 @@ impl Board {
 
     #[inline]
     pub fn xy(&self, cell: u32) -> (i32, i32) {
-        let c = cell as i32;
-        (c % self.dim - self.origin, c / self.dim - self.origin)
+        self.xy_fast(cell)
+    }
+
+    /// `xy` by multiplication with a precomputed reciprocal (exact for cells of this grid).
+    #[inline]
+    fn xy_fast(&self, cell: u32) -> (i32, i32) {
+        let row = ((cell as u64 * self.dim_inverse) >> 42) as i32;
+        let col = cell as i32 - row * self.dim;
+        (col - self.origin, row - self.origin)
     }
 
     #[inline]

@@ -206,6 +206,37 @@ pub struct Game {
     tiles_buf: Vec<u16>,
 }
 
+/// Puts a tile on the board and unions each segment with the segments it touches. A free
+/// function over disjoint fields so the hot path borrows the rules without cloning the Arc.
+fn place_and_join(rules: &Rules, board: &mut Board, features: &mut Features, cell: u32, tile: u16, rotation: u8) -> usize {
+    let def = &rules.tiles[tile as usize];
+    let index = board.placed.len() as u16;
+    let first = features.len() as u32;
+    for (i, seg) in def.segments.iter().enumerate() {
+        features.add(index, i as u8, seg);
+    }
+    let placed = board.place(cell, tile, rotation, first, &def.edges_at[rotation as usize]);
+    for side in 0..4 {
+        let Some(nb) = board.placed_at(board.neighbour_cell(cell, side)) else { continue };
+        let nbp = board.placed[nb];
+        let nbdef = &rules.tiles[nbp.tile as usize];
+        for pos in 0..3 {
+            let s = slot(side, pos);
+            let seg = def.slot_segment[rotation as usize][s];
+            if seg == NO_SEGMENT {
+                continue;
+            }
+            let nseg = nbdef.slot_segment[nbp.rotation as usize][facing_slot(s)];
+            let r = features.union(first + seg as u32, nbp.first_element + nseg as u32);
+            if pos == CENTRE && def.segments[seg as usize].kind.closes_by_edges() {
+                // One open side of each of the two features is now matched.
+                features.node_mut(r).open -= 2;
+            }
+        }
+    }
+    placed
+}
+
 impl Game {
     /// A game drawing exactly `deck` (tile indices of `rules.tiles`) in order, after the
     /// start tile. Records the event log.
@@ -627,7 +658,6 @@ impl Game {
     /// check it.
     pub fn play_unchecked(&mut self, mv: Move) {
         debug_assert_eq!(self.check(mv), Ok(()));
-        let rules = Arc::clone(&self.rules);
         let tile = self.tile.expect("game not over");
         let cell = self.board.cell(mv.x, mv.y).expect("on the board");
         self.turn += 1;
@@ -639,7 +669,7 @@ impl Game {
             self.supply[player] -= 1;
         }
         // Roads and cities closed by this tile.
-        let nseg = rules.tiles[tile as usize].segments.len();
+        let nseg = self.rules.tiles[tile as usize].segments.len();
         let mut scored = [u32::MAX; MAX_SEGMENTS];
         for i in 0..nseg {
             let e = first + i as u32;
@@ -660,52 +690,13 @@ impl Game {
             }
         }
         self.moves.push(mv);
-        self.current = (self.current + 1) % rules.players();
+        self.current = (self.current + 1) % self.rules.players();
         self.draw();
     }
 
     /// Puts a tile on the board and joins its segments to their neighbours.
     fn add_tile(&mut self, cell: u32, tile: u16, rotation: u8) -> usize {
-        let rules = Arc::clone(&self.rules);
-        let def = &rules.tiles[tile as usize];
-        let index = self.board.placed.len() as u16;
-        let first = self.features.len() as u32;
-        for (i, seg) in def.segments.iter().enumerate() {
-            self.features.add(index, i as u8, seg);
-        }
-        let placed = self.board.place(
-            cell,
-            tile,
-            rotation,
-            first,
-            &def.edges_at[rotation as usize],
-        );
-        for side in 0..4 {
-            let Some(nb) = self.board.placed_at(self.board.neighbour_cell(cell, side)) else {
-                continue;
-            };
-            if nb == placed {
-                continue;
-            }
-            let nbp = self.board.placed[nb];
-            let nbdef = &rules.tiles[nbp.tile as usize];
-            for pos in 0..3 {
-                let s = slot(side, pos);
-                let seg = def.slot_segment[rotation as usize][s];
-                if seg == NO_SEGMENT {
-                    continue;
-                }
-                let nseg = nbdef.slot_segment[nbp.rotation as usize][facing_slot(s)];
-                let r = self
-                    .features
-                    .union(first + seg as u32, nbp.first_element + nseg as u32);
-                if pos == CENTRE && def.segments[seg as usize].kind.closes_by_edges() {
-                    // One open side of each of the two features is now matched.
-                    self.features.node_mut(r).open -= 2;
-                }
-            }
-        }
-        placed
+        place_and_join(&self.rules, &mut self.board, &mut self.features, cell, tile, rotation)
     }
 
     fn draw(&mut self) {

@@ -50,21 +50,30 @@ fn to_move(game: &Game, p: Placement, meeple: Option<u8>) -> Move {
     }
 }
 
-/// Uniform over all (placement, meeple option) pairs without listing them: draw a
-/// placement and an option index, redraw when that option does not exist. Every legal
-/// pair has the same chance per draw, so accepted draws are exactly uniform, and only the
-/// drawn placement's meeple options are computed.
-pub fn random_move(game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move {
+/// Uniform over all (placement, meeple option) pairs without listing them: draw an open
+/// square, a rotation and a meeple option index, and redraw unless that rotation fits (it
+/// must be the canonical one of a symmetric tile) and that option exists. Every legal pair
+/// has the same chance per draw, so accepted draws are exactly uniform; the table lookup
+/// rejects most bad draws, and meeple options are computed only for a fitting placement.
+pub fn random_move(game: &Game, rng: &mut Rng, _buf: &mut Vec<Placement>) -> Move {
     let tile = game.tile().expect("game not over");
-    game.placements_into(tile, buf);
+    let open = &game.board().open;
+    let rules = game.rules();
     let options_bound = if game.supply()[game.current_player()] > 0 {
-        game.rules().tiles[tile as usize].segments.len() as u32 + 1
+        rules.tiles[tile as usize].segments.len() as u32 + 1
     } else {
         1
     };
+    let squares = open.len() as u32;
     loop {
-        let p = buf[rng.below(buf.len() as u32) as usize];
+        let r = rng.below(squares * 4);
+        let square = open[(r >> 2) as usize];
+        let rotation = (r & 3) as u8;
         let k = rng.below(options_bound);
+        if rules.legal_rotations(tile, square.demand) & (1 << rotation) == 0 {
+            continue;
+        }
+        let p = Placement { cell: square.cell, rotation };
         if k == 0 {
             return to_move(game, p, None);
         }
