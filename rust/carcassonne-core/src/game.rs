@@ -208,16 +208,31 @@ pub struct Game {
 
 /// Puts a tile on the board and unions each segment with the segments it touches. A free
 /// function over disjoint fields so the hot path borrows the rules without cloning the Arc.
-fn place_and_join(rules: &Rules, board: &mut Board, features: &mut Features, cell: u32, tile: u16, rotation: u8) -> usize {
+fn place_and_join(
+    rules: &Rules,
+    board: &mut Board,
+    features: &mut Features,
+    cell: u32,
+    tile: u16,
+    rotation: u8,
+) -> usize {
     let def = &rules.tiles[tile as usize];
     let index = board.placed.len() as u16;
     let first = features.len() as u32;
     for (i, seg) in def.segments.iter().enumerate() {
         features.add(index, i as u8, seg);
     }
-    let placed = board.place(cell, tile, rotation, first, &def.edges_at[rotation as usize]);
+    let placed = board.place(
+        cell,
+        tile,
+        rotation,
+        first,
+        &def.edges_at[rotation as usize],
+    );
     for side in 0..4 {
-        let Some(nb) = board.placed_at(board.neighbour_cell(cell, side)) else { continue };
+        let Some(nb) = board.placed_at(board.neighbour_cell(cell, side)) else {
+            continue;
+        };
         let nbp = board.placed[nb];
         let nbdef = &rules.tiles[nbp.tile as usize];
         for pos in 0..3 {
@@ -379,6 +394,10 @@ impl Game {
     }
     pub fn seed(&self) -> Option<(u64, u64)> {
         self.seed
+    }
+
+    pub(crate) fn restore_seed(&mut self, seed: Option<(u64, u64)>) {
+        self.seed = seed;
     }
 
     /// Winners as a bit set over players (all players with the top score).
@@ -696,7 +715,14 @@ impl Game {
 
     /// Puts a tile on the board and joins its segments to their neighbours.
     fn add_tile(&mut self, cell: u32, tile: u16, rotation: u8) -> usize {
-        place_and_join(&self.rules, &mut self.board, &mut self.features, cell, tile, rotation)
+        place_and_join(
+            &self.rules,
+            &mut self.board,
+            &mut self.features,
+            cell,
+            tile,
+            rotation,
+        )
     }
 
     fn draw(&mut self) {

@@ -18,4 +18,5 @@ pub mod topology;
 pub use game::{Game, IllegalMove, Move, Placement, ScoreEvent};
 pub use rules::{Rules, RulesError, RulesSpec, TileSetSource};
 pub mod policy;
+pub mod record;
 pub mod simulate;

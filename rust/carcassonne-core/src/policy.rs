@@ -73,7 +73,10 @@ pub fn random_move(game: &Game, rng: &mut Rng, _buf: &mut Vec<Placement>) -> Mov
         if rules.legal_rotations(tile, square.demand) & (1 << rotation) == 0 {
             continue;
         }
-        let p = Placement { cell: square.cell, rotation };
+        let p = Placement {
+            cell: square.cell,
+            rotation,
+        };
         if k == 0 {
             return to_move(game, p, None);
         }

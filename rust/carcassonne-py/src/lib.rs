@@ -1,1 +1,881 @@
+//! Python bindings: a thin layer that converts values and errors and releases the GIL for
+//! batch work. No rules live here; everything is delegated to `carcassonne-core`.
 
+use std::sync::Arc;
+
+use carcassonne_core::game::{Game as CoreGame, IllegalMove, Move as CoreMove};
+use carcassonne_core::policy::Policy;
+use carcassonne_core::record::{ENGINE_VERSION, RecordError as CoreRecordError};
+use carcassonne_core::rules::{
+    RULES_VERSION, Rules as CoreRules, RulesError as CoreRulesError, RulesSpec, TileSetSource,
+};
+use carcassonne_core::scoring::{SCORE_KINDS, ScoreKind};
+use carcassonne_core::simulate::simulate;
+use carcassonne_core::tileset::{BUILTIN_SETS, FeatureKind, NO_SEGMENT};
+use carcassonne_core::topology::{SLOT_NAMES, parse_slot};
+use numpy::{IntoPyArray, PyArrayMethods};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+create_exception!(
+    _core,
+    IllegalMoveError,
+    PyValueError,
+    "A move the rules do not allow; the game is unchanged."
+);
+create_exception!(
+    _core,
+    GameOverError,
+    IllegalMoveError,
+    "A move was played after the game ended."
+);
+create_exception!(
+    _core,
+    RulesError,
+    PyValueError,
+    "An invalid rules configuration (players, meeples, tile sets, deck)."
+);
+create_exception!(
+    _core,
+    TileDataError,
+    RulesError,
+    "A malformed or inconsistent tile file; names the file, tile and fault."
+);
+create_exception!(
+    _core,
+    UnknownTileError,
+    RulesError,
+    "A tile id that none of the chosen tile sets defines."
+);
+create_exception!(
+    _core,
+    RecordError,
+    PyValueError,
+    "A game record (JSON) that cannot be loaded."
+);
+
+fn rules_err(e: CoreRulesError) -> PyErr {
+    match e {
+        CoreRulesError::TileData(_) => TileDataError::new_err(e.to_string()),
+        CoreRulesError::UnknownTile(_) | CoreRulesError::UnknownStartTile(_) => {
+            UnknownTileError::new_err(e.to_string())
+        }
+        _ => RulesError::new_err(e.to_string()),
+    }
+}
+
+fn move_err(e: IllegalMove) -> PyErr {
+    match e {
+        IllegalMove::GameOver => GameOverError::new_err(e.to_string()),
+        _ => IllegalMoveError::new_err(e.to_string()),
+    }
+}
+
+fn record_err(e: CoreRecordError) -> PyErr {
+    match e {
+        CoreRecordError::Rules(r) => rules_err(r),
+        other => RecordError::new_err(other.to_string()),
+    }
+}
+
+fn feature_kind_name(k: FeatureKind) -> &'static str {
+    k.name()
+}
+
+// ----- Rules -----------------------------------------------------------------------
+
+/// Validated rules: players, meeples, tile sets and rules options.
+#[pyclass(frozen, module = "carcassonne._core")]
+struct Rules {
+    inner: Arc<CoreRules>,
+}
+
+fn tile_set_source(py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<TileSetSource> {
+    let os = py.import("os")?;
+    let text: String = os.call_method1("fspath", (item,))?.extract()?;
+    if BUILTIN_SETS.iter().any(|(n, _)| *n == text) {
+        return Ok(TileSetSource::Builtin(text));
+    }
+    if text.ends_with(".toml") || std::path::Path::new(&text).is_file() {
+        let toml = std::fs::read_to_string(&text).map_err(|e| {
+            TileDataError::new_err(format!("{text}: cannot read the tile file: {e}"))
+        })?;
+        return Ok(TileSetSource::File { path: text, toml });
+    }
+    Err(rules_err(CoreRulesError::UnknownTileSet(text)))
+}
+
+#[pymethods]
+impl Rules {
+    #[new]
+    #[pyo3(signature = (*, players=2, meeples=7, tile_sets=None, start_tile="base/D", farmers=true,
+                        inns_and_cathedrals_scoring=false, traders_goods=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        players: i64,
+        meeples: i64,
+        tile_sets: Option<Bound<'_, PyAny>>,
+        start_tile: &str,
+        farmers: bool,
+        inns_and_cathedrals_scoring: bool,
+        traders_goods: bool,
+    ) -> PyResult<Self> {
+        let players = u32::try_from(players)
+            .map_err(|_| rules_err(CoreRulesError::Players(u32::MAX)))
+            .map_err(|_| {
+                RulesError::new_err(format!("players must be between 2 and 6, got {players}"))
+            })?;
+        let meeples = u32::try_from(meeples).map_err(|_| {
+            RulesError::new_err(format!(
+                "meeples per player must be between 0 and 99, got {meeples}"
+            ))
+        })?;
+        let sets = match tile_sets {
+            None => vec![TileSetSource::Builtin("base".into())],
+            Some(obj) => {
+                if obj.is_instance_of::<pyo3::types::PyString>() {
+                    return Err(RulesError::new_err(
+                        "tile_sets must be a sequence of names or paths, e.g. (\"base\",)",
+                    ));
+                }
+                let mut out = Vec::new();
+                for item in obj.try_iter()? {
+                    out.push(tile_set_source(py, &item?)?);
+                }
+                out
+            }
+        };
+        let spec = RulesSpec {
+            players,
+            meeples,
+            tile_sets: sets,
+            start_tile: start_tile.to_string(),
+            farmers,
+            inns_and_cathedrals_scoring,
+            traders_goods,
+        };
+        Ok(Rules {
+            inner: Arc::new(CoreRules::new(spec).map_err(rules_err)?),
+        })
+    }
+
+    #[getter]
+    fn players(&self) -> u32 {
+        self.inner.spec.players
+    }
+    #[getter]
+    fn meeples(&self) -> u32 {
+        self.inner.spec.meeples
+    }
+    #[getter]
+    fn tile_sets(&self) -> Vec<String> {
+        self.inner
+            .spec
+            .tile_sets
+            .iter()
+            .map(|s| s.label().to_string())
+            .collect()
+    }
+    #[getter]
+    fn start_tile(&self) -> String {
+        self.inner.spec.start_tile.clone()
+    }
+    #[getter]
+    fn farmers(&self) -> bool {
+        self.inner.spec.farmers
+    }
+    #[getter]
+    fn inns_and_cathedrals_scoring(&self) -> bool {
+        self.inner.spec.inns_and_cathedrals_scoring
+    }
+    #[getter]
+    fn traders_goods(&self) -> bool {
+        self.inner.spec.traders_goods
+    }
+    /// Number of tiles drawn in a full game (all tiles but the start tile).
+    #[getter]
+    fn deck_size(&self) -> usize {
+        self.inner.full_deck.len()
+    }
+    /// Ids of every tile layout in the chosen sets.
+    fn tile_ids(&self) -> Vec<String> {
+        self.inner.tiles.iter().map(|t| t.id.clone()).collect()
+    }
+    /// The full deck (one id per tile copy, start tile excluded), in set order.
+    fn full_deck(&self) -> Vec<String> {
+        self.inner
+            .full_deck
+            .iter()
+            .map(|t| self.inner.tiles[*t as usize].id.clone())
+            .collect()
+    }
+    /// Features of a tile as meeple targets, in index order, described in board
+    /// orientation for `rotation` (e.g. "city N", "road W E", "field EL WR", "monastery").
+    #[pyo3(signature = (tile, rotation=0))]
+    fn tile_features(&self, tile: &str, rotation: u8) -> PyResult<Vec<String>> {
+        let i = self
+            .inner
+            .tile_index(tile)
+            .ok_or_else(|| rules_err(CoreRulesError::UnknownTile(tile.into())))?;
+        let def = &self.inner.tiles[i as usize];
+        Ok((0..def.segments.len())
+            .map(|s| def.describe_segment(s, rotation % 4))
+            .collect())
+    }
+    /// Side kinds of a tile, N E S W, after `rotation` quarter turns clockwise ("CRFR").
+    #[pyo3(signature = (tile, rotation=0))]
+    fn tile_edges(&self, tile: &str, rotation: u8) -> PyResult<String> {
+        let i = self
+            .inner
+            .tile_index(tile)
+            .ok_or_else(|| rules_err(CoreRulesError::UnknownTile(tile.into())))?;
+        Ok(
+            self.inner.tiles[i as usize].edges_at[(rotation % 4) as usize]
+                .iter()
+                .map(|e| e.letter())
+                .collect(),
+        )
+    }
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.inner.spec).expect("rules serialise")
+    }
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Rules> {
+        let spec: RulesSpec = serde_json::from_str(text)
+            .map_err(|e| RulesError::new_err(format!("not a valid rules JSON: {e}")))?;
+        Ok(Rules {
+            inner: Arc::new(CoreRules::new(spec).map_err(rules_err)?),
+        })
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Rules>()
+            .map(|o| o.get().inner.spec == self.inner.spec)
+            .unwrap_or(false)
+    }
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        serde_json::to_string(&self.inner.spec)
+            .unwrap()
+            .hash(&mut h);
+        h.finish()
+    }
+    fn __repr__(&self) -> String {
+        let s = &self.inner.spec;
+        format!(
+            "Rules(players={}, meeples={}, tile_sets={:?}, start_tile={:?}, farmers={}, inns_and_cathedrals_scoring={}, traders_goods={})",
+            s.players,
+            s.meeples,
+            self.tile_sets(),
+            s.start_tile,
+            if s.farmers { "True" } else { "False" },
+            if s.inns_and_cathedrals_scoring {
+                "True"
+            } else {
+                "False"
+            },
+            if s.traders_goods { "True" } else { "False" },
+        )
+    }
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let f = py.get_type::<Rules>().getattr("from_json")?;
+        Ok((f, PyTuple::new(py, [slf.get().to_json()])?))
+    }
+}
+
+// ----- Move --------------------------------------------------------------------------
+
+/// A move: square (x east, y south), rotation (quarter turns clockwise) and the index of
+/// the tile feature that gets a meeple (see `Rules.tile_features`), or None.
+#[pyclass(frozen, eq, hash, ord, module = "carcassonne._core")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Move {
+    inner: CoreMove,
+}
+
+#[pymethods]
+impl Move {
+    #[new]
+    #[pyo3(signature = (x, y, rotation=0, meeple=None))]
+    fn new(x: i32, y: i32, rotation: i64, meeple: Option<i64>) -> PyResult<Self> {
+        let rotation = u8::try_from(rotation)
+            .ok()
+            .filter(|r| *r < 4)
+            .ok_or_else(|| {
+                IllegalMoveError::new_err(format!("rotation must be 0, 1, 2 or 3, got {rotation}"))
+            })?;
+        let meeple = match meeple {
+            None => None,
+            Some(m) => Some(
+                u8::try_from(m)
+                    .ok()
+                    .filter(|m| *m != NO_SEGMENT)
+                    .ok_or_else(|| {
+                        IllegalMoveError::new_err(format!(
+                            "meeple must be a feature index >= 0, got {m}"
+                        ))
+                    })?,
+            ),
+        };
+        Ok(Move {
+            inner: CoreMove {
+                x,
+                y,
+                rotation,
+                meeple,
+            },
+        })
+    }
+    #[getter]
+    fn x(&self) -> i32 {
+        self.inner.x
+    }
+    #[getter]
+    fn y(&self) -> i32 {
+        self.inner.y
+    }
+    #[getter]
+    fn rotation(&self) -> u8 {
+        self.inner.rotation
+    }
+    #[getter]
+    fn meeple(&self) -> Option<u8> {
+        self.inner.meeple
+    }
+    fn __repr__(&self) -> String {
+        let m = &self.inner;
+        match m.meeple {
+            None => format!("Move(x={}, y={}, rotation={})", m.x, m.y, m.rotation),
+            Some(s) => format!(
+                "Move(x={}, y={}, rotation={}, meeple={})",
+                m.x, m.y, m.rotation, s
+            ),
+        }
+    }
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let m = slf.get().inner;
+        let args = (m.x, m.y, m.rotation, m.meeple).into_pyobject(py)?;
+        Ok((py.get_type::<Move>().into_any(), args))
+    }
+}
+
+// ----- read views --------------------------------------------------------------------
+
+/// A tile on the board.
+#[pyclass(frozen, get_all, module = "carcassonne._core")]
+struct PlacedTile {
+    x: i32,
+    y: i32,
+    tile: String,
+    rotation: u8,
+    /// `(player, feature index)` of the meeple standing on this tile, if any.
+    meeple: Option<(u8, u8)>,
+}
+
+#[pymethods]
+impl PlacedTile {
+    fn __repr__(&self) -> String {
+        format!(
+            "PlacedTile(x={}, y={}, tile={:?}, rotation={}, meeple={:?})",
+            self.x, self.y, self.tile, self.rotation, self.meeple
+        )
+    }
+}
+
+/// A feature on the board (a connected road, city, monastery or field).
+#[pyclass(frozen, get_all, module = "carcassonne._core")]
+struct Feature {
+    kind: String,
+    /// Distinct squares the feature covers.
+    tiles: Vec<(i32, i32)>,
+    /// `(x, y, feature index)` of every tile segment in the feature.
+    segments: Vec<(i32, i32, u8)>,
+    complete: bool,
+    /// Meeples per player.
+    meeples: Vec<u8>,
+    /// Open sides (roads and cities); 0 for monasteries and fields.
+    open_sides: i32,
+    pennants: u32,
+    inns: u32,
+    cathedrals: u32,
+    /// Goods symbols (wine, grain, cloth).
+    goods: (u16, u16, u16),
+}
+
+#[pymethods]
+impl Feature {
+    fn __repr__(&self) -> String {
+        format!(
+            "Feature(kind={:?}, tiles={:?}, complete={}, meeples={:?})",
+            self.kind,
+            self.tiles,
+            if self.complete { "True" } else { "False" },
+            self.meeples
+        )
+    }
+}
+
+/// One scoring in the event log.
+#[pyclass(frozen, get_all, module = "carcassonne._core")]
+struct ScoreEvent {
+    turn: u32,
+    /// "road", "city", "monastery", "field" or "goods".
+    kind: String,
+    /// Points each listed player receives.
+    points: i32,
+    players: Vec<u8>,
+    tiles: Vec<(i32, i32)>,
+    complete: bool,
+    final_scoring: bool,
+    /// Goods taken (wine, grain, cloth) for goods events.
+    goods: (u16, u16, u16),
+}
+
+#[pymethods]
+impl ScoreEvent {
+    fn __repr__(&self) -> String {
+        format!(
+            "ScoreEvent(turn={}, kind={:?}, points={}, players={:?}, tiles={:?}, complete={}, final_scoring={})",
+            self.turn,
+            self.kind,
+            self.points,
+            self.players,
+            self.tiles,
+            if self.complete { "True" } else { "False" },
+            if self.final_scoring { "True" } else { "False" }
+        )
+    }
+}
+
+// ----- Game --------------------------------------------------------------------------
+
+/// A game in progress. See the package documentation for the full API.
+#[pyclass(module = "carcassonne._core")]
+struct Game {
+    inner: CoreGame,
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (rules, *, seed=0, deck=None, game_index=0))]
+    fn new(rules: &Rules, seed: u64, deck: Option<Vec<String>>, game_index: u64) -> PyResult<Self> {
+        let r = Arc::clone(&rules.inner);
+        let inner = match deck {
+            None => CoreGame::shuffled(r, seed, game_index),
+            Some(ids) => {
+                let deck = r.deck_from_ids(&ids).map_err(rules_err)?;
+                CoreGame::new(r, deck)
+            }
+        };
+        Ok(Game { inner })
+    }
+
+    #[getter]
+    fn rules(&self) -> Rules {
+        Rules {
+            inner: Arc::clone(self.inner.rules()),
+        }
+    }
+    #[getter]
+    fn current_player(&self) -> usize {
+        self.inner.current_player()
+    }
+    /// Id of the tile the current player must place, or None when the game is over.
+    #[getter]
+    fn tile(&self) -> Option<String> {
+        self.inner
+            .tile()
+            .map(|t| self.inner.rules().tiles[t as usize].id.clone())
+    }
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.inner.is_over()
+    }
+    /// Number of tiles placed so far (the start tile not counted).
+    #[getter]
+    fn turn(&self) -> u32 {
+        self.inner.turn()
+    }
+    #[getter]
+    fn scores(&self) -> Vec<i32> {
+        self.inner.scores().to_vec()
+    }
+    /// Meeples each player has in supply.
+    #[getter]
+    fn supply(&self) -> Vec<u8> {
+        self.inner.supply().to_vec()
+    }
+    /// Goods (wine, grain, cloth) each player holds (Traders & Builders).
+    #[getter]
+    fn goods(&self) -> Vec<(u16, u16, u16)> {
+        (0..self.inner.scores().len())
+            .map(|p| {
+                let g = self.inner.goods(p);
+                (g[0], g[1], g[2])
+            })
+            .collect()
+    }
+    /// Points per player by kind: {"road": [...], "city": [...], ...}.
+    #[getter]
+    fn points_by_kind<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for k in ScoreKind::ALL {
+            let v: Vec<i32> = (0..self.inner.scores().len())
+                .map(|p| self.inner.points_by_kind(p)[k as usize])
+                .collect();
+            d.set_item(k.name(), v)?;
+        }
+        Ok(d)
+    }
+    /// Players with the highest score (all of them on a tie); meaningful once over.
+    #[getter]
+    fn winners(&self) -> Vec<usize> {
+        let w = self.inner.winners();
+        (0..self.inner.scores().len())
+            .filter(|p| w & (1 << p) != 0)
+            .collect()
+    }
+    /// Ids of the tiles not yet drawn, in draw order.
+    #[getter]
+    fn remaining_tiles(&self) -> Vec<String> {
+        let r = self.inner.rules();
+        self.inner
+            .remaining()
+            .iter()
+            .map(|t| r.tiles[*t as usize].id.clone())
+            .collect()
+    }
+    /// `(turn, tile id)` of every tile removed because it could not be placed.
+    #[getter]
+    fn discarded(&self) -> Vec<(u32, String)> {
+        let r = self.inner.rules();
+        self.inner
+            .discarded()
+            .iter()
+            .map(|(t, k)| (*t, r.tiles[*k as usize].id.clone()))
+            .collect()
+    }
+    /// Moves played so far.
+    #[getter]
+    fn moves(&self) -> Vec<Move> {
+        self.inner
+            .moves()
+            .iter()
+            .map(|m| Move { inner: *m })
+            .collect()
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        self.inner
+            .legal_moves()
+            .into_iter()
+            .map(|m| Move { inner: m })
+            .collect()
+    }
+    /// Plays a move; raises IllegalMoveError (a ValueError) and changes nothing if illegal.
+    fn play(&mut self, mv: PyRef<'_, Move>) -> PyResult<()> {
+        self.inner.play(mv.inner).map_err(move_err)
+    }
+    fn is_legal(&self, mv: PyRef<'_, Move>) -> bool {
+        self.inner.check(mv.inner).is_ok()
+    }
+    /// Builds a move for the current tile, naming the meeple's feature by index, by a
+    /// board-oriented side or half-edge it touches ("N", "EL", ...), "I" for an inner
+    /// field, or "monastery". The move is not checked; `play` does that.
+    #[pyo3(signature = (x, y, rotation=0, meeple=None))]
+    fn make_move(
+        &self,
+        x: i32,
+        y: i32,
+        rotation: i64,
+        meeple: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Move> {
+        let base = Move::new(x, y, rotation, None)?;
+        let Some(m) = meeple else { return Ok(base) };
+        if let Ok(i) = m.extract::<i64>() {
+            return Move::new(x, y, rotation, Some(i));
+        }
+        let name: String = m.extract()?;
+        let tile = self.inner.tile().ok_or_else(|| {
+            GameOverError::new_err("the game is over; no more moves can be played")
+        })?;
+        let def = &self.inner.rules().tiles[tile as usize];
+        let r = base.inner.rotation;
+        let seg = if name == "monastery" {
+            def.segments
+                .iter()
+                .position(|s| s.kind == FeatureKind::Monastery)
+        } else if name == "I" {
+            def.segments
+                .iter()
+                .position(|s| s.kind == FeatureKind::Field && s.slots == 0)
+        } else {
+            parse_slot(&name).and_then(|s| def.segment_at(r, s))
+        };
+        let seg = seg.ok_or_else(|| {
+            IllegalMoveError::new_err(format!(
+                "{} turned {} has no feature at {:?}; name a side or half-edge ({}), \"I\" or \"monastery\"",
+                def.id,
+                r,
+                name,
+                SLOT_NAMES.join(" ")
+            ))
+        })?;
+        Move::new(x, y, rotation, Some(seg as i64))
+    }
+    /// Description of the meeple target of a move for the current tile ("city N", ...).
+    fn describe_meeple(&self, mv: PyRef<'_, Move>) -> PyResult<Option<String>> {
+        let Some(seg) = mv.inner.meeple else {
+            return Ok(None);
+        };
+        let tile = self
+            .inner
+            .tile()
+            .ok_or_else(|| GameOverError::new_err("the game is over"))?;
+        let def = &self.inner.rules().tiles[tile as usize];
+        if seg as usize >= def.segments.len() {
+            return Err(move_err(IllegalMove::NoSuchSegment {
+                tile: def.id.clone(),
+                segment: seg,
+                segments: def.segments.len(),
+            }));
+        }
+        Ok(Some(def.describe_segment(seg as usize, mv.inner.rotation)))
+    }
+
+    fn clone(&self) -> Game {
+        Game {
+            inner: self.inner.clone(),
+        }
+    }
+    fn __copy__(&self) -> Game {
+        self.clone()
+    }
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        self.clone()
+    }
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Game> {
+        Ok(Game {
+            inner: CoreGame::from_json(text).map_err(record_err)?,
+        })
+    }
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let f = py.get_type::<Game>().getattr("from_json")?;
+        Ok((f, PyTuple::new(py, [slf.borrow().inner.to_json()])?))
+    }
+
+    /// Tiles on the board in placement order (the start tile first).
+    #[getter]
+    fn board(&self) -> Vec<PlacedTile> {
+        let g = &self.inner;
+        let rules = g.rules();
+        g.placed()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let def = &rules.tiles[p.tile as usize];
+                let meeple = (0..def.segments.len()).find_map(|s| {
+                    let m = g.features().node(g.element(i, s)).meeple;
+                    (m != carcassonne_core::features::NO_PLAYER).then_some((m, s as u8))
+                });
+                PlacedTile {
+                    x: p.x,
+                    y: p.y,
+                    tile: def.id.clone(),
+                    rotation: p.rotation,
+                    meeple,
+                }
+            })
+            .collect()
+    }
+
+    /// Every feature on the board, ordered by their first segment.
+    fn features(&self) -> Vec<Feature> {
+        let f = self.inner.features();
+        let mut out: Vec<Feature> = (0..f.len() as u32)
+            .filter(|e| f.is_root(*e))
+            .map(|e| self.feature_view(e))
+            .collect();
+        out.sort_by(|a, b| a.segments.cmp(&b.segments));
+        out
+    }
+
+    /// The feature containing feature `index` of the tile at (x, y).
+    fn feature_at(&self, x: i32, y: i32, index: usize) -> PyResult<Feature> {
+        let g = &self.inner;
+        let placed = g
+            .placed()
+            .iter()
+            .position(|p| p.x == x && p.y == y)
+            .ok_or_else(|| PyValueError::new_err(format!("no tile at ({x}, {y})")))?;
+        let def = &g.rules().tiles[g.placed()[placed].tile as usize];
+        if index >= def.segments.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} has no feature {index}",
+                def.id
+            )));
+        }
+        Ok(self.feature_view(g.features().find(g.element(placed, index))))
+    }
+
+    /// Every scoring so far, in order.
+    #[getter]
+    fn events(&self) -> Vec<ScoreEvent> {
+        self.inner
+            .events()
+            .iter()
+            .map(|e| ScoreEvent {
+                turn: e.turn,
+                kind: e.kind.name().to_string(),
+                points: e.points,
+                players: e.players.clone(),
+                tiles: e.tiles.clone(),
+                complete: e.complete,
+                final_scoring: e.final_scoring,
+                goods: (e.goods[0], e.goods[1], e.goods[2]),
+            })
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Game turn={} player={} tile={:?} scores={:?}{}>",
+            self.inner.turn(),
+            self.inner.current_player(),
+            self.tile(),
+            self.inner.scores(),
+            if self.inner.is_over() { " over" } else { "" }
+        )
+    }
+}
+
+impl Game {
+    fn feature_view(&self, root: u32) -> Feature {
+        let g = &self.inner;
+        let f = g.features();
+        let n = f.node(root);
+        let mut segments: Vec<(i32, i32, u8)> = f
+            .members(root)
+            .map(|m| {
+                let node = f.node(m);
+                let p = &g.placed()[node.placed as usize];
+                (p.x, p.y, node.segment)
+            })
+            .collect();
+        segments.sort_unstable();
+        Feature {
+            kind: feature_kind_name(n.kind).to_string(),
+            tiles: g.feature_tiles(root),
+            segments,
+            complete: g.is_complete(root),
+            meeples: n.meeples[..g.scores().len()].to_vec(),
+            open_sides: if n.kind.closes_by_edges() {
+                n.open as i32
+            } else {
+                0
+            },
+            pennants: n.pennants as u32,
+            inns: n.inns as u32,
+            cathedrals: n.cathedrals as u32,
+            goods: (n.goods[0], n.goods[1], n.goods[2]),
+        }
+    }
+}
+
+// ----- batch self-play ---------------------------------------------------------------
+
+/// Plays games `first_game .. first_game + games` of study `seed` in Rust, in parallel,
+/// without the GIL. Returns numpy columns.
+#[pyfunction]
+#[pyo3(signature = (rules, games, *, seed=0, first_game=0, policy="random", threads=None))]
+fn simulate_batch<'py>(
+    py: Python<'py>,
+    rules: &Rules,
+    games: i64,
+    seed: u64,
+    first_game: u64,
+    policy: &str,
+    threads: Option<i64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let games = usize::try_from(games)
+        .map_err(|_| RulesError::new_err(format!("games must be >= 0, got {games}")))?;
+    let policy = Policy::parse(policy).ok_or_else(|| {
+        RulesError::new_err(format!(
+            "unknown policy {policy:?}: use \"random\" or \"greedy\""
+        ))
+    })?;
+    let threads = match threads {
+        None => None,
+        Some(t) if t >= 1 => Some(t as usize),
+        Some(t) => {
+            return Err(RulesError::new_err(format!(
+                "threads must be >= 1, got {t}"
+            )));
+        }
+    };
+    let r = Arc::clone(&rules.inner);
+    let cols = py.detach(move || simulate(&r, games, first_game, seed, policy, threads));
+    let p = cols.players;
+    let d = PyDict::new(py);
+    d.set_item("scores", cols.scores.into_pyarray(py).reshape([games, p])?)?;
+    d.set_item(
+        "winners",
+        cols.winners.into_pyarray(py).reshape([games, p])?,
+    )?;
+    d.set_item("turns", cols.turns.into_pyarray(py))?;
+    d.set_item(
+        "points_by_kind",
+        cols.points_by_kind
+            .into_pyarray(py)
+            .reshape([games, p, SCORE_KINDS])?,
+    )?;
+    d.set_item("discarded", cols.discarded.into_pyarray(py))?;
+    Ok(d)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<Rules>()?;
+    m.add_class::<Move>()?;
+    m.add_class::<Game>()?;
+    m.add_class::<PlacedTile>()?;
+    m.add_class::<Feature>()?;
+    m.add_class::<ScoreEvent>()?;
+    m.add_function(wrap_pyfunction!(simulate_batch, m)?)?;
+    m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add("GameOverError", py.get_type::<GameOverError>())?;
+    m.add("RulesError", py.get_type::<RulesError>())?;
+    m.add("TileDataError", py.get_type::<TileDataError>())?;
+    m.add("UnknownTileError", py.get_type::<UnknownTileError>())?;
+    m.add("RecordError", py.get_type::<RecordError>())?;
+    m.add("RULES_VERSION", RULES_VERSION)?;
+    m.add("ENGINE_VERSION", ENGINE_VERSION)?;
+    m.add(
+        "TILE_SETS",
+        BUILTIN_SETS.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+    )?;
+    m.add(
+        "SCORE_KINDS",
+        ScoreKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>(),
+    )?;
+    Ok(())
+}

@@ -1,0 +1,55 @@
+"""carcassonne: fast, rules-exact Carcassonne simulation.
+
+The rules engine is Rust (``carcassonne._core``); this package is its typed Python face.
+
+>>> import carcassonne
+>>> game = carcassonne.Game(carcassonne.Rules(players=2), seed=1)
+>>> move = game.legal_moves()[0]
+>>> game.play(move)
+>>> result = carcassonne.simulate(carcassonne.Rules(), games=1000, seed=7)
+"""
+
+from carcassonne._core import (
+    ENGINE_VERSION,
+    RULES_VERSION,
+    SCORE_KINDS,
+    TILE_SETS,
+    Feature,
+    Game,
+    GameOverError,
+    IllegalMoveError,
+    Move,
+    PlacedTile,
+    RecordError,
+    Rules,
+    RulesError,
+    ScoreEvent,
+    TileDataError,
+    UnknownTileError,
+)
+from carcassonne.simulation import POLICIES, SeatSummary, SimulationResult, simulate
+
+__version__ = ENGINE_VERSION
+
+__all__ = [
+    "ENGINE_VERSION",
+    "POLICIES",
+    "RULES_VERSION",
+    "SCORE_KINDS",
+    "TILE_SETS",
+    "Feature",
+    "Game",
+    "GameOverError",
+    "IllegalMoveError",
+    "Move",
+    "PlacedTile",
+    "RecordError",
+    "Rules",
+    "RulesError",
+    "ScoreEvent",
+    "SeatSummary",
+    "SimulationResult",
+    "TileDataError",
+    "UnknownTileError",
+    "simulate",
+]

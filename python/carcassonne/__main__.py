@@ -1,0 +1,3 @@
+from carcassonne.cli import main
+
+raise SystemExit(main())

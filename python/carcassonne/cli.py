@@ -1,0 +1,109 @@
+"""The ``carcassonne`` command line (also ``python -m carcassonne``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from carcassonne._core import ENGINE_VERSION, RULES_VERSION, TILE_SETS, Rules, RulesError
+from carcassonne.simulation import POLICIES, SimulationResult, simulate
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="carcassonne", description="Carcassonne simulation engine.")
+    sub = parser.add_subparsers(dest="command")
+    sim = sub.add_parser(
+        "simulate",
+        help="run a balance study (default: 2 players, base game, random policy)",
+        description="Plays many whole games and reports win rate per seat, scores and speed.",
+    )
+    sim.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
+    sim.add_argument("--players", type=int, default=2, help="2 to 6 (default 2)")
+    sim.add_argument("--meeples", type=int, default=7, help="meeples per player (default 7)")
+    sim.add_argument(
+        "--tile-sets",
+        nargs="+",
+        default=["base"],
+        metavar="SET",
+        help=f"built-in sets ({', '.join(TILE_SETS)}) or paths of .toml tile files (default base)",
+    )
+    sim.add_argument("--start-tile", default="base/D", help="id of the start tile (default base/D)")
+    sim.add_argument("--no-farmers", action="store_true", help="no meeples on fields, no field scoring")
+    sim.add_argument("--inns-and-cathedrals", action="store_true", help="Inns & Cathedrals scoring")
+    sim.add_argument("--traders-goods", action="store_true", help="Traders & Builders goods")
+    sim.add_argument("--policy", choices=POLICIES, default="random", help="player for every seat (default random)")
+    sim.add_argument("--seed", type=int, default=0, help="study seed (default 0)")
+    sim.add_argument("--first-game", type=int, default=0, help="index of the first game (to split studies)")
+    sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sub.add_parser("version", help="print engine and rules versions")
+    return parser
+
+
+def _report(result: SimulationResult) -> str:
+    r = result.rules
+    lines = [
+        f"carcassonne simulate: {result.games} games, {r.players} players, tile sets {', '.join(r.tile_sets)}, "
+        f"policy {result.policy}, seed {result.seed} (engine {result.engine_version}, rules v{result.rules_version})",
+        "",
+        f"{'seat':>4}  {'win rate':>8}  {'95% interval':>17}  {'mean score':>10}  {'sd':>6}",
+    ]
+    for s in result.seats():
+        lines.append(
+            f"{s.seat:>4}  {s.win_rate:>8.4f}  [{s.win_rate_low:.4f}, {s.win_rate_high:.4f}]  "
+            f"{s.mean_score:>10.2f}  {s.score_sd:>6.2f}"
+        )
+    lines += [
+        "",
+        f"mean turns {result.turns.mean():.1f}, discarded tiles per game {result.discarded.mean():.3f}",
+        f"{result.games_per_second:,.0f} games/s on {result.threads} thread(s) ({result.elapsed_seconds:.2f} s)",
+    ]
+    return "\n".join(lines)
+
+
+def _summary_json(result: SimulationResult) -> str:
+    return json.dumps(
+        {
+            **result.metadata(),
+            "seats": [s.__dict__ for s in result.seats()],
+            "games_per_second": result.games_per_second,
+            "threads": result.threads,
+        },
+        indent=2,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "version":
+        print(f"carcassonne engine {ENGINE_VERSION}, rules version {RULES_VERSION}")
+        return 0
+    if args.command != "simulate":
+        parser.print_help()
+        return 2
+    try:
+        rules = Rules(
+            players=args.players,
+            meeples=args.meeples,
+            tile_sets=args.tile_sets,
+            start_tile=args.start_tile,
+            farmers=not args.no_farmers,
+            inns_and_cathedrals_scoring=args.inns_and_cathedrals,
+            traders_goods=args.traders_goods,
+        )
+        result = simulate(
+            rules,
+            games=args.games,
+            seed=args.seed,
+            policy=args.policy,
+            threads=args.threads,
+            first_game=args.first_game,
+        )
+    except (RulesError, ValueError) as e:
+        print(f"carcassonne: error: {e}", file=sys.stderr)
+        return 2
+    print(_summary_json(result) if args.json else _report(result))
+    return 0

@@ -1,0 +1,132 @@
+//! Saving and loading games as JSON.
+//!
+//! A record holds the rules, the full draw order and the moves; loading replays the moves
+//! through the checked `play`, so a record can never produce a position the rules forbid,
+//! and the stored scores are compared with the replay as an integrity check.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Game, IllegalMove, Move};
+use crate::rules::{RULES_VERSION, Rules, RulesError, RulesSpec};
+
+pub const RECORD_FORMAT: &str = "carcassonne-game";
+pub const RECORD_FORMAT_VERSION: u32 = 1;
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub format: String,
+    pub format_version: u32,
+    pub engine_version: String,
+    pub rules_version: u32,
+    pub rules: RulesSpec,
+    /// Study seed and game index the deck was shuffled with, if it was.
+    pub seed: Option<(u64, u64)>,
+    /// Every tile of the draw order after the start tile, as tile ids.
+    pub deck: Vec<String>,
+    pub moves: Vec<Move>,
+    /// Scores when saved (checked on load).
+    pub scores: Vec<i32>,
+}
+
+#[derive(Debug)]
+pub enum RecordError {
+    Json(serde_json::Error),
+    Format(String),
+    Rules(RulesError),
+    Move { index: usize, error: IllegalMove },
+    Scores { saved: Vec<i32>, replayed: Vec<i32> },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Json(e) => write!(f, "not a valid game record: {e}"),
+            RecordError::Format(s) => write!(f, "{s}"),
+            RecordError::Rules(e) => write!(f, "the record's rules are invalid: {e}"),
+            RecordError::Move { index, error } => {
+                write!(f, "move {index} of the record is illegal: {error}")
+            }
+            RecordError::Scores { saved, replayed } => {
+                write!(
+                    f,
+                    "the record says scores {saved:?} but replaying its moves gives {replayed:?}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl Game {
+    pub fn to_record(&self) -> GameRecord {
+        let rules = self.rules();
+        GameRecord {
+            format: RECORD_FORMAT.into(),
+            format_version: RECORD_FORMAT_VERSION,
+            engine_version: ENGINE_VERSION.into(),
+            rules_version: RULES_VERSION,
+            rules: rules.spec.clone(),
+            seed: self.seed(),
+            deck: self
+                .deck()
+                .iter()
+                .map(|t| rules.tiles[*t as usize].id.clone())
+                .collect(),
+            moves: self.moves().to_vec(),
+            scores: self.scores().to_vec(),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&self.to_record()).expect("records always serialise")
+    }
+
+    /// Rebuilds a game from a record; `rules` may be given to share an already built one.
+    pub fn from_record(
+        record: &GameRecord,
+        rules: Option<Arc<Rules>>,
+    ) -> Result<Game, RecordError> {
+        if record.format != RECORD_FORMAT {
+            return Err(RecordError::Format(format!(
+                "not a game record (format {:?})",
+                record.format
+            )));
+        }
+        if record.format_version > RECORD_FORMAT_VERSION {
+            return Err(RecordError::Format(format!(
+                "record format version {} is newer than this library reads ({RECORD_FORMAT_VERSION})",
+                record.format_version
+            )));
+        }
+        let rules = match rules {
+            Some(r) if r.spec == record.rules => r,
+            _ => Arc::new(Rules::new(record.rules.clone()).map_err(RecordError::Rules)?),
+        };
+        let deck = rules
+            .deck_from_ids(&record.deck)
+            .map_err(RecordError::Rules)?;
+        let mut game = Game::new(rules, deck);
+        for (index, mv) in record.moves.iter().enumerate() {
+            game.play(*mv)
+                .map_err(|error| RecordError::Move { index, error })?;
+        }
+        if game.scores() != record.scores.as_slice() {
+            return Err(RecordError::Scores {
+                saved: record.scores.clone(),
+                replayed: game.scores().to_vec(),
+            });
+        }
+        game.restore_seed(record.seed);
+        Ok(game)
+    }
+
+    pub fn from_json(text: &str) -> Result<Game, RecordError> {
+        let record: GameRecord = serde_json::from_str(text).map_err(RecordError::Json)?;
+        Game::from_record(&record, None)
+    }
+}
