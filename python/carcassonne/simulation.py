@@ -72,7 +72,8 @@ class SimulationResult:
     def win_shares(self) -> npt.NDArray[np.float64]:
         """(games, players): 1/k for each of the k winners of a game, else 0."""
         w = self.winners.astype(np.float64)
-        return w / w.sum(axis=1, keepdims=True)
+        shares: npt.NDArray[np.float64] = w / w.sum(axis=1, keepdims=True)
+        return shares
 
     def seats(self) -> list[SeatSummary]:
         """Win rate with a 95% interval, mean and spread of score, per seat."""
@@ -111,7 +112,8 @@ class SimulationResult:
 
     def to_pandas(self) -> Any:
         """One row per (game, seat); needs pandas (``pip install carcassonne[analysis]``)."""
-        import pandas as pd
+        # pandas is optional and may be absent, untyped or typed (pandas-stubs): ignore whichever applies.
+        import pandas as pd  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
         games, players = self.scores.shape
         data: dict[str, Any] = {

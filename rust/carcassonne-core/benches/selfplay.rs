@@ -1,1 +1,72 @@
-fn main() {}
+//! Core throughput without Python: whole random and greedy games on one thread, reusing
+//! one game's buffers, and move listing. `cargo bench -p carcassonne-core`.
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use carcassonne_core::Game;
+use carcassonne_core::policy::Policy;
+use carcassonne_core::rng::Rng;
+use carcassonne_core::rules::{Rules, RulesSpec, TileSetSource};
+use carcassonne_core::simulate::play_game;
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn base() -> Arc<Rules> {
+    Arc::new(Rules::new(RulesSpec::default()).unwrap())
+}
+
+fn whole_games(c: &mut Criterion) {
+    for (name, rules, policy) in [
+        ("random game, base, 2 players", base(), Policy::Random),
+        ("greedy game, base, 2 players", base(), Policy::Greedy),
+        (
+            "random game, base + I&C + T&B, 4 players",
+            Arc::new(
+                Rules::new(RulesSpec {
+                    players: 4,
+                    tile_sets: ["base", "inns-and-cathedrals", "traders-and-builders"]
+                        .iter()
+                        .map(|s| TileSetSource::Builtin(s.to_string()))
+                        .collect(),
+                    inns_and_cathedrals_scoring: true,
+                    traders_goods: true,
+                    ..RulesSpec::default()
+                })
+                .unwrap(),
+            ),
+            Policy::Random,
+        ),
+    ] {
+        let mut game = Game::new(Arc::clone(&rules), Vec::new());
+        game.set_record_events(false);
+        let mut buf = Vec::new();
+        let mut index = 0u64;
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                index += 1;
+                let mut rng = Rng::for_game(1, index);
+                play_game(&mut game, &mut rng, policy, &mut buf);
+                black_box(game.scores()[0])
+            })
+        });
+    }
+}
+
+fn listing(c: &mut Criterion) {
+    let rules = base();
+    // Positions from the middle of a random game.
+    let mut game = Game::shuffled(Arc::clone(&rules), 3, 0);
+    let mut rng = Rng::for_game(3, 1);
+    let mut buf = Vec::new();
+    for _ in 0..35 {
+        let mv = Policy::Random.choose(&game, &mut rng, &mut buf);
+        game.play_unchecked(mv);
+    }
+    c.bench_function("legal_moves, mid-game", |b| b.iter(|| black_box(game.legal_moves().len())));
+    c.bench_function("random move choice, mid-game", |b| {
+        b.iter(|| black_box(Policy::Random.choose(&game, &mut rng, &mut buf)))
+    });
+}
+
+criterion_group!(benches, whole_games, listing);
+criterion_main!(benches);

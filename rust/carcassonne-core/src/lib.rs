@@ -1,22 +1,30 @@
 //! `carcassonne-core`: a rules engine for Carcassonne, free of any Python dependency.
 //!
-//! Module map: `topology` (tile sides and slots), `tileset` (tile data files), `rules`
-//! (a validated configuration and its precomputed tables), `board` (placed tiles and open
-//! squares), `features` (union-find over tile segments with running totals), `scoring`
-//! (points for features), `game` (turn flow, moves, the event log), `rng`, `policy`
-//! (random and greedy players), `simulate` (whole games in parallel), `record` (JSON).
+//! Module map, from geometry up to whole games:
+//! - `topology`: tile sides and the 12 slots (half-edges and centres) features occupy;
+//! - `tileset`: tile data files (TOML), validation, per-rotation tables;
+//! - `rules`: a validated configuration and the legality table derived from it;
+//! - `board`: placed tiles and the open squares beside them;
+//! - `features`: union-find over tile segments with running totals per feature;
+//! - `scoring`: points for features (pure functions);
+//! - `game`: turn flow, legal moves, checked and unchecked play, the event log;
+//! - `rng`, `policy` (random and greedy players), `simulate` (whole games in parallel);
+//! - `record`: saving and loading games as JSON.
+
+// Index loops over sides, slots and players read closer to the rules than iterator chains.
+#![allow(clippy::needless_range_loop)]
 
 pub mod board;
 pub mod features;
 pub mod game;
+pub mod policy;
+pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod scoring;
+pub mod simulate;
 pub mod tileset;
 pub mod topology;
 
 pub use game::{Game, IllegalMove, Move, Placement, ScoreEvent};
 pub use rules::{Rules, RulesError, RulesSpec, TileSetSource};
-pub mod policy;
-pub mod record;
-pub mod simulate;

@@ -86,8 +86,12 @@ pub fn default_threads() -> usize {
         .unwrap_or(1)
 }
 
+/// Thread pools by size, built once: callers choose the size per call, so the global
+/// rayon pool (sized by the environment) is never used.
+type PoolCache = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
+
 fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
-    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>> = OnceLock::new();
+    static POOLS: OnceLock<PoolCache> = OnceLock::new();
     let mut pools = POOLS
         .get_or_init(|| Mutex::new(Vec::new()))
         .lock()

@@ -465,6 +465,9 @@ fn new_segment(kind: FeatureKind, slots: SlotMask, sides: u8) -> Segment {
     }
 }
 
+/// A segment as seen after rotation: kind, slots, symbols and the slots of the cities it borders.
+type SegmentSignature = (FeatureKind, SlotMask, u8, u8, u8, [u8; 3], Vec<SlotMask>);
+
 fn build_def(
     id: &str,
     set: &str,
@@ -489,7 +492,7 @@ fn build_def(
     }
     // Two rotations are the same placement when the rotated segments coincide as sets.
     let signature = |r: u8| {
-        let mut sig: Vec<(FeatureKind, SlotMask, u8, u8, u8, [u8; 3], Vec<SlotMask>)> = segments
+        let mut sig: Vec<SegmentSignature> = segments
             .iter()
             .map(|s| {
                 let mut adj: Vec<SlotMask> = s

@@ -1,5 +1,6 @@
 //! Random games checked turn by turn against a naive flood fill of the board, and the
 //! greedy evaluation checked against what playing the move actually scores.
+#![allow(clippy::needless_range_loop)]
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;

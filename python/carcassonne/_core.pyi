@@ -1,0 +1,430 @@
+"""Type stubs for ``carcassonne._core``, the native (Rust/PyO3) engine module.
+
+Hand-written to match ``rust/carcassonne-py/src/lib.rs`` exactly; checked against the
+compiled module with ``python -m mypy.stubtest carcassonne._core`` (see ``.ci/typecheck``).
+"""
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, final
+
+import numpy.typing as npt
+
+__all__ = [
+    "Rules",
+    "Move",
+    "Game",
+    "PlacedTile",
+    "Feature",
+    "ScoreEvent",
+    "simulate_batch",
+    "IllegalMoveError",
+    "GameOverError",
+    "RulesError",
+    "TileDataError",
+    "UnknownTileError",
+    "RecordError",
+    "RULES_VERSION",
+    "ENGINE_VERSION",
+    "TILE_SETS",
+    "SCORE_KINDS",
+]
+
+# ----- constants ---------------------------------------------------------------------
+
+RULES_VERSION: int
+"""Version of the rules semantics; bumped whenever the same inputs can give other games."""
+ENGINE_VERSION: str
+"""Version of the engine (also ``carcassonne.__version__``)."""
+TILE_SETS: list[str]
+"""Names of the built-in tile sets: ``["base", "inns-and-cathedrals", "traders-and-builders"]``."""
+SCORE_KINDS: list[str]
+"""Scoring kinds in column order: ``["road", "city", "monastery", "field", "goods"]``."""
+
+# ----- exceptions --------------------------------------------------------------------
+
+class IllegalMoveError(ValueError):
+    """A move the rules do not allow; the game is unchanged."""
+
+class GameOverError(IllegalMoveError):
+    """A move was played after the game ended."""
+
+class RulesError(ValueError):
+    """An invalid rules configuration (players, meeples, tile sets, deck)."""
+
+class TileDataError(RulesError):
+    """A malformed or inconsistent tile file; names the file, tile and fault."""
+
+class UnknownTileError(RulesError):
+    """A tile id that none of the chosen tile sets defines."""
+
+class RecordError(ValueError):
+    """A game record (JSON) that cannot be loaded."""
+
+# ----- Rules -------------------------------------------------------------------------
+
+@final
+class Rules:
+    """Validated rules: players, meeples, tile sets and rules options.
+
+    Immutable, hashable, comparable with ``==`` and picklable (through its JSON form).
+    """
+
+    def __new__(
+        cls,
+        *,
+        players: int = 2,
+        meeples: int = 7,
+        tile_sets: Iterable[str | os.PathLike[str]] | None = None,
+        start_tile: str = "base/D",
+        farmers: bool = True,
+        inns_and_cathedrals_scoring: bool = False,
+        traders_goods: bool = False,
+    ) -> Rules:
+        """Validates a configuration; raises RulesError (or TileDataError, UnknownTileError).
+
+        ``tile_sets`` holds built-in set names (see ``TILE_SETS``) or paths of ``.toml``
+        tile files, never a bare string; ``None`` means ``("base",)``.
+        """
+
+    @property
+    def players(self) -> int:
+        """Number of players (2 to 6)."""
+
+    @property
+    def meeples(self) -> int:
+        """Meeples per player."""
+
+    @property
+    def tile_sets(self) -> list[str]:
+        """Labels of the chosen tile sets (built-in names or file paths)."""
+
+    @property
+    def start_tile(self) -> str:
+        """Id of the start tile."""
+
+    @property
+    def farmers(self) -> bool:
+        """Whether meeples may be put on fields and fields are scored."""
+
+    @property
+    def inns_and_cathedrals_scoring(self) -> bool:
+        """Whether inns and cathedrals change road and city scoring."""
+
+    @property
+    def traders_goods(self) -> bool:
+        """Whether Traders & Builders goods are handed out and scored."""
+
+    @property
+    def deck_size(self) -> int:
+        """Number of tiles drawn in a full game (all tiles but the start tile)."""
+
+    def tile_ids(self) -> list[str]:
+        """Ids of every tile layout in the chosen sets."""
+
+    def full_deck(self) -> list[str]:
+        """The full deck (one id per tile copy, start tile excluded), in set order."""
+
+    def tile_features(self, tile: str, rotation: int = 0) -> list[str]:
+        """Features of a tile as meeple targets, in index order, described in board
+        orientation for ``rotation`` (e.g. "city N", "road W E", "field EL WR", "monastery").
+
+        Raises UnknownTileError for an unknown tile id.
+        """
+
+    def tile_edges(self, tile: str, rotation: int = 0) -> str:
+        """Side kinds of a tile, N E S W, after ``rotation`` quarter turns clockwise ("CRFR").
+
+        Raises UnknownTileError for an unknown tile id.
+        """
+
+    def to_json(self) -> str:
+        """The rules as JSON (the input of ``from_json``)."""
+
+    @staticmethod
+    def from_json(text: str) -> Rules:
+        """Rules from ``to_json`` output; raises RulesError if invalid."""
+
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Callable[[str], Rules], tuple[str]]: ...
+
+# ----- Move --------------------------------------------------------------------------
+
+@final
+class Move:
+    """A move: square (x east, y south), rotation (quarter turns clockwise) and the index of
+    the tile feature that gets a meeple (see ``Rules.tile_features``), or None.
+
+    Immutable, hashable, totally ordered (by x, y, rotation, meeple) and picklable.
+    """
+
+    def __new__(cls, x: int, y: int, rotation: int = 0, meeple: int | None = None) -> Move:
+        """Raises IllegalMoveError if ``rotation`` is not 0-3 or ``meeple`` is negative."""
+
+    @property
+    def x(self) -> int:
+        """Column of the square (grows to the east)."""
+
+    @property
+    def y(self) -> int:
+        """Row of the square (grows to the south)."""
+
+    @property
+    def rotation(self) -> int:
+        """Quarter turns clockwise, 0 to 3."""
+
+    @property
+    def meeple(self) -> int | None:
+        """Index of the tile feature that gets a meeple, or None."""
+
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __lt__(self, other: Move, /) -> bool: ...
+    def __le__(self, other: Move, /) -> bool: ...
+    def __gt__(self, other: Move, /) -> bool: ...
+    def __ge__(self, other: Move, /) -> bool: ...
+    def __reduce__(self) -> tuple[type[Move], tuple[int, int, int, int | None]]: ...
+
+# ----- read views --------------------------------------------------------------------
+
+@final
+class PlacedTile:
+    """A tile on the board (a read-only view; not constructible from Python)."""
+
+    @property
+    def x(self) -> int:
+        """Column of the square."""
+
+    @property
+    def y(self) -> int:
+        """Row of the square."""
+
+    @property
+    def tile(self) -> str:
+        """Tile id."""
+
+    @property
+    def rotation(self) -> int:
+        """Quarter turns clockwise, 0 to 3."""
+
+    @property
+    def meeple(self) -> tuple[int, int] | None:
+        """``(player, feature index)`` of the meeple standing on this tile, if any."""
+
+@final
+class Feature:
+    """A feature on the board (a connected road, city, monastery or field); a read-only view."""
+
+    @property
+    def kind(self) -> str:
+        """One of "road", "city", "monastery" or "field"."""
+
+    @property
+    def tiles(self) -> list[tuple[int, int]]:
+        """Distinct squares the feature covers."""
+
+    @property
+    def segments(self) -> list[tuple[int, int, int]]:
+        """``(x, y, feature index)`` of every tile segment in the feature."""
+
+    @property
+    def complete(self) -> bool:
+        """Whether the feature is complete."""
+
+    @property
+    def meeples(self) -> list[int]:
+        """Meeples per player."""
+
+    @property
+    def open_sides(self) -> int:
+        """Open sides (roads and cities); 0 for monasteries and fields."""
+
+    @property
+    def pennants(self) -> int:
+        """Pennants (cities)."""
+
+    @property
+    def inns(self) -> int:
+        """Inns (roads)."""
+
+    @property
+    def cathedrals(self) -> int:
+        """Cathedrals (cities)."""
+
+    @property
+    def goods(self) -> tuple[int, int, int]:
+        """Goods symbols (wine, grain, cloth)."""
+
+@final
+class ScoreEvent:
+    """One scoring in the event log; a read-only view."""
+
+    @property
+    def turn(self) -> int:
+        """Turn in which the scoring happened."""
+
+    @property
+    def kind(self) -> str:
+        """One of "road", "city", "monastery", "field" or "goods"."""
+
+    @property
+    def points(self) -> int:
+        """Points each listed player receives."""
+
+    @property
+    def players(self) -> list[int]:
+        """Players who receive the points."""
+
+    @property
+    def tiles(self) -> list[tuple[int, int]]:
+        """Squares of the scored feature."""
+
+    @property
+    def complete(self) -> bool:
+        """Whether the scored feature was complete."""
+
+    @property
+    def final_scoring(self) -> bool:
+        """Whether this is part of the end-of-game scoring."""
+
+    @property
+    def goods(self) -> tuple[int, int, int]:
+        """Goods taken (wine, grain, cloth) for goods events."""
+
+# ----- Game --------------------------------------------------------------------------
+
+@final
+class Game:
+    """A game in progress. See the package documentation for the full API.
+
+    Copy with ``clone()``, ``copy.copy`` or ``copy.deepcopy``; picklable (through its JSON record).
+    """
+
+    def __new__(
+        cls,
+        rules: Rules,
+        *,
+        seed: int = 0,
+        deck: Sequence[str] | None = None,
+        game_index: int = 0,
+    ) -> Game:
+        """A new game: the deck is shuffled from ``(seed, game_index)`` unless ``deck``
+        gives the tile ids in draw order (then RulesError/UnknownTileError if invalid).
+        """
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of this game."""
+
+    @property
+    def current_player(self) -> int:
+        """Index of the player to move."""
+
+    @property
+    def tile(self) -> str | None:
+        """Id of the tile the current player must place, or None when the game is over."""
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @property
+    def turn(self) -> int:
+        """Number of tiles placed so far (the start tile not counted)."""
+
+    @property
+    def scores(self) -> list[int]:
+        """Score per player."""
+
+    @property
+    def supply(self) -> list[int]:
+        """Meeples each player has in supply."""
+
+    @property
+    def goods(self) -> list[tuple[int, int, int]]:
+        """Goods (wine, grain, cloth) each player holds (Traders & Builders)."""
+
+    @property
+    def points_by_kind(self) -> dict[str, list[int]]:
+        """Points per player by kind: {"road": [...], "city": [...], ...}."""
+
+    @property
+    def winners(self) -> list[int]:
+        """Players with the highest score (all of them on a tie); meaningful once over."""
+
+    @property
+    def remaining_tiles(self) -> list[str]:
+        """Ids of the tiles not yet drawn, in draw order."""
+
+    @property
+    def discarded(self) -> list[tuple[int, str]]:
+        """``(turn, tile id)`` of every tile removed because it could not be placed."""
+
+    @property
+    def moves(self) -> list[Move]:
+        """Moves played so far."""
+
+    @property
+    def board(self) -> list[PlacedTile]:
+        """Tiles on the board in placement order (the start tile first)."""
+
+    @property
+    def events(self) -> list[ScoreEvent]:
+        """Every scoring so far, in order."""
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move for the current tile (empty once the game is over)."""
+
+    def play(self, mv: Move) -> None:
+        """Plays a move; raises IllegalMoveError (a ValueError) and changes nothing if illegal."""
+
+    def is_legal(self, mv: Move) -> bool:
+        """Whether ``play(mv)`` would succeed."""
+
+    def make_move(self, x: int, y: int, rotation: int = 0, meeple: int | str | None = None) -> Move:
+        """Builds a move for the current tile, naming the meeple's feature by index, by a
+        board-oriented side or half-edge it touches ("N", "EL", ...), "I" for an inner
+        field, or "monastery". The move is not checked; ``play`` does that.
+        """
+
+    def describe_meeple(self, mv: Move) -> str | None:
+        """Description of the meeple target of a move for the current tile ("city N", ...)."""
+
+    def clone(self) -> Game:
+        """An independent copy of the game."""
+
+    def __copy__(self) -> Game: ...
+    def __deepcopy__(self, _memo: dict[int, Any]) -> Game: ...
+    def to_json(self) -> str:
+        """The game record as JSON (rules, deck and moves)."""
+
+    @staticmethod
+    def from_json(text: str) -> Game:
+        """Replays a game record; raises RecordError (or a RulesError) if it cannot be loaded."""
+
+    def __reduce__(self) -> tuple[Callable[[str], Game], tuple[str]]: ...
+    def features(self) -> list[Feature]:
+        """Every feature on the board, ordered by their first segment."""
+
+    def feature_at(self, x: int, y: int, index: int) -> Feature:
+        """The feature containing feature ``index`` of the tile at (x, y); ValueError if none."""
+
+# ----- batch self-play ---------------------------------------------------------------
+
+def simulate_batch(
+    rules: Rules,
+    games: int,
+    *,
+    seed: int = 0,
+    first_game: int = 0,
+    policy: str = "random",
+    threads: int | None = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """Plays games ``first_game .. first_game + games`` of study ``seed`` in Rust, in parallel,
+    without the GIL. Returns numpy columns.
+
+    Keys: "scores" (games, players) int32, "winners" (games, players) bool, "turns" (games,)
+    uint32, "points_by_kind" (games, players, len(SCORE_KINDS)) int32, "discarded" (games,)
+    uint32. ``policy`` is "random" or "greedy"; raises RulesError for bad arguments.
+    """
