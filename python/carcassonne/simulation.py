@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +61,35 @@ class SimulationResult:
     rules_version: int = RULES_VERSION
     engine_version: str = ENGINE_VERSION
     score_kinds: tuple[str, ...] = field(default=tuple(SCORE_KINDS))
+
+    @classmethod
+    def concat(cls, parts: Sequence[SimulationResult]) -> SimulationResult:
+        """Joins batches of one study (same rules, seed and policy, consecutive
+        ``first_game`` ranges), e.g. batches computed by Dask or Ray workers."""
+        if not parts:
+            raise ValueError("concat needs at least one result")
+        ordered = sorted(parts, key=lambda r: r.first_game)
+        head = ordered[0]
+        expected = head.first_game
+        for part in ordered:
+            if (part.rules, part.seed, part.policy) != (head.rules, head.seed, head.policy):
+                raise ValueError("concat joins batches of one study: rules, seed and policy must agree")
+            if part.first_game != expected:
+                raise ValueError(f"batches are not consecutive: expected first_game {expected}, got {part.first_game}")
+            expected += part.games
+        return cls(
+            rules=head.rules,
+            seed=head.seed,
+            first_game=head.first_game,
+            policy=head.policy,
+            threads=max(p.threads for p in ordered),
+            elapsed_seconds=sum(p.elapsed_seconds for p in ordered),
+            scores=np.concatenate([p.scores for p in ordered]),
+            winners=np.concatenate([p.winners for p in ordered]),
+            turns=np.concatenate([p.turns for p in ordered]),
+            points_by_kind=np.concatenate([p.points_by_kind for p in ordered]),
+            discarded=np.concatenate([p.discarded for p in ordered]),
+        )
 
     @property
     def games(self) -> int:

@@ -62,7 +62,9 @@ fn listing(c: &mut Criterion) {
         let mv = Policy::Random.choose(&game, &mut rng, &mut buf);
         game.play_unchecked(mv);
     }
-    c.bench_function("legal_moves, mid-game", |b| b.iter(|| black_box(game.legal_moves().len())));
+    c.bench_function("legal_moves, mid-game", |b| {
+        b.iter(|| black_box(game.legal_moves().len()))
+    });
     c.bench_function("random move choice, mid-game", |b| {
         b.iter(|| black_box(Policy::Random.choose(&game, &mut rng, &mut buf)))
     });

@@ -402,7 +402,7 @@ struct Feature {
     segments: Vec<(i32, i32, u8)>,
     complete: bool,
     /// Meeples per player.
-    meeples: Vec<u8>,
+    meeples: Vec<u32>,
     /// Open sides (roads and cities); 0 for monasteries and fields.
     open_sides: i32,
     pennants: u32,
@@ -433,7 +433,7 @@ struct ScoreEvent {
     kind: String,
     /// Points each listed player receives.
     points: i32,
-    players: Vec<u8>,
+    players: Vec<u32>,
     tiles: Vec<(i32, i32)>,
     complete: bool,
     final_scoring: bool,
@@ -513,8 +513,8 @@ impl Game {
     }
     /// Meeples each player has in supply.
     #[getter]
-    fn supply(&self) -> Vec<u8> {
-        self.inner.supply().to_vec()
+    fn supply(&self) -> Vec<u32> {
+        self.inner.supply().iter().map(|m| *m as u32).collect()
     }
     /// Goods (wine, grain, cloth) each player holds (Traders & Builders).
     #[getter]
@@ -746,7 +746,7 @@ impl Game {
                 turn: e.turn,
                 kind: e.kind.name().to_string(),
                 points: e.points,
-                players: e.players.clone(),
+                players: e.players.iter().map(|p| *p as u32).collect(),
                 tiles: e.tiles.clone(),
                 complete: e.complete,
                 final_scoring: e.final_scoring,
@@ -786,7 +786,10 @@ impl Game {
             tiles: g.feature_tiles(root),
             segments,
             complete: g.is_complete(root),
-            meeples: n.meeples[..g.scores().len()].to_vec(),
+            meeples: n.meeples[..g.scores().len()]
+                .iter()
+                .map(|m| *m as u32)
+                .collect(),
             open_sides: if n.kind.closes_by_edges() {
                 n.open as i32
             } else {
