@@ -204,6 +204,8 @@ pub struct Game {
     over: bool,
     seed: Option<(u64, u64)>,
     tiles_buf: Vec<u16>,
+    /// (x, y, element) of monasteries holding a meeple and not yet complete.
+    watched_monasteries: Vec<(i32, i32, u32)>,
 }
 
 /// Puts a tile on the board and unions each segment with the segments it touches. A free
@@ -276,6 +278,7 @@ impl Game {
             over: false,
             seed: None,
             tiles_buf: Vec::new(),
+            watched_monasteries: Vec::new(),
         };
         g.reset(deck.into_iter());
         g
@@ -329,6 +332,7 @@ impl Game {
         self.discarded.clear();
         self.moves.clear();
         self.events.clear();
+        self.watched_monasteries.clear();
         self.over = false;
         self.seed = None;
         let start = rules.start_tile;
@@ -701,11 +705,23 @@ impl Game {
                 self.score_closed(r);
             }
         }
-        // Monasteries completed by this tile: its own and its neighbours'.
-        self.score_monastery_if_complete(placed);
-        for (dx, dy) in RING_DELTA {
-            if let Some(p) = self.board.placed_at(self.board.offset_cell(cell, dx, dy)) {
-                self.score_monastery_if_complete(p);
+        // Occupied monasteries completed by this tile: its own and its neighbours'.
+        // Unoccupied ones score nothing, so only the (few) occupied ones are watched.
+        if let Some(seg) = mv.meeple
+            && Some(seg) == self.rules.monastery[tile as usize]
+        {
+            self.watched_monasteries
+                .push((mv.x, mv.y, first + seg as u32));
+        }
+        let mut i = self.watched_monasteries.len();
+        while i > 0 {
+            i -= 1;
+            let (x, y, e) = self.watched_monasteries[i];
+            if (x - mv.x).abs() <= 1
+                && (y - mv.y).abs() <= 1
+                && self.score_monastery_if_complete(x, y, e)
+            {
+                self.watched_monasteries.swap_remove(i);
             }
         }
         self.moves.push(mv);
@@ -851,29 +867,24 @@ impl Game {
             .count() as u32
     }
 
-    fn score_monastery_if_complete(&mut self, placed: usize) {
-        let p = self.board.placed[placed];
-        let Some(seg) = self.rules.monastery[p.tile as usize] else {
-            return;
-        };
-        let e = p.first_element + seg as u32;
+    /// Scores the occupied monastery (element `e`) at (x, y) if its ring is full.
+    fn score_monastery_if_complete(&mut self, x: i32, y: i32, e: u32) -> bool {
+        let cell = self.board.cell(x, y).expect("on the board");
+        if self.ring_filled(cell, None) < 8 {
+            return false;
+        }
         let n = *self.features.node(e);
-        if n.meeple_total == 0 {
-            return;
-        }
-        let cell = self.board.cell(p.x, p.y).unwrap();
-        if self.ring_filled(cell, None) == 8 {
-            self.award(
-                majority(&n.meeples),
-                monastery_points(8),
-                ScoreKind::Monastery,
-                Some(e),
-                true,
-            );
-            let supply = &mut self.supply;
-            self.features
-                .return_meeples(e, |pl| supply[pl as usize] += 1);
-        }
+        self.award(
+            majority(&n.meeples),
+            monastery_points(8),
+            ScoreKind::Monastery,
+            Some(e),
+            true,
+        );
+        let supply = &mut self.supply;
+        self.features
+            .return_meeples(e, |pl| supply[pl as usize] += 1);
+        true
     }
 
     /// Final scoring: incomplete roads, cities and monasteries, then fields, then goods.

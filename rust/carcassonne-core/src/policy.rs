@@ -50,11 +50,12 @@ fn to_move(game: &Game, p: Placement, meeple: Option<u8>) -> Move {
     }
 }
 
-/// Uniform over all (placement, meeple option) pairs without listing them: draw an open
-/// square, a rotation and a meeple option index, and redraw unless that rotation fits (it
-/// must be the canonical one of a symmetric tile) and that option exists. Every legal pair
-/// has the same chance per draw, so accepted draws are exactly uniform; the table lookup
-/// rejects most bad draws, and meeple options are computed only for a fitting placement.
+/// Uniform over all (placement, meeple option) pairs without listing them: draw a legal
+/// placement uniformly (an open square and a rotation, redrawn until the rotation fits;
+/// symmetric tiles fit only at their canonical rotations), then an option index in
+/// `0..=segments`; if that option does not exist, start again. Each attempt picks every
+/// legal (placement, option) pair with the same chance, so the accepted move is exactly
+/// uniform over the joint set, and meeple options are computed only for drawn placements.
 pub fn random_move(game: &Game, rng: &mut Rng, _buf: &mut Vec<Placement>) -> Move {
     let tile = game.tile().expect("game not over");
     let open = &game.board().open;
@@ -66,17 +67,21 @@ pub fn random_move(game: &Game, rng: &mut Rng, _buf: &mut Vec<Placement>) -> Mov
     };
     let squares = open.len() as u32;
     loop {
-        let r = rng.below(squares * 4);
-        let square = open[(r >> 2) as usize];
-        let rotation = (r & 3) as u8;
-        let k = rng.below(options_bound);
-        if rules.legal_rotations(tile, square.demand) & (1 << rotation) == 0 {
-            continue;
-        }
+        // A uniformly drawn legal placement (redraw square and rotation until it fits) ...
+        let (square, rotation) = loop {
+            let r = rng.below(squares * 4);
+            let square = open[(r >> 2) as usize];
+            let rotation = (r & 3) as u8;
+            if rules.legal_rotations(tile, square.demand) & (1 << rotation) != 0 {
+                break (square, rotation);
+            }
+        };
+        // ... then a uniformly drawn option index; a missing option restarts both draws.
         let p = Placement {
             cell: square.cell,
             rotation,
         };
+        let k = rng.below(options_bound);
         if k == 0 {
             return to_move(game, p, None);
         }
