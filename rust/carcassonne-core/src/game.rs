@@ -208,6 +208,37 @@ pub struct Game {
     watched_monasteries: Vec<(i32, i32, u32)>,
 }
 
+/// Calls `f(position on the side, segment, neighbour's element)` for every slot where a
+/// segment of `tile` at `cell` touches a segment of a placed neighbour: the one place that
+/// says how tiles connect, used both to join features and to evaluate a move.
+#[inline]
+fn for_each_contact(
+    rules: &Rules,
+    board: &Board,
+    cell: u32,
+    tile: u16,
+    rotation: u8,
+    mut f: impl FnMut(usize, u8, u32),
+) {
+    let def = &rules.tiles[tile as usize];
+    for side in 0..4 {
+        let Some(nb) = board.placed_at(board.neighbour_cell(cell, side)) else {
+            continue;
+        };
+        let nbp = &board.placed[nb];
+        let nbdef = &rules.tiles[nbp.tile as usize];
+        for pos in 0..3 {
+            let s = slot(side, pos);
+            let seg = def.slot_segment[rotation as usize][s];
+            if seg == NO_SEGMENT {
+                continue;
+            }
+            let nseg = nbdef.slot_segment[nbp.rotation as usize][facing_slot(s)];
+            f(pos, seg, nbp.first_element + nseg as u32);
+        }
+    }
+}
+
 /// Puts a tile on the board and unions each segment with the segments it touches. A free
 /// function over disjoint fields so the hot path borrows the rules without cloning the Arc.
 fn place_and_join(
@@ -231,26 +262,13 @@ fn place_and_join(
         first,
         &def.edges_at[rotation as usize],
     );
-    for side in 0..4 {
-        let Some(nb) = board.placed_at(board.neighbour_cell(cell, side)) else {
-            continue;
-        };
-        let nbp = board.placed[nb];
-        let nbdef = &rules.tiles[nbp.tile as usize];
-        for pos in 0..3 {
-            let s = slot(side, pos);
-            let seg = def.slot_segment[rotation as usize][s];
-            if seg == NO_SEGMENT {
-                continue;
-            }
-            let nseg = nbdef.slot_segment[nbp.rotation as usize][facing_slot(s)];
-            let r = features.union(first + seg as u32, nbp.first_element + nseg as u32);
-            if pos == CENTRE && def.segments[seg as usize].kind.closes_by_edges() {
-                // One open side of each of the two features is now matched.
-                features.node_mut(r).open -= 2;
-            }
+    for_each_contact(rules, board, cell, tile, rotation, |pos, seg, neighbour| {
+        let r = features.union(first + seg as u32, neighbour);
+        if pos == CENTRE && def.segments[seg as usize].kind.closes_by_edges() {
+            // One open side of each of the two features is now matched.
+            features.node_mut(r).open -= 2;
         }
-    }
+    });
     placed
 }
 
@@ -497,22 +515,15 @@ impl Game {
 
     /// Which features of the board each segment of `tile` at `cell` would touch.
     fn contacts(&self, cell: u32, tile: u16, rotation: u8) -> Contacts {
-        let def = &self.rules.tiles[tile as usize];
         let mut c = Contacts::default();
-        for side in 0..4 {
-            let Some(nb) = self.board.placed_at(self.board.neighbour_cell(cell, side)) else {
-                continue;
-            };
-            let nbp = &self.board.placed[nb];
-            let nbdef = &self.rules.tiles[nbp.tile as usize];
-            for pos in 0..3 {
-                let s = slot(side, pos);
-                let seg = def.slot_segment[rotation as usize][s];
-                if seg == NO_SEGMENT {
-                    continue;
-                }
-                let nseg = nbdef.slot_segment[nbp.rotation as usize][facing_slot(s)];
-                let root = self.features.find(nbp.first_element + nseg as u32);
+        for_each_contact(
+            &self.rules,
+            &self.board,
+            cell,
+            tile,
+            rotation,
+            |pos, seg, neighbour| {
+                let root = self.features.find(neighbour);
                 if pos == CENTRE {
                     c.matched[seg as usize] += 1;
                 }
@@ -521,8 +532,8 @@ impl Game {
                     c.root[c.n] = root;
                     c.n += 1;
                 }
-            }
-        }
+            },
+        );
         c
     }
 
