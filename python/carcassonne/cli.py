@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
 
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, TILE_SETS, Rules, RulesError
 from carcassonne.simulation import POLICIES, SimulationResult, simulate
@@ -42,6 +45,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _mean(values: Any) -> float:
+    return float(values.mean()) if len(values) else math.nan
+
+
 def _report(result: SimulationResult) -> str:
     r = result.rules
     lines = [
@@ -57,22 +64,25 @@ def _report(result: SimulationResult) -> str:
         )
     lines += [
         "",
-        f"mean turns {result.turns.mean():.1f}, discarded tiles per game {result.discarded.mean():.3f}",
+        f"mean turns {_mean(result.turns):.1f}, discarded tiles per game {_mean(result.discarded):.3f}",
         f"{result.games_per_second:,.0f} games/s on {result.threads} thread(s) ({result.elapsed_seconds:.2f} s)",
     ]
     return "\n".join(lines)
 
 
+def _finite(value: Any) -> Any:
+    """NaN and infinities (statistics of fewer than two games) become JSON null."""
+    return value if not isinstance(value, float) or math.isfinite(value) else None
+
+
 def _summary_json(result: SimulationResult) -> str:
-    return json.dumps(
-        {
-            **result.metadata(),
-            "seats": [s.__dict__ for s in result.seats()],
-            "games_per_second": result.games_per_second,
-            "threads": result.threads,
-        },
-        indent=2,
-    )
+    summary = {
+        **result.metadata(),
+        "seats": [{k: _finite(v) for k, v in asdict(s).items()} for s in result.seats()],
+        "games_per_second": _finite(result.games_per_second),
+        "threads": result.threads,
+    }
+    return json.dumps(summary, indent=2, allow_nan=False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

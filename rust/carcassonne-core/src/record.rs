@@ -103,6 +103,12 @@ impl Game {
                 record.format_version
             )));
         }
+        if record.rules_version > RULES_VERSION {
+            return Err(RecordError::Format(format!(
+                "the record was played under rules version {}, newer than this library's ({RULES_VERSION})",
+                record.rules_version
+            )));
+        }
         let rules = match rules {
             Some(r) if r.spec == record.rules => r,
             _ => Arc::new(Rules::new(record.rules.clone()).map_err(RecordError::Rules)?),

@@ -371,6 +371,14 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
         }
         segments.push(seg);
     }
+    if segments
+        .iter()
+        .filter(|s| s.kind == FeatureKind::Monastery)
+        .count()
+        > 1
+    {
+        return Err("a tile can have at most one monastery".into());
+    }
     if segments.len() > MAX_SEGMENTS {
         return Err(format!(
             "{} segments; at most {MAX_SEGMENTS} are supported",

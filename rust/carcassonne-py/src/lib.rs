@@ -84,6 +84,26 @@ fn feature_kind_name(k: FeatureKind) -> &'static str {
     k.name()
 }
 
+fn rotation_arg(rotation: i64) -> PyResult<u8> {
+    u8::try_from(rotation)
+        .ok()
+        .filter(|r| *r < 4)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "rotation must be 0, 1, 2 or 3 (quarter turns clockwise), got {rotation}"
+            ))
+        })
+}
+
+/// Seeds and game indices are unsigned 64-bit integers; anything else is a RulesError.
+fn u64_arg(name: &str, value: i128) -> PyResult<u64> {
+    u64::try_from(value).map_err(|_| {
+        RulesError::new_err(format!(
+            "{name} must be an integer in [0, 2**64), got {value}"
+        ))
+    })
+}
+
 // ----- Rules -----------------------------------------------------------------------
 
 /// Validated rules: players, meeples, tile sets and rules options.
@@ -215,29 +235,29 @@ impl Rules {
     /// Features of a tile as meeple targets, in index order, described in board
     /// orientation for `rotation` (e.g. "city N", "road W E", "field EL WR", "monastery").
     #[pyo3(signature = (tile, rotation=0))]
-    fn tile_features(&self, tile: &str, rotation: u8) -> PyResult<Vec<String>> {
+    fn tile_features(&self, tile: &str, rotation: i64) -> PyResult<Vec<String>> {
+        let rotation = rotation_arg(rotation)?;
         let i = self
             .inner
             .tile_index(tile)
             .ok_or_else(|| rules_err(CoreRulesError::UnknownTile(tile.into())))?;
         let def = &self.inner.tiles[i as usize];
         Ok((0..def.segments.len())
-            .map(|s| def.describe_segment(s, rotation % 4))
+            .map(|s| def.describe_segment(s, rotation))
             .collect())
     }
     /// Side kinds of a tile, N E S W, after `rotation` quarter turns clockwise ("CRFR").
     #[pyo3(signature = (tile, rotation=0))]
-    fn tile_edges(&self, tile: &str, rotation: u8) -> PyResult<String> {
+    fn tile_edges(&self, tile: &str, rotation: i64) -> PyResult<String> {
+        let rotation = rotation_arg(rotation)?;
         let i = self
             .inner
             .tile_index(tile)
             .ok_or_else(|| rules_err(CoreRulesError::UnknownTile(tile.into())))?;
-        Ok(
-            self.inner.tiles[i as usize].edges_at[(rotation % 4) as usize]
-                .iter()
-                .map(|e| e.letter())
-                .collect(),
-        )
+        Ok(self.inner.tiles[i as usize].edges_at[rotation as usize]
+            .iter()
+            .map(|e| e.letter())
+            .collect())
     }
     fn to_json(&self) -> String {
         serde_json::to_string(&self.inner.spec).expect("rules serialise")
@@ -386,8 +406,13 @@ struct PlacedTile {
 impl PlacedTile {
     fn __repr__(&self) -> String {
         format!(
-            "PlacedTile(x={}, y={}, tile={:?}, rotation={}, meeple={:?})",
-            self.x, self.y, self.tile, self.rotation, self.meeple
+            "PlacedTile(x={}, y={}, tile='{}', rotation={}, meeple={})",
+            self.x,
+            self.y,
+            self.tile,
+            self.rotation,
+            self.meeple
+                .map_or_else(|| "None".to_string(), |(p, f)| format!("({p}, {f})"))
         )
     }
 }
@@ -416,7 +441,7 @@ struct Feature {
 impl Feature {
     fn __repr__(&self) -> String {
         format!(
-            "Feature(kind={:?}, tiles={:?}, complete={}, meeples={:?})",
+            "Feature(kind='{}', tiles={:?}, complete={}, meeples={:?})",
             self.kind,
             self.tiles,
             if self.complete { "True" } else { "False" },
@@ -445,7 +470,7 @@ struct ScoreEvent {
 impl ScoreEvent {
     fn __repr__(&self) -> String {
         format!(
-            "ScoreEvent(turn={}, kind={:?}, points={}, players={:?}, tiles={:?}, complete={}, final_scoring={})",
+            "ScoreEvent(turn={}, kind='{}', points={}, players={:?}, tiles={:?}, complete={}, final_scoring={})",
             self.turn,
             self.kind,
             self.points,
@@ -469,7 +494,14 @@ struct Game {
 impl Game {
     #[new]
     #[pyo3(signature = (rules, *, seed=0, deck=None, game_index=0))]
-    fn new(rules: &Rules, seed: u64, deck: Option<Vec<String>>, game_index: u64) -> PyResult<Self> {
+    fn new(
+        rules: &Rules,
+        seed: i128,
+        deck: Option<Vec<String>>,
+        game_index: i128,
+    ) -> PyResult<Self> {
+        let seed = u64_arg("seed", seed)?;
+        let game_index = u64_arg("game_index", game_index)?;
         let r = Arc::clone(&rules.inner);
         let inner = match deck {
             None => CoreGame::shuffled(r, seed, game_index),
@@ -757,10 +789,11 @@ impl Game {
 
     fn __repr__(&self) -> String {
         format!(
-            "<Game turn={} player={} tile={:?} scores={:?}{}>",
+            "<Game turn={} player={} tile={} scores={:?}{}>",
             self.inner.turn(),
             self.inner.current_player(),
-            self.tile(),
+            self.tile()
+                .map_or_else(|| "None".to_string(), |t| format!("'{t}'")),
             self.inner.scores(),
             if self.inner.is_over() { " over" } else { "" }
         )

@@ -1,0 +1,872 @@
+"""Property tests over random games: invariants that must hold after every move.
+
+Games are drawn with Hypothesis (deck seed, game index and the seed of the move
+choices) under several rule configurations, and checked turn by turn against the
+public API and against an independent Python oracle of the placement rules built only
+from ``Rules.tile_edges`` / ``Rules.tile_features`` and the board/feature views.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import carcassonne
+from carcassonne import (
+    SCORE_KINDS,
+    Game,
+    GameOverError,
+    IllegalMoveError,
+    Move,
+    Rules,
+    SimulationResult,
+    simulate,
+)
+
+ALL_SETS = ("base", "inns-and-cathedrals", "traders-and-builders")
+
+CONFIGS: dict[str, dict[str, Any]] = {
+    "base-2p": dict(players=2),
+    "all-sets-3p": dict(
+        players=3, tile_sets=ALL_SETS, inns_and_cathedrals_scoring=True, traders_goods=True
+    ),
+    "all-sets-4p": dict(
+        players=4, tile_sets=ALL_SETS, inns_and_cathedrals_scoring=True, traders_goods=True
+    ),
+    "all-sets-5p": dict(
+        players=5, tile_sets=ALL_SETS, inns_and_cathedrals_scoring=True, traders_goods=True
+    ),
+    "no-farmers-2p": dict(players=2, farmers=False),
+    "no-farmers-all-sets-3p": dict(
+        players=3,
+        tile_sets=ALL_SETS,
+        farmers=False,
+        inns_and_cathedrals_scoring=True,
+        traders_goods=True,
+    ),
+    # Few meeples, so supplies run dry and "no meeple left" paths are exercised.
+    "scarce-meeples-6p": dict(players=6, meeples=1),
+}
+RULES: dict[str, Rules] = {name: Rules(**kw) for name, kw in CONFIGS.items()}
+
+configs = st.sampled_from(sorted(CONFIGS))
+seeds = st.integers(min_value=0, max_value=2**64 - 1)
+choice_seeds = st.integers(min_value=0, max_value=2**32 - 1)
+game_indices = st.integers(min_value=0, max_value=2**64 - 1)
+
+SIDES = "NESW"
+DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+OPPOSITE = {"N": "S", "E": "W", "S": "N", "W": "E"}
+
+
+# ----- helpers -------------------------------------------------------------------------
+
+
+def board_meeples(game: Game) -> list[int]:
+    counts = [0] * game.rules.players
+    for placed in game.board:
+        if placed.meeple is not None:
+            player, _index = placed.meeple
+            counts[player] += 1
+    return counts
+
+
+def feature_meeples(game: Game) -> list[int]:
+    counts = [0] * game.rules.players
+    for f in game.features():
+        for p in range(game.rules.players):
+            counts[p] += f.meeples[p]
+    return counts
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    """Everything observable about a game, for 'unchanged' checks."""
+    return (
+        game.to_json(),
+        list(game.supply),
+        list(game.scores),
+        game.current_player,
+        game.tile,
+        game.turn,
+        game.is_over,
+        [repr(p) for p in game.board],
+        list(game.remaining_tiles),
+        list(game.discarded),
+        list(game.moves),
+        [repr(e) for e in game.events],
+    )
+
+
+def quick_snapshot(game: Game) -> tuple[Any, ...]:
+    return (game.to_json(), list(game.supply), game.current_player, game.tile, game.turn)
+
+
+def play_random(game: Game, rnd: random.Random, turns: int | None = None) -> None:
+    n = 0
+    while not game.is_over and (turns is None or n < turns):
+        moves = game.legal_moves()
+        game.play(moves[rnd.randrange(len(moves))])
+        n += 1
+
+
+def new_game(config: str, seed: int, game_index: int = 0) -> Game:
+    return Game(RULES[config], seed=seed, game_index=game_index)
+
+
+class Oracle:
+    """Placement and meeple rules recomputed in Python from the tile descriptions."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self._edges: dict[tuple[str, int], str] = {}
+        self._slots: dict[tuple[str, int], list[tuple[str, set[str]]]] = {}
+
+    def edges(self, tile: str, rotation: int) -> str:
+        key = (tile, rotation)
+        if key not in self._edges:
+            e = self.rules.tile_edges(tile, rotation)
+            assert len(e) == 4 and set(e) <= set("CRF"), e
+            self._edges[key] = e
+        return self._edges[key]
+
+    def segments(self, tile: str, rotation: int) -> list[tuple[str, set[str]]]:
+        """(kind, board-oriented slot names) of every feature of a turned tile."""
+        key = (tile, rotation)
+        if key not in self._slots:
+            out = []
+            for text in self.rules.tile_features(tile, rotation):
+                kind, *places = text.split()
+                slots: set[str] = set()
+                for p in places:
+                    if kind == "city":
+                        slots |= {p + "L", p, p + "R"}
+                    elif kind == "road":
+                        slots.add(p)
+                    elif kind == "field" and p != "I":
+                        slots.add(p)
+                assert kind in ("city", "road", "field", "monastery"), text
+                out.append((kind, slots))
+            self._slots[key] = out
+        return self._slots[key]
+
+    def segment_at(self, tile: str, rotation: int, slot: str) -> int | None:
+        for i, (_kind, slots) in enumerate(self.segments(tile, rotation)):
+            if slot in slots:
+                return i
+        return None
+
+    @staticmethod
+    def facing(slot: str) -> str:
+        side, pos = slot[0], slot[1:]
+        return OPPOSITE[side] + {"L": "R", "R": "L", "": ""}[pos]
+
+    def fits(self, board: dict[tuple[int, int], Any], tile: str, x: int, y: int, r: int) -> bool:
+        if (x, y) in board:
+            return False
+        mine = self.edges(tile, r)
+        touching = False
+        for k, side in enumerate(SIDES):
+            dx, dy = DELTA[side]
+            nb = board.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            touching = True
+            theirs = self.edges(nb.tile, nb.rotation)
+            if theirs[SIDES.index(OPPOSITE[side])] != mine[k]:
+                return False
+        return touching
+
+    def placements(self, board: dict[tuple[int, int], Any], tile: str) -> set[tuple[int, int, int]]:
+        squares = set()
+        for x, y in board:
+            for dx, dy in DELTA.values():
+                if (x + dx, y + dy) not in board:
+                    squares.add((x + dx, y + dy))
+        return {(x, y, r) for (x, y) in squares for r in range(4) if self.fits(board, tile, x, y, r)}
+
+    def meeple_options(self, game: Game, board: dict[tuple[int, int], Any], x: int, y: int, r: int) -> set[int]:
+        player = game.current_player
+        if game.supply[player] == 0:
+            return set()
+        tile = game.tile
+        assert tile is not None
+        owner: dict[tuple[int, int, int], int] = {}
+        occupied: list[bool] = []
+        for k, f in enumerate(game.features()):
+            occupied.append(sum(f.meeples) > 0)
+            for seg in f.segments:
+                owner[seg] = k
+        segs = self.segments(tile, r)
+        # Union-find over new segments ("s", i) and board features ("f", k).
+        parent: dict[Any, Any] = {}
+
+        def find(a: Any) -> Any:
+            parent.setdefault(a, a)
+            while parent[a] != a:
+                a = parent[a]
+            return a
+
+        for i, (_kind, slots) in enumerate(segs):
+            find(("s", i))
+            for slot in slots:
+                dx, dy = DELTA[slot[0]]
+                nb = board.get((x + dx, y + dy))
+                if nb is None:
+                    continue
+                nseg = self.segment_at(nb.tile, nb.rotation, self.facing(slot))
+                assert nseg is not None, (nb, slot)
+                k = owner[(nb.x, nb.y, nseg)]
+                parent[find(("s", i))] = find(("f", k))
+        busy = {find(("f", k)) for k in range(len(occupied)) if occupied[k] and ("f", k) in parent}
+        farmers = game.rules.farmers
+        return {
+            i
+            for i, (kind, _slots) in enumerate(segs)
+            if (farmers or kind != "field") and find(("s", i)) not in busy
+        }
+
+
+def check_against_oracle(game: Game, oracle: Oracle, legal: list[Move]) -> None:
+    board = {(p.x, p.y): p for p in game.board}
+    tile = game.tile
+    assert tile is not None
+    fitting = oracle.placements(board, tile)
+    listed = {(m.x, m.y, m.rotation) for m in legal}
+    # Every listed placement fits by the edges.
+    assert listed <= fitting, sorted(listed - fitting)
+    # Every fitting placement is listed, or is a turn of a symmetric tile whose
+    # identical-looking smaller rotation is listed.
+    for x, y, r in fitting - listed:
+        same = [
+            q
+            for q in range(r)
+            if (x, y, q) in listed
+            and oracle.edges(tile, q) == oracle.edges(tile, r)
+            and sorted(oracle.rules.tile_features(tile, q)) == sorted(oracle.rules.tile_features(tile, r))
+        ]
+        assert same, f"{tile} fits at ({x}, {y}) turned {r} but no equivalent placement is listed"
+    # Meeple options per placement.
+    by_placement: dict[tuple[int, int, int], set[int]] = {}
+    for m in legal:
+        opts = by_placement.setdefault((m.x, m.y, m.rotation), set())
+        if m.meeple is not None:
+            opts.add(m.meeple)
+    for (x, y, r), opts in by_placement.items():
+        expected = oracle.meeple_options(game, board, x, y, r)
+        assert opts == expected, f"{tile} at ({x}, {y}) turned {r}: listed meeples {opts}, rules say {expected}"
+
+
+def perturbations(game: Game, legal: list[Move]) -> set[Move]:
+    """Moves near the listed ones: other turns, squares, meeple indices, far squares."""
+    tile = game.tile
+    assert tile is not None
+    nseg = len(game.rules.tile_features(tile))
+    out: set[Move] = set()
+    placements = {(m.x, m.y, m.rotation) for m in legal}
+    for x, y, r in placements:
+        for q in range(4):
+            out.add(Move(x, y, q))
+            for i in range(nseg):
+                out.add(Move(x, y, q, i))
+        out.add(Move(x, y, r, nseg))
+        out.add(Move(x, y, r, nseg + 3))
+        out.add(Move(x, y, r, 254))
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (2, 0), (0, -2), (1, 1)):
+            out.add(Move(x + dx, y + dy, r))
+            out.add(Move(x + dx, y + dy, r, 0))
+        out.add(Move(x + 500, y, r))
+        out.add(Move(x, y - 10_000, r))
+    for p in game.board[: 6] + game.board[-3:]:
+        out.add(Move(p.x, p.y, 0))
+        out.add(Move(p.x, p.y, p.rotation, 0))
+    for x, y in ((2**31 - 1, 0), (-(2**31), -(2**31)), (0, 2**31 - 1), (10**6, -(10**6))):
+        out.add(Move(x, y, 0))
+    return out
+
+
+# ----- whole games, move by move ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@given(seed=seeds, choice_seed=choice_seeds)
+def test_every_move_keeps_the_invariants(config: str, seed: int, choice_seed: int) -> None:
+    game = new_game(config, seed)
+    rules = game.rules
+    players = rules.players
+    rnd = random.Random(choice_seed)
+    assert list(game.supply) == [rules.meeples] * players
+    assert game.scores == [0] * players
+    assert game.turn == 0 and game.current_player == 0
+    assert len(game.remaining_tiles) + len(game.discarded) + 1 == rules.deck_size
+    assert game.board[0].tile == rules.start_tile and (game.board[0].x, game.board[0].y) == (0, 0)
+    prev_scores = game.scores
+    while not game.is_over:
+        legal = game.legal_moves()
+        assert legal, "a game that is not over must have a legal move"
+        player = game.current_player
+        tile = game.tile
+        remaining_before = list(game.remaining_tiles)
+        discarded_before = len(game.discarded)
+        turn = game.turn
+        move = legal[rnd.randrange(len(legal))]
+        game.play(move)
+
+        # Meeples are conserved: in supply or on the board, never lost or duplicated.
+        on_board = board_meeples(game)
+        for p in range(players):
+            assert game.supply[p] + on_board[p] == rules.meeples, (p, list(game.supply), on_board)
+        assert feature_meeples(game) == on_board
+        # Scores never drop, and the breakdowns add up.
+        assert all(a >= b for a, b in zip(game.scores, prev_scores)), (prev_scores, game.scores)
+        prev_scores = game.scores
+        by_kind = game.points_by_kind
+        assert sorted(by_kind) == sorted(SCORE_KINDS)
+        for p in range(players):
+            assert sum(by_kind[k][p] for k in SCORE_KINDS) == game.scores[p]
+        from_events = [0] * players
+        for e in game.events:
+            for p in e.players:
+                from_events[p] += e.points
+        assert from_events == game.scores
+        # Turn flow.
+        assert game.moves[-1] == move
+        assert game.turn == turn + 1 == len(game.moves)
+        placed = game.board[-1]
+        assert (placed.x, placed.y, placed.rotation, placed.tile) == (move.x, move.y, move.rotation, tile)
+        if move.meeple is None:
+            assert placed.meeple is None
+        else:
+            assert placed.meeple in (None, (player, move.meeple))
+        new_discards = [t for _turn, t in game.discarded[discarded_before:]]
+        assert all(t == turn + 1 for t, _ in game.discarded[discarded_before:])
+        if game.is_over:
+            assert game.tile is None
+            assert remaining_before == new_discards
+            assert game.remaining_tiles == []
+        else:
+            assert game.current_player == (player + 1) % players
+            assert remaining_before == new_discards + [game.tile] + list(game.remaining_tiles)
+
+    # The end: the deck is used up, nothing more can be played.
+    assert game.turn + len(game.discarded) == rules.deck_size
+    assert game.legal_moves() == []
+    assert game.tile is None and game.remaining_tiles == []
+    best = max(game.scores)
+    assert game.winners == [p for p in range(players) if game.scores[p] == best]
+    before = snapshot(game)
+    last = game.moves[-1]
+    for mv in (last, Move(0, 0, 0), Move(last.x + 1, last.y, 0, 0)):
+        assert not game.is_legal(mv)
+        with pytest.raises(GameOverError, match="over"):
+            game.play(mv)
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@given(seed=seeds, choice_seed=choice_seeds)
+def test_listed_moves_are_accepted_and_others_refused(config: str, seed: int, choice_seed: int) -> None:
+    game = new_game(config, seed)
+    rnd = random.Random(choice_seed)
+    oracle = Oracle(game.rules)
+    # Check the full turn-by-turn agreement on a stretch of the game, then play on.
+    check_turns = set(rnd.sample(range(game.rules.deck_size), 12))
+    turn = 0
+    while not game.is_over:
+        legal = game.legal_moves()
+        if turn in check_turns:
+            listed = set(legal)
+            player = game.current_player
+            # Listed moves are legal and are accepted by play on a clone.
+            for mv in legal:
+                assert game.is_legal(mv)
+                c = game.clone()
+                c.play(mv)
+                assert c.moves[-1] == mv and c.turn == game.turn + 1
+                assert c.supply[player] + board_meeples(c)[player] == game.rules.meeples
+                placed = c.board[-1]
+                if mv.meeple is None:
+                    assert placed.meeple is None
+                elif placed.meeple is None:
+                    # The meeple's feature closed at once: it scored and came back.
+                    assert any(
+                        e.turn == c.turn and e.complete and player in e.players for e in c.events
+                    ), mv
+                else:
+                    assert placed.meeple == (player, mv.meeple)
+            # Moves near them that are not listed are refused and change nothing.
+            before = quick_snapshot(game)
+            full_before = snapshot(game)
+            refused = 0
+            for mv in perturbations(game, legal):
+                if mv in listed:
+                    assert game.is_legal(mv)
+                    continue
+                assert not game.is_legal(mv), mv
+                with pytest.raises(IllegalMoveError) as info:
+                    game.play(mv)
+                assert not isinstance(info.value, GameOverError)
+                assert str(info.value), mv
+                assert quick_snapshot(game) == before, mv
+                refused += 1
+            assert refused > 0
+            assert snapshot(game) == full_before
+            assert game.legal_moves() == legal
+            check_against_oracle(game, oracle, legal)
+        game.play(legal[rnd.randrange(len(legal))])
+        turn += 1
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@given(seed=seeds, choice_seed=choice_seeds)
+def test_legal_moves_match_the_oracle_every_turn(config: str, seed: int, choice_seed: int) -> None:
+    game = new_game(config, seed)
+    rnd = random.Random(choice_seed)
+    oracle = Oracle(game.rules)
+    while not game.is_over:
+        legal = game.legal_moves()
+        assert legal == sorted(set(legal))
+        check_against_oracle(game, oracle, legal)
+        discarded_before = len(game.discarded)
+        game.play(legal[rnd.randrange(len(legal))])
+        # A tile is discarded only when it has no placement on the board at that moment.
+        board = {(p.x, p.y): p for p in game.board}
+        for _turn, t in game.discarded[discarded_before:]:
+            assert not oracle.placements(board, t), f"{t} was discarded but fits"
+
+
+# ----- an independent recount of features and scores ----------------------------------------
+
+DATA_DIR = Path(__file__).resolve().parents[1] / "rust" / "carcassonne-core" / "data"
+
+
+def field_city_adjacency(rules: Rules) -> dict[str, dict[int, list[int]]]:
+    """Per tile id: field feature index -> indices of the city features it borders, read
+    straight from the tile files (the only rule data the public API does not expose)."""
+    out: dict[str, dict[int, list[int]]] = {}
+    for source in rules.tile_sets:
+        path = DATA_DIR / f"{source}.toml" if source in carcassonne.TILE_SETS else Path(source)
+        set_name = None
+        tile_id = None
+        for line in path.read_text().splitlines():
+            m = re.match(r'^\s*(\w+)\s*=\s*"(.*)"\s*$', line)
+            if not m:
+                continue
+            key, value = m.groups()
+            if key == "name" and set_name is None:
+                set_name = value
+            elif key == "id":
+                tile_id = value
+            elif key == "features":
+                tokens = [t.strip() for t in value.split(";") if t.strip() and t.strip() != "garden"]
+                full = f"{set_name}/{tile_id}"
+                kinds = [d.split()[0] for d in rules.tile_features(full)]
+                assert [t[0] for t in tokens] == [k[0].upper() for k in kinds], (full, tokens, kinds)
+                city_at = {}
+                for i, t in enumerate(tokens):
+                    if t.startswith("C("):
+                        for side in t[2 : t.index(")")].split():
+                            city_at[side] = i
+                adj = {}
+                for i, t in enumerate(tokens):
+                    if t.startswith("F(") and "~" in t:
+                        adj[i] = sorted({city_at[c] for c in t.split("~", 1)[1].strip()})
+                out[full] = adj
+    assert set(out) == set(rules.tile_ids())
+    return out
+
+
+def flood_fill_check(game: Game, oracle: Oracle) -> None:
+    """Recomputes every feature from the board alone and compares with ``features()``."""
+    board = {(p.x, p.y): p for p in game.board}
+    parent: dict[tuple[int, int, int], tuple[int, int, int]] = {}
+
+    def find(a: tuple[int, int, int]) -> tuple[int, int, int]:
+        while parent[a] != a:
+            a = parent[a]
+        return a
+
+    kind_of = {}
+    open_count: Counter[tuple[int, int, int]] = Counter()
+    for p in game.board:
+        for i, (kind, _slots) in enumerate(oracle.segments(p.tile, p.rotation)):
+            parent[(p.x, p.y, i)] = (p.x, p.y, i)
+            kind_of[(p.x, p.y, i)] = kind
+    for p in game.board:
+        for i, (kind, slots) in enumerate(oracle.segments(p.tile, p.rotation)):
+            for slot in slots:
+                dx, dy = DELTA[slot[0]]
+                nb = board.get((p.x + dx, p.y + dy))
+                if nb is None:
+                    if len(slot) == 1 and kind in ("road", "city"):
+                        open_count[(p.x, p.y, i)] += 1
+                    continue
+                j = oracle.segment_at(nb.tile, nb.rotation, Oracle.facing(slot))
+                assert j is not None
+                assert oracle.segments(nb.tile, nb.rotation)[j][0] == kind, (p, slot, nb)
+                a, b = find((p.x, p.y, i)), find((nb.x, nb.y, j))
+                if a != b:
+                    parent[a] = b
+    groups: dict[Any, set[tuple[int, int, int]]] = {}
+    for node in parent:
+        groups.setdefault(find(node), set()).add(node)
+    expected = {frozenset(g) for g in groups.values()}
+    features = game.features()
+    assert {frozenset(f.segments) for f in features} == expected
+    assert len(features) == len(expected)
+    meeple_at = {(p.x, p.y, p.meeple[1]): p.meeple[0] for p in game.board if p.meeple is not None}
+    for f in features:
+        segs = set(f.segments)
+        assert len(segs) == len(f.segments)
+        assert {kind_of[s] for s in segs} == {f.kind}
+        assert sorted(f.tiles) == sorted({(x, y) for x, y, _ in segs})
+        assert len(set(f.tiles)) == len(f.tiles)
+        opens = sum(open_count[s] for s in segs)
+        if f.kind in ("road", "city"):
+            assert f.open_sides == opens, f
+            assert f.complete == (opens == 0), f
+        elif f.kind == "monastery":
+            ((x, y, _),) = segs
+            ring = sum((x + dx, y + dy) in board for dx in (-1, 0, 1) for dy in (-1, 0, 1)) - 1
+            assert f.open_sides == 0 and f.complete == (ring == 8), f
+        else:
+            assert f.open_sides == 0 and not f.complete, f
+        counts = [0] * game.rules.players
+        for s in segs:
+            if s in meeple_at:
+                counts[meeple_at[s]] += 1
+        assert list(f.meeples) == counts, f
+
+
+def majority(meeples: list[int]) -> tuple[int, ...]:
+    best = max(meeples)
+    return tuple(p for p, m in enumerate(meeples) if m == best) if best > 0 else ()
+
+
+def edge_points(rules: Rules, f: Any, complete: bool) -> int:
+    n = len(f.tiles)
+    ic = rules.inns_and_cathedrals_scoring
+    if f.kind == "road":
+        if ic and f.inns > 0:
+            return 2 * n if complete else 0
+        return n
+    assert f.kind == "city"
+    if ic and f.cathedrals > 0:
+        return 3 * (n + f.pennants) if complete else 0
+    points: int = 2 * (n + f.pennants) if complete else n + f.pennants
+    return points
+
+
+def event_key(e: Any) -> tuple[Any, ...]:
+    return (e.kind, e.points, tuple(e.players), tuple(sorted(e.tiles)), tuple(e.goods), e.complete)
+
+
+def expected_turn_events(before: list[Any], game: Game, move: Move, player: int) -> Counter[Any]:
+    rules = game.rules
+    players = rules.players
+    owner = {s: f for f in before for s in f.segments}
+    out: Counter[Any] = Counter()
+    board = {(p.x, p.y): p for p in game.board}
+    for f in game.features():
+        segs = set(f.segments)
+        if f.kind not in ("road", "city") or not f.complete:
+            continue
+        if not any((x, y) == (move.x, move.y) for x, y, _ in segs):
+            continue
+        assert sum(f.meeples) == 0, f"meeples stay on a closed {f!r}"
+        meeples = [0] * players
+        for pf in {id(owner[s]): owner[s] for s in segs if s in owner}.values():
+            for p in range(players):
+                meeples[p] += pf.meeples[p]
+        if move.meeple is not None and (move.x, move.y, move.meeple) in segs:
+            meeples[player] += 1
+        tiles = tuple(sorted(f.tiles))
+        if f.kind == "city" and rules.traders_goods and any(f.goods):
+            out[("goods", 0, (player,), tiles, tuple(f.goods), True)] += 1
+        if sum(meeples):
+            out[(f.kind, edge_points(rules, f, True), majority(meeples), tiles, (0, 0, 0), True)] += 1
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            q = board.get((move.x + dx, move.y + dy))
+            if q is None:
+                continue
+            kinds = [d.split()[0] for d in rules.tile_features(q.tile)]
+            if "monastery" not in kinds:
+                continue
+            seg = (q.x, q.y, kinds.index("monastery"))
+            meeples = list(owner[seg].meeples) if seg in owner else [0] * players
+            if (dx, dy) == (0, 0) and move.meeple == seg[2]:
+                meeples[player] += 1
+            ring = sum(1 for a in (-1, 0, 1) for b in (-1, 0, 1) if (q.x + a, q.y + b) in board) - 1
+            if ring == 8 and any(meeples):
+                out[("monastery", 9, majority(meeples), ((q.x, q.y),), (0, 0, 0), True)] += 1
+    return out
+
+
+def expected_final_events(game: Game, adjacency: dict[str, dict[int, list[int]]]) -> Counter[Any]:
+    rules = game.rules
+    board = {(p.x, p.y): p for p in game.board}
+    features = game.features()
+    city_of = {s: f for f in features if f.kind == "city" for s in f.segments}
+    out: Counter[Any] = Counter()
+    for f in features:
+        if sum(f.meeples) == 0:
+            continue
+        winners = majority(list(f.meeples))
+        tiles = tuple(sorted(f.tiles))
+        if f.kind in ("road", "city"):
+            assert not f.complete
+            out[(f.kind, edge_points(rules, f, False), winners, tiles, (0, 0, 0), False)] += 1
+        elif f.kind == "monastery":
+            ((x, y),) = tiles
+            ring = sum((x + a, y + b) in board for a in (-1, 0, 1) for b in (-1, 0, 1)) - 1
+            assert ring < 8
+            out[("monastery", 1 + ring, winners, tiles, (0, 0, 0), False)] += 1
+        else:
+            cities = set()
+            for x, y, i in f.segments:
+                for c in adjacency[board[(x, y)].tile].get(i, []):
+                    city = city_of[(x, y, c)]
+                    if city.complete:
+                        cities.add(tuple(city.segments))
+            if cities:
+                out[("field", 3 * len(cities), winners, tiles, (0, 0, 0), False)] += 1
+    if rules.traders_goods:
+        for g in range(3):
+            held = [game.goods[p][g] for p in range(rules.players)]
+            best = max(held)
+            if best:
+                goods = tuple(best if k == g else 0 for k in range(3))
+                winners = tuple(p for p in range(rules.players) if held[p] == best)
+                out[("goods", 10, winners, (), goods, False)] += 1
+    return out
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@given(seed=seeds, choice_seed=choice_seeds)
+def test_features_and_scores_match_an_independent_recount(config: str, seed: int, choice_seed: int) -> None:
+    game = new_game(config, seed)
+    rnd = random.Random(choice_seed)
+    oracle = Oracle(game.rules)
+    adjacency = field_city_adjacency(game.rules)
+    flood_fill_check(game, oracle)
+    goods = [(0, 0, 0)] * game.rules.players
+    while not game.is_over:
+        legal = game.legal_moves()
+        move = legal[rnd.randrange(len(legal))]
+        before = game.features()
+        player = game.current_player
+        n_events = len(game.events)
+        game.play(move)
+        new = [e for e in game.events[n_events:] if not e.final_scoring]
+        assert all(e.turn == game.turn for e in new)
+        assert Counter(event_key(e) for e in new) == expected_turn_events(before, game, move, player)
+        # Goods taken this turn go to the player who closed the city.
+        for e in new:
+            if e.kind == "goods":
+                g = goods[player]
+                goods[player] = (g[0] + e.goods[0], g[1] + e.goods[1], g[2] + e.goods[2])
+        assert game.goods == goods
+        if game.turn % 10 == 0:
+            flood_fill_check(game, oracle)
+    flood_fill_check(game, oracle)
+    final = [e for e in game.events if e.final_scoring]
+    assert all(e.turn == game.turn for e in final)
+    assert Counter(event_key(e) for e in final) == expected_final_events(game, adjacency)
+    by_kind = {k: [0] * game.rules.players for k in SCORE_KINDS}
+    for e in game.events:
+        for p in e.players:
+            by_kind[e.kind][p] += e.points
+    assert game.points_by_kind == by_kind
+
+
+# ----- clones, records, pickles -------------------------------------------------------------
+
+
+@given(config=configs, seed=seeds, choice_seed=choice_seeds, split=st.floats(0.0, 1.0))
+def test_clone_is_independent(config: str, seed: int, choice_seed: int, split: float) -> None:
+    game = new_game(config, seed)
+    rnd = random.Random(choice_seed)
+    play_random(game, rnd, int(split * game.rules.deck_size))
+    original = snapshot(game)
+    legal_before = game.legal_moves()
+
+    clone = game.clone()
+    assert snapshot(clone) == original
+    play_random(clone, random.Random(choice_seed + 1))
+    assert clone.is_over
+    assert snapshot(game) == original
+    assert game.legal_moves() == legal_before
+
+    # And the other way round: playing the original leaves an earlier clone alone.
+    clone2 = game.clone()
+    clone3 = copy.deepcopy(game)
+    clone4 = copy.copy(game)
+    was_over = game.is_over
+    play_random(game, random.Random(choice_seed + 2), 5)
+    assert was_over or snapshot(game) != original
+    for c in (clone2, clone3, clone4):
+        assert snapshot(c) == original
+        assert c.legal_moves() == legal_before
+
+
+def assert_same_game(a: Game, b: Game) -> None:
+    assert a.to_json() == b.to_json()
+    assert a.scores == b.scores
+    assert a.legal_moves() == b.legal_moves()
+    assert snapshot(a) == snapshot(b)
+    assert a.points_by_kind == b.points_by_kind
+    assert a.winners == b.winners
+    assert a.goods == b.goods
+    assert [repr(f) for f in a.features()] == [repr(f) for f in b.features()]
+    assert a.rules == b.rules
+
+
+@given(config=configs, seed=seeds, choice_seed=choice_seeds, split=st.floats(0.0, 1.0))
+def test_json_and_pickle_round_trip(config: str, seed: int, choice_seed: int, split: float) -> None:
+    game = new_game(config, seed)
+    rnd = random.Random(choice_seed)
+    assert_same_game(Game.from_json(game.to_json()), game)  # at the start
+    play_random(game, rnd, int(split * game.rules.deck_size))
+
+    restored = Game.from_json(game.to_json())
+    assert_same_game(restored, game)
+    unpickled = pickle.loads(pickle.dumps(game))
+    assert isinstance(unpickled, Game)
+    assert_same_game(unpickled, game)
+
+    # Both continue identically.
+    while not game.is_over:
+        mv = game.legal_moves()[rnd.randrange(len(game.legal_moves()))]
+        game.play(mv)
+        restored.play(mv)
+    assert_same_game(restored, game)
+    assert_same_game(Game.from_json(game.to_json()), game)  # at the end
+    assert_same_game(pickle.loads(pickle.dumps(game)), game)
+
+    rules = game.rules
+    assert pickle.loads(pickle.dumps(rules)) == rules
+    assert Rules.from_json(rules.to_json()) == rules
+    for mv in game.moves[:10]:
+        back = pickle.loads(pickle.dumps(mv))
+        assert back == mv and hash(back) == hash(mv) and repr(back) == repr(mv)
+
+
+# ----- determinism ---------------------------------------------------------------------------
+
+
+@given(config=configs, seed=seeds, game_index=game_indices, choice_seed=choice_seeds)
+def test_same_seed_same_game(config: str, seed: int, game_index: int, choice_seed: int) -> None:
+    a = Game(RULES[config], seed=seed, game_index=game_index)
+    b = Game(RULES[config], seed=seed, game_index=game_index)
+    assert a.remaining_tiles == b.remaining_tiles
+    assert a.tile == b.tile
+    assert snapshot(a) == snapshot(b)
+    # The shuffled deck is a permutation of the rules' full deck.
+    assert a.tile is not None
+    deck = [t for _, t in a.discarded] + [a.tile] + a.remaining_tiles
+    assert Counter(deck) == Counter(RULES[config].full_deck())
+    # The same draw order given explicitly is the same game.
+    explicit = Game(RULES[config], deck=deck)
+    rnd = random.Random(choice_seed)
+    while not a.is_over:
+        legal = a.legal_moves()
+        assert legal == b.legal_moves() == explicit.legal_moves()
+        mv = legal[rnd.randrange(len(legal))]
+        a.play(mv)
+        b.play(mv)
+        explicit.play(mv)
+        assert snapshot(a) == snapshot(b)
+    assert explicit.is_over and explicit.scores == a.scores and explicit.moves == a.moves
+
+
+@given(config=configs, seed=seeds, i=game_indices, j=game_indices)
+def test_different_game_index_or_seed_gives_a_different_deck(config: str, seed: int, i: int, j: int) -> None:
+    if i == j:
+        j = (i + 1) % 2**64
+    rules = RULES[config]
+    def deck(g: Game) -> list[str | None]:
+        return [t for _, t in g.discarded] + [g.tile] + list(g.remaining_tiles)
+
+    a = deck(Game(rules, seed=seed, game_index=i))
+    b = deck(Game(rules, seed=seed, game_index=j))
+    c = deck(Game(rules, seed=(seed + 1) % 2**64, game_index=i))
+    assert Counter(a) == Counter(b) == Counter(c)
+    assert a != b
+    assert a != c
+
+
+# ----- batch simulation ----------------------------------------------------------------------
+
+
+@settings(max_examples=8)
+@given(config=configs, seed=seeds, policy=st.sampled_from(carcassonne.POLICIES))
+def test_simulate_is_deterministic_and_consistent(config: str, seed: int, policy: str) -> None:
+    rules = RULES[config]
+    games = 150
+    one = simulate(rules, games=games, seed=seed, policy=policy, threads=1)
+    two = simulate(rules, games=games, seed=seed, policy=policy, threads=2)
+    cols = ("scores", "winners", "turns", "points_by_kind", "discarded")
+    for col in cols:
+        np.testing.assert_array_equal(getattr(one, col), getattr(two, col), err_msg=col)
+
+    # Splitting a study with first_game gives the same rows.
+    head = simulate(rules, games=70, seed=seed, policy=policy, threads=2)
+    tail = simulate(rules, games=games - 70, seed=seed, policy=policy, threads=1, first_game=70)
+    middle = simulate(rules, games=5, seed=seed, policy=policy, threads=1, first_game=33)
+    for col in cols:
+        whole = getattr(one, col)
+        np.testing.assert_array_equal(
+            np.concatenate([getattr(head, col), getattr(tail, col)]), whole, err_msg=col
+        )
+        np.testing.assert_array_equal(getattr(middle, col), whole[33:38], err_msg=col)
+    joined = SimulationResult.concat([tail, head])  # batches in any order
+    assert (joined.games, joined.first_game, joined.seed, joined.rules) == (games, 0, seed, rules)
+    for col in cols:
+        np.testing.assert_array_equal(getattr(joined, col), getattr(one, col), err_msg=col)
+
+    players = rules.players
+    assert one.scores.shape == (games, players)
+    assert one.winners.shape == (games, players)
+    assert one.points_by_kind.shape == (games, players, len(SCORE_KINDS))
+    assert one.turns.shape == one.discarded.shape == (games,)
+    assert one.games == games and one.rules == rules and one.seed == seed and one.policy == policy
+    # Winners are exactly the players with the top score.
+    top = one.scores.max(axis=1, keepdims=True)
+    np.testing.assert_array_equal(one.winners, one.scores == top)
+    assert one.winners.any(axis=1).all()
+    # Points by kind add up to the scores; scores are never negative.
+    np.testing.assert_array_equal(one.points_by_kind.sum(axis=2), one.scores)
+    assert (one.points_by_kind >= 0).all()
+    # Every tile is either placed or discarded.
+    np.testing.assert_array_equal(one.turns.astype(np.int64) + one.discarded, rules.deck_size)
+    if not rules.traders_goods:
+        assert (one.points_by_kind[:, :, SCORE_KINDS.index("goods")] == 0).all()
+    if not rules.farmers:
+        assert (one.points_by_kind[:, :, SCORE_KINDS.index("field")] == 0).all()
+    shares = one.win_shares()
+    np.testing.assert_allclose(shares.sum(axis=1), 1.0)
+    seats = one.seats()
+    assert len(seats) == players
+    np.testing.assert_allclose(sum(s.win_rate for s in seats), 1.0)
+    for s in seats:
+        assert 0.0 <= s.win_rate_low <= s.win_rate <= s.win_rate_high <= 1.0
+        np.testing.assert_allclose(s.mean_score, one.scores[:, s.seat].mean())
+
+
+def test_simulate_different_seeds_differ() -> None:
+    rules = RULES["base-2p"]
+    a = simulate(rules, games=200, seed=1, threads=1)
+    b = simulate(rules, games=200, seed=2, threads=1)
+    c = simulate(rules, games=200, seed=1, threads=1)
+    assert not np.array_equal(a.scores, b.scores)
+    np.testing.assert_array_equal(a.scores, c.scores)
