@@ -1,4 +1,5 @@
-//! Quick throughput probe: `cargo run --release --example speed -- [games] [threads] [policy]`.
+//! Quick throughput probe:
+//! `cargo run --release --example speed -- [games] [threads] [random|greedy] [set,set,...]`.
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -14,7 +15,15 @@ fn main() {
         .get(3)
         .and_then(|s| Policy::parse(s))
         .unwrap_or(Policy::Random);
-    let rules = Arc::new(Rules::new(RulesSpec::default()).unwrap());
+    let sets: Vec<&str> = args.get(4).map_or(vec!["base"], |s| s.split(',').collect());
+    let spec = RulesSpec {
+        tile_sets: sets
+            .iter()
+            .map(|s| carcassonne_core::TileSetSource::Builtin(s.to_string()))
+            .collect(),
+        ..RulesSpec::default()
+    };
+    let rules = Arc::new(Rules::new(spec).unwrap());
     let t = Instant::now();
     let cols = simulate(&rules, games, 0, 1, policy, Some(threads));
     let dt = t.elapsed().as_secs_f64();

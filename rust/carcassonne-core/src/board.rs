@@ -11,6 +11,7 @@ use crate::topology::{EdgeKind, SIDE_DELTA};
 pub struct Placed {
     pub x: i32,
     pub y: i32,
+    pub cell: u32,
     pub tile: u16,
     pub rotation: u8,
     /// Union-find element of this tile's segment 0; segment i is `first_element + i`.
@@ -144,6 +145,7 @@ impl Board {
         self.placed.push(Placed {
             x,
             y,
+            cell,
             tile,
             rotation,
             first_element,

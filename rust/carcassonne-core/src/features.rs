@@ -32,6 +32,9 @@ pub struct Node {
     pub goods: [u16; 3],
     pub meeples: [u8; MAX_PLAYERS],
     pub meeple_total: u8,
+    /// Ferries joining segments of this feature (The Ferries): a road without one needs
+    /// no walk to find the nearest ferry.
+    pub ferries: u8,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -74,6 +77,7 @@ impl Features {
             ],
             meeples: [0; MAX_PLAYERS],
             meeple_total: 0,
+            ferries: 0,
         });
         e
     }
@@ -127,6 +131,7 @@ impl Features {
             root.meeples[p] += child.meeples[p];
         }
         root.meeple_total += child.meeple_total;
+        root.ferries += child.ferries;
         // Splice the two circular member lists.
         let root_next = root.next;
         root.next = child.next;
@@ -142,6 +147,44 @@ impl Features {
             start: e,
             current: Some(e),
         }
+    }
+
+    /// Makes `e` a lone segment again (its own totals and meeple), for rebuilding a feature
+    /// that a rule splits. Every other member of its old feature must be detached too.
+    pub fn detach(&mut self, e: u32, seg: &Segment) {
+        let n = &mut self.nodes[e as usize];
+        let meeple = n.meeple;
+        *n = Node {
+            parent: e,
+            next: e,
+            size: 1,
+            placed: n.placed,
+            segment: n.segment,
+            kind: seg.kind,
+            meeple,
+            open: seg.sides as i16,
+            pennants: seg.pennants as u16,
+            inns: seg.inns as u16,
+            cathedrals: seg.cathedrals as u16,
+            goods: [
+                seg.goods[0] as u16,
+                seg.goods[1] as u16,
+                seg.goods[2] as u16,
+            ],
+            meeples: [0; MAX_PLAYERS],
+            meeple_total: 0,
+            ferries: 0,
+        };
+        if meeple != NO_PLAYER {
+            n.meeples[meeple as usize] = 1;
+            n.meeple_total = 1;
+        }
+    }
+
+    /// Joins `a` and `b` by a ferry: a union that also counts the ferry in the feature.
+    pub fn link(&mut self, a: u32, b: u32) {
+        let r = self.union(a, b);
+        self.nodes[r as usize].ferries += 1;
     }
 
     /// Puts a meeple of `player` on element `e`.

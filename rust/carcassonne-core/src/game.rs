@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, Placed};
 use crate::features::{Features, NO_PLAYER};
+use crate::ferries::{FerryLink, FerryMoves, lake_ends, pairs};
 use crate::rng::Rng;
 use crate::rules::{MAX_PLAYERS, Rules};
 use crate::scoring::{
@@ -21,14 +22,35 @@ use crate::scoring::{
 use crate::tileset::{FeatureKind, MAX_SEGMENTS, NO_SEGMENT};
 use crate::topology::{CENTRE, EdgeKind, RING_DELTA, SIDE_NAMES, facing_slot, slot};
 
-/// A move: where the drawn tile goes, how it is turned (quarter turns clockwise), and the
-/// segment of the tile (index in its tile definition) that gets a meeple, if any.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// A move: where the drawn tile goes, how it is turned (quarter turns clockwise), the
+/// segment of the tile (index in its tile definition) that gets a meeple, if any, and, with
+/// The Ferries, the two road ends the new ferry joins (lake tiles only, `a < b`) and the
+/// ferries moved this turn (ordered by square).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub struct Move {
     pub x: i32,
     pub y: i32,
     pub rotation: u8,
     pub meeple: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ferry: Option<(u8, u8)>,
+    #[serde(default, skip_serializing_if = "FerryMoves::is_empty")]
+    pub ferry_moves: FerryMoves,
+}
+
+impl Move {
+    /// A tile placement with an optional meeple and no ferry choices.
+    pub fn place(x: i32, y: i32, rotation: u8, meeple: Option<u8>) -> Self {
+        Move {
+            x,
+            y,
+            rotation,
+            meeple,
+            ..Move::default()
+        }
+    }
 }
 
 /// A tile position on the board, before the meeple choice.
@@ -72,6 +94,26 @@ pub enum IllegalMove {
     },
     FeatureOccupied {
         feature: String,
+    },
+    FerryMissing {
+        tile: String,
+    },
+    NotALake {
+        tile: String,
+    },
+    BadFerryEnds {
+        tile: String,
+        a: u8,
+        b: u8,
+    },
+    FerryNotMovable {
+        x: i32,
+        y: i32,
+    },
+    FerryMovesUnordered,
+    FerryNotMoved {
+        x: i32,
+        y: i32,
     },
 }
 
@@ -139,6 +181,32 @@ impl fmt::Display for IllegalMove {
                     "the {feature} joins a feature that already holds a meeple"
                 )
             }
+            IllegalMove::FerryMissing { tile } => write!(
+                f,
+                "{tile} is a lake tile: the move must place its ferry on two of its road ends"
+            ),
+            IllegalMove::NotALake { tile } => {
+                write!(
+                    f,
+                    "{tile} has no lake: a ferry can only be placed on a lake tile"
+                )
+            }
+            IllegalMove::BadFerryEnds { tile, a, b } => write!(
+                f,
+                "a ferry on {tile} must join two different road ends of that lake, smaller index first; ({a}, {b}) does not"
+            ),
+            IllegalMove::FerryNotMovable { x, y } => write!(
+                f,
+                "the ferry at ({x}, {y}) may not move this turn: only the nearest ferry on each road this tile extends may move"
+            ),
+            IllegalMove::FerryMovesUnordered => write!(
+                f,
+                "each ferry moves at most once per turn: list ferry moves once each, ordered by (x, y)"
+            ),
+            IllegalMove::FerryNotMoved { x, y } => write!(
+                f,
+                "the ferry at ({x}, {y}) already joins those road ends: a move must take it elsewhere"
+            ),
         }
     }
 }
@@ -206,6 +274,8 @@ pub struct Game {
     tiles_buf: Vec<u16>,
     /// (x, y, element) of monasteries holding a meeple and not yet complete.
     watched_monasteries: Vec<(i32, i32, u32)>,
+    /// Ferries on the board (The Ferries).
+    ferries: Vec<FerryLink>,
 }
 
 /// Calls `f(position on the side, segment, neighbour's element)` for every slot where a
@@ -297,6 +367,7 @@ impl Game {
             seed: None,
             tiles_buf: Vec::new(),
             watched_monasteries: Vec::new(),
+            ferries: Vec::new(),
         };
         g.reset(deck.into_iter());
         g
@@ -351,6 +422,7 @@ impl Game {
         self.moves.clear();
         self.events.clear();
         self.watched_monasteries.clear();
+        self.ferries.clear();
         self.over = false;
         self.seed = None;
         let start = rules.start_tile;
@@ -457,6 +529,18 @@ impl Game {
     }
 
     /// Whether the feature containing element `e` is complete now.
+    pub fn ferries(&self) -> &[FerryLink] {
+        &self.ferries
+    }
+
+    pub(crate) fn ferries_mut(&mut self) -> &mut Vec<FerryLink> {
+        &mut self.ferries
+    }
+
+    pub(crate) fn features_mut(&mut self) -> &mut Features {
+        &mut self.features
+    }
+
     pub fn is_complete(&self, e: u32) -> bool {
         let r = self.features.find(e);
         let n = self.features.node(r);
@@ -646,7 +730,112 @@ impl Game {
                 });
             }
         }
+        self.check_ferries(mv, cell, tile)
+    }
+
+    /// The Ferries part of a move: the new ferry (lake tiles) and the ferry moves.
+    fn check_ferries(&self, mv: Move, cell: u32, tile: u16) -> Result<(), IllegalMove> {
+        let def = &self.rules.tiles[tile as usize];
+        match (def.lake, mv.ferry) {
+            (true, None) => {
+                return Err(IllegalMove::FerryMissing {
+                    tile: def.id.clone(),
+                });
+            }
+            (false, Some(_)) => {
+                return Err(IllegalMove::NotALake {
+                    tile: def.id.clone(),
+                });
+            }
+            (true, Some((a, b))) => {
+                let ends = lake_ends(self, tile);
+                if a >= b || b >= 16 || ends & (1 << a) == 0 || ends & (1 << b) == 0 {
+                    return Err(IllegalMove::BadFerryEnds {
+                        tile: def.id.clone(),
+                        a,
+                        b,
+                    });
+                }
+            }
+            (false, None) => {}
+        }
+        let moves = mv.ferry_moves.as_slice();
+        if moves.is_empty() {
+            return Ok(());
+        }
+        if moves
+            .windows(2)
+            .any(|w| (w[0].x, w[0].y) >= (w[1].x, w[1].y))
+        {
+            return Err(IllegalMove::FerryMovesUnordered);
+        }
+        let movable = self.movable_ferries(cell, tile, mv.rotation);
+        for m in moves {
+            let Some(&f) = movable.as_slice().iter().find(|f| {
+                let p = &self.board.placed[self.ferries[**f].placed as usize];
+                (p.x, p.y) == (m.x, m.y)
+            }) else {
+                return Err(IllegalMove::FerryNotMovable { x: m.x, y: m.y });
+            };
+            let link = self.ferries[f];
+            let lake = self.board.placed[link.placed as usize].tile;
+            let ends = lake_ends(self, lake);
+            if m.a >= m.b || m.b >= 16 || ends & (1 << m.a) == 0 || ends & (1 << m.b) == 0 {
+                let tile = self.rules.tiles[lake as usize].id.clone();
+                return Err(IllegalMove::BadFerryEnds {
+                    tile,
+                    a: m.a,
+                    b: m.b,
+                });
+            }
+            if (m.a, m.b) == (link.a, link.b) {
+                return Err(IllegalMove::FerryNotMoved { x: m.x, y: m.y });
+            }
+        }
         Ok(())
+    }
+
+    /// Every way to make the ferry choices of placing the current tile at `p`: the new
+    /// ferry (lake tiles) times, for each movable ferry, staying or each other pair.
+    pub fn ferry_choices(&self, p: Placement) -> Vec<(Option<(u8, u8)>, FerryMoves)> {
+        let tile = self.tile.expect("game not over");
+        let new_ferries: Vec<Option<(u8, u8)>> = if self.rules.tiles[tile as usize].lake {
+            pairs(lake_ends(self, tile)).map(Some).collect()
+        } else {
+            vec![None]
+        };
+        let mut moves = vec![FerryMoves::NONE];
+        let movable = self.movable_ferries(p.cell, tile, p.rotation);
+        let mut order: Vec<usize> = movable.as_slice().to_vec();
+        order.sort_by_key(|f| {
+            let q = &self.board.placed[self.ferries[*f].placed as usize];
+            (q.x, q.y)
+        });
+        for f in order {
+            let link = self.ferries[f];
+            let q = &self.board.placed[link.placed as usize];
+            let mut next = Vec::new();
+            for m in &moves {
+                next.push(*m);
+                for (a, b) in pairs(lake_ends(self, q.tile)) {
+                    if (a, b) != (link.a, link.b) {
+                        let mut with = *m;
+                        with.push(crate::ferries::FerryMove {
+                            x: q.x,
+                            y: q.y,
+                            a,
+                            b,
+                        });
+                        next.push(with);
+                    }
+                }
+            }
+            moves = next;
+        }
+        new_ferries
+            .iter()
+            .flat_map(|n| moves.iter().map(move |m| (*n, *m)))
+            .collect()
     }
 
     /// Every legal move, sorted by (x, y, rotation, meeple), no meeple first.
@@ -657,22 +846,29 @@ impl Game {
         self.placements_into(tile, &mut placements);
         for p in placements {
             let (x, y) = self.board.xy(p.cell);
-            out.push(Move {
-                x,
-                y,
-                rotation: p.rotation,
-                meeple: None,
-            });
+            let choices = if self.rules.ferries {
+                self.ferry_choices(p)
+            } else {
+                vec![(None, FerryMoves::NONE)]
+            };
+            let mut meeples = vec![None];
             let mut opts = self.meeple_options(p);
             while opts != 0 {
                 let i = opts.trailing_zeros() as u8;
                 opts &= opts - 1;
-                out.push(Move {
-                    x,
-                    y,
-                    rotation: p.rotation,
-                    meeple: Some(i),
-                });
+                meeples.push(Some(i));
+            }
+            for meeple in meeples {
+                for (ferry, ferry_moves) in &choices {
+                    out.push(Move {
+                        x,
+                        y,
+                        rotation: p.rotation,
+                        meeple,
+                        ferry: *ferry,
+                        ferry_moves: *ferry_moves,
+                    });
+                }
             }
         }
         out.sort_unstable();
@@ -695,6 +891,12 @@ impl Game {
         let tile = self.tile.expect("game not over");
         let cell = self.board.cell(mv.x, mv.y).expect("on the board");
         self.turn += 1;
+        // Which ferries may move is decided by the board before the tile joins it.
+        let movable = if mv.ferry_moves.is_empty() {
+            crate::ferries::Movable::default()
+        } else {
+            self.movable_ferries(cell, tile, mv.rotation)
+        };
         let placed = self.add_tile(cell, tile, mv.rotation);
         let first = self.board.placed[placed].first_element;
         let player = self.current;
@@ -702,11 +904,33 @@ impl Game {
             self.features.place_meeple(first + seg as u32, player as u8);
             self.supply[player] -= 1;
         }
-        // Roads and cities closed by this tile.
+        // The Ferries: the new ferry, then the moves, then scoring (F-2).
+        let mut touched = [u32::MAX; 2 + 4 * crate::ferries::MAX_FERRY_MOVES];
+        if let Some((a, b)) = mv.ferry {
+            self.add_ferry(placed as u16, a, b);
+        }
+        if !mv.ferry_moves.is_empty() {
+            for (k, m) in mv.ferry_moves.as_slice().iter().enumerate() {
+                let f = movable
+                    .as_slice()
+                    .iter()
+                    .copied()
+                    .find(|f| {
+                        let q = &self.board.placed[self.ferries[*f].placed as usize];
+                        (q.x, q.y) == (m.x, m.y)
+                    })
+                    .expect("checked move");
+                let changed = self.move_ferry(f, m.a, m.b);
+                touched[4 * k..4 * k + 4].copy_from_slice(&changed);
+            }
+        }
+        // Roads and cities closed by this tile or by ferries.
         let nseg = self.rules.tiles[tile as usize].segments.len();
-        let mut scored = [u32::MAX; MAX_SEGMENTS];
-        for i in 0..nseg {
-            let e = first + i as u32;
+        let mut scored = [u32::MAX; MAX_SEGMENTS + 4 * crate::ferries::MAX_FERRY_MOVES];
+        let candidates = (0..nseg as u32)
+            .map(|i| first + i)
+            .chain(touched.into_iter().filter(|e| *e != u32::MAX));
+        for (i, e) in candidates.enumerate() {
             if !self.features.node(e).kind.closes_by_edges() {
                 continue;
             }

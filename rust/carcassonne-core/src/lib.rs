@@ -6,6 +6,7 @@
 //! - `rules`: a validated configuration and the legality table derived from it;
 //! - `board`: placed tiles and the open squares beside them;
 //! - `features`: union-find over tile segments with running totals per feature;
+//! - `ferries`: ferry links on lake tiles, the nearest-ferry walk, moving a ferry;
 //! - `scoring`: points for features (pure functions);
 //! - `game`: turn flow, legal moves, checked and unchecked play, the event log;
 //! - `rng`, `policy` (random and greedy players), `simulate` (whole games in parallel);
@@ -16,6 +17,7 @@
 
 pub mod board;
 pub mod features;
+pub mod ferries;
 pub mod game;
 pub mod policy;
 pub mod record;

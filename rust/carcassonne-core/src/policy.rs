@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ferries::{FerryMove, lake_ends, pairs};
 use crate::game::{Game, Move, Placement};
 use crate::rng::Rng;
 
@@ -40,14 +41,52 @@ impl Policy {
     }
 }
 
-fn to_move(game: &Game, p: Placement, meeple: Option<u8>) -> Move {
+/// The move for a chosen placement and meeple. With The Ferries, both policies make the
+/// ferry choices uniformly at random: where the new ferry goes (each pair of road ends
+/// alike) and, for each ferry that may move, staying or each other pair alike.
+fn to_move(game: &Game, p: Placement, meeple: Option<u8>, rng: &mut Rng) -> Move {
     let (x, y) = game.board().xy(p.cell);
-    Move {
-        x,
-        y,
-        rotation: p.rotation,
-        meeple,
+    let mut mv = Move::place(x, y, p.rotation, meeple);
+    if !game.rules().ferries {
+        return mv;
     }
+    let tile = game.tile().expect("game not over");
+    if game.rules().tiles[tile as usize].lake {
+        mv.ferry = Some(random_pair(lake_ends(game, tile), None, rng));
+    }
+    let movable = game.movable_ferries(p.cell, tile, p.rotation);
+    let mut order: Vec<(i32, i32, usize)> = movable
+        .as_slice()
+        .iter()
+        .map(|f| {
+            let q = &game.board().placed[game.ferries()[*f].placed as usize];
+            (q.x, q.y, *f)
+        })
+        .collect();
+    order.sort_unstable();
+    for (fx, fy, f) in order {
+        let link = game.ferries()[f];
+        let lake = game.board().placed[link.placed as usize].tile;
+        let ends = lake_ends(game, lake);
+        // Staying is one option among (pairs - 1) moves.
+        let n = pairs(ends).count() as u32;
+        if rng.below(n) == 0 {
+            continue;
+        }
+        let (a, b) = random_pair(ends, Some((link.a, link.b)), rng);
+        mv.ferry_moves.push(FerryMove { x: fx, y: fy, a, b });
+    }
+    mv
+}
+
+/// A uniformly drawn pair of the given road ends, other than `except`.
+fn random_pair(ends: u16, except: Option<(u8, u8)>, rng: &mut Rng) -> (u8, u8) {
+    let n = pairs(ends).filter(|p| Some(*p) != except).count() as u32;
+    let k = rng.below(n) as usize;
+    pairs(ends)
+        .filter(|p| Some(*p) != except)
+        .nth(k)
+        .expect("k < n")
 }
 
 /// Uniform over all (placement, meeple option) pairs without listing them: draw a legal
@@ -83,11 +122,11 @@ pub fn random_move(game: &Game, rng: &mut Rng, _buf: &mut Vec<Placement>) -> Mov
         };
         let k = rng.below(options_bound);
         if k == 0 {
-            return to_move(game, p, None);
+            return to_move(game, p, None, rng);
         }
         let seg = (k - 1) as u8;
         if game.meeple_options(p) & (1 << seg) != 0 {
-            return to_move(game, p, Some(seg));
+            return to_move(game, p, Some(seg), rng);
         }
     }
 }
@@ -120,5 +159,5 @@ pub fn greedy_move(game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move
             consider(base + extra[i], Some(i as u8));
         }
     }
-    to_move(game, chosen.0, chosen.1)
+    to_move(game, chosen.0, chosen.1, rng)
 }

@@ -52,6 +52,14 @@ pub struct RulesSpec {
     pub inns_and_cathedrals_scoring: bool,
     /// Traders & Builders goods: completing a city takes its goods; 10 points per majority.
     pub traders_goods: bool,
+    /// Edition whose tile counts are used where a tile file gives several (The Ferries:
+    /// "C3" 3/3/2 by default, "C2" 3/4/1; decision F-1).
+    #[serde(default = "default_edition")]
+    pub ferries_edition: String,
+}
+
+fn default_edition() -> String {
+    "C3".into()
 }
 
 impl Default for RulesSpec {
@@ -64,6 +72,7 @@ impl Default for RulesSpec {
             farmers: true,
             inns_and_cathedrals_scoring: false,
             traders_goods: false,
+            ferries_edition: default_edition(),
         }
     }
 }
@@ -79,6 +88,7 @@ pub enum RulesError {
     UnknownTile(String),
     UnknownStartTile(String),
     DeckTooLarge(usize),
+    Edition(String),
 }
 
 impl fmt::Display for RulesError {
@@ -110,6 +120,9 @@ impl fmt::Display for RulesError {
             RulesError::DeckTooLarge(n) => {
                 write!(f, "a deck of {n} tiles is too large (at most 4000)")
             }
+            RulesError::Edition(e) => {
+                write!(f, "ferries_edition must be \"C3\" or \"C2\", got {e:?}")
+            }
         }
     }
 }
@@ -128,6 +141,8 @@ pub struct Rules {
     pub meeple_segments: Vec<u16>,
     /// Per tile: the monastery segment, if any.
     pub monastery: Vec<Option<u8>>,
+    /// Any lake tile in the sets: the ferry rules are active.
+    pub ferries: bool,
     /// `legal[tile * 256 + demand]`: bit r set when canonical rotation r fits an open
     /// square whose neighbours demand `demand` (2 bits per side, 0 = no neighbour).
     legal: Vec<u8>,
@@ -140,6 +155,9 @@ impl Rules {
         }
         if spec.meeples > MAX_MEEPLES {
             return Err(RulesError::Meeples(spec.meeples));
+        }
+        if !["C3", "C2"].contains(&spec.ferries_edition.as_str()) {
+            return Err(RulesError::Edition(spec.ferries_edition.clone()));
         }
         if spec.tile_sets.is_empty() {
             return Err(RulesError::NoTileSets);
@@ -155,7 +173,14 @@ impl Rules {
                 TileSetSource::File { path, toml } => parse_tileset(toml, path),
             }
             .map_err(RulesError::TileData)?;
-            for t in set.tiles {
+            for mut t in set.tiles {
+                if let Some((_, c)) = t
+                    .edition_counts
+                    .iter()
+                    .find(|(e, _)| *e == spec.ferries_edition)
+                {
+                    t.count = *c;
+                }
                 if tiles.iter().any(|d| d.id == t.id) {
                     return Err(RulesError::DuplicateTile(t.id));
                 }
@@ -217,6 +242,7 @@ impl Rules {
                 legal[i * 256 + demand] = mask;
             }
         }
+        let ferries = tiles.iter().any(|t| t.lake);
         Ok(Rules {
             spec,
             tiles,
@@ -224,6 +250,7 @@ impl Rules {
             full_deck,
             meeple_segments,
             monastery,
+            ferries,
             legal,
         })
     }

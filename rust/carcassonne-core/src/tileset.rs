@@ -16,7 +16,8 @@
 //! Feature notation (as in `shared/spec/classic.md`): `C(sides)` a city segment, `R(sides)`
 //! a road segment, `F(half-edges)~sides` a field segment (`I` = an inner field touching no
 //! edge) that borders the city segments containing the listed sides, `MONASTERY`, `garden`
-//! (printed, no effect). Symbols follow a segment: `+pennant`, `+inn`, `+cathedral`,
+//! (printed, no effect), `LAKE` (a ferry lake: every road of the tile ends at it, and a
+//! ferry joins two of those ends). Symbols follow a segment: `+pennant`, `+inn`, `+cathedral`,
 //! `+wine`, `+grain`, `+cloth`. Edges are written in the tile's unrotated orientation.
 
 use std::fmt;
@@ -36,7 +37,7 @@ pub const NO_SEGMENT: u8 = u8::MAX;
 pub const GOODS: [&str; 3] = ["wine", "grain", "cloth"];
 
 /// The tile sets compiled into the library; a user's own file can be loaded instead.
-pub const BUILTIN_SETS: [(&str, &str); 3] = [
+pub const BUILTIN_SETS: [(&str, &str); 4] = [
     ("base", include_str!("../data/base.toml")),
     (
         "inns-and-cathedrals",
@@ -46,6 +47,7 @@ pub const BUILTIN_SETS: [(&str, &str); 3] = [
         "traders-and-builders",
         include_str!("../data/traders-and-builders.toml"),
     ),
+    ("ferries", include_str!("../data/ferries.toml")),
 ];
 
 pub fn builtin_set_text(name: &str) -> Option<&'static str> {
@@ -113,7 +115,11 @@ pub struct TileDef {
     pub id: String,
     pub set: String,
     pub count: u32,
+    /// Copies in other editions (e.g. "C2"), where they differ from `count`.
+    pub edition_counts: Vec<(String, u32)>,
     pub garden: bool,
+    /// A ferry lake: all road segments are single ends at the lake.
+    pub lake: bool,
     /// Side kinds in the unrotated orientation.
     pub edges: [EdgeKind; 4],
     pub segments: Vec<Segment>,
@@ -126,7 +132,12 @@ pub struct TileDef {
     pub canonical_rotations: u8,
     /// For each rotation, the smallest rotation that gives the same oriented tile.
     pub canonical_of: [u8; 4],
+    /// `road_exit[rotation][side]`: the other side of the road entering at `side`, or
+    /// NO_SIDE when that road ends on the tile (used to walk along roads).
+    pub road_exit: [[u8; 4]; 4],
 }
+
+pub const NO_SIDE: u8 = u8::MAX;
 
 impl TileDef {
     /// The segment at `slot` (board orientation) of this tile placed with `rotation`.
@@ -213,6 +224,8 @@ struct RawTile {
     #[serde(default)]
     jcz: Option<String>,
     count: u32,
+    #[serde(default)]
+    counts: std::collections::BTreeMap<String, u32>,
     edges: String,
     features: String,
 }
@@ -254,6 +267,12 @@ pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, TileDataError> {
         if t.count == 0 {
             return Err(err(Some(&t.id), "count must be at least 1".into()));
         }
+        if let Some((edition, _)) = t.counts.iter().find(|(_, c)| **c == 0) {
+            return Err(err(
+                Some(&t.id),
+                format!("count for edition {edition} must be at least 1"),
+            ));
+        }
         let def = parse_tile(&id, &raw.name, t).map_err(|fault| err(Some(&t.id), fault))?;
         tiles.push(def);
     }
@@ -267,6 +286,7 @@ pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, TileDataError> {
 fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
     let mut segments: Vec<Segment> = Vec::new();
     let mut garden = false;
+    let mut lake = false;
     // Field adjacency is resolved after all city segments are known.
     let mut field_city_sides: Vec<(usize, Vec<usize>)> = Vec::new();
     for token in raw
@@ -277,6 +297,10 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
     {
         if token == "garden" {
             garden = true;
+            continue;
+        }
+        if token == "LAKE" {
+            lake = true;
             continue;
         }
         if token == "MONASTERY" {
@@ -379,6 +403,17 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
     {
         return Err("a tile can have at most one monastery".into());
     }
+    if lake {
+        let roads: Vec<&Segment> = segments
+            .iter()
+            .filter(|s| s.kind == FeatureKind::Road)
+            .collect();
+        if roads.len() < 2 || roads.iter().any(|r| r.sides != 1) {
+            return Err(
+                "a LAKE tile needs at least two roads, each a single end at the lake".into(),
+            );
+        }
+    }
     if segments.len() > MAX_SEGMENTS {
         return Err(format!(
             "{} segments; at most {MAX_SEGMENTS} are supported",
@@ -457,7 +492,10 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
             raw.edges
         ));
     }
-    Ok(build_def(id, set, raw.count, garden, edges, segments))
+    let mut def = build_def(id, set, raw.count, garden, edges, segments);
+    def.lake = lake;
+    def.edition_counts = raw.counts.iter().map(|(e, c)| (e.clone(), *c)).collect();
+    Ok(def)
 }
 
 fn new_segment(kind: FeatureKind, slots: SlotMask, sides: u8) -> Segment {
@@ -533,11 +571,28 @@ fn build_def(
             canonical_rotations |= 1 << r;
         }
     }
+    let mut road_exit = [[NO_SIDE; 4]; 4];
+    for r in 0..4 {
+        for side in 0..4 {
+            let seg = slot_segment[r][slot(side, CENTRE)];
+            if seg == NO_SEGMENT || segments[seg as usize].kind != FeatureKind::Road {
+                continue;
+            }
+            if let Some(other) =
+                (0..4).find(|o| *o != side && slot_segment[r][slot(*o, CENTRE)] == seg)
+            {
+                road_exit[r][side] = other as u8;
+            }
+        }
+    }
     TileDef {
+        road_exit,
         id: id.to_string(),
         set: set.to_string(),
         count,
+        edition_counts: Vec::new(),
         garden,
+        lake: false,
         edges,
         segments,
         slot_segment,
@@ -608,6 +663,15 @@ mod tests {
             .map(|t| t.count * t.segments.iter().map(|s| s.cathedrals as u32).sum::<u32>())
             .sum();
         assert_eq!((inns, cathedrals), (6, 2));
+        let ferries = set("ferries");
+        assert_eq!(ferries.tile_count(), 8);
+        assert!(ferries.tiles.iter().all(|t| t.lake));
+        let c2: u32 = ferries
+            .tiles
+            .iter()
+            .map(|t| t.edition_counts.iter().find(|(e, _)| e == "C2").unwrap().1)
+            .sum();
+        assert_eq!(c2, 8);
     }
 
     #[test]

@@ -49,6 +49,15 @@ fn check_against_flood_fill(game: &Game) {
             let mut queue = VecDeque::from([(i, s)]);
             comp.insert((i, s));
             while let Some((ti, ts)) = queue.pop_front() {
+                // Ferries join two road ends of one lake tile.
+                for f in game.ferries() {
+                    if f.placed as usize == ti && (f.a as usize == ts || f.b as usize == ts) {
+                        let other = if f.a as usize == ts { f.b } else { f.a } as usize;
+                        if comp.insert((ti, other)) {
+                            queue.push_back((ti, other));
+                        }
+                    }
+                }
                 let tp = &placed[ti];
                 let tdef = &rules.tiles[tp.tile as usize];
                 for side in 0..4 {
@@ -109,6 +118,28 @@ fn check_against_flood_fill(game: &Game) {
     }
 }
 
+/// Every ferry joins two different road ends of its own lake, one ferry per lake.
+fn check_ferries(game: &Game) {
+    let rules = game.rules();
+    let mut lakes = HashSet::new();
+    for f in game.ferries() {
+        let p = &game.placed()[f.placed as usize];
+        let def = &rules.tiles[p.tile as usize];
+        assert!(def.lake, "ferry on a tile without a lake");
+        assert!(f.a < f.b, "ferry ends must differ");
+        for end in [f.a, f.b] {
+            assert_eq!(def.segments[end as usize].kind, FeatureKind::Road);
+        }
+        assert!(lakes.insert(f.placed), "two ferries on one lake");
+    }
+    let lake_tiles = game
+        .placed()
+        .iter()
+        .filter(|p| rules.tiles[p.tile as usize].lake)
+        .count();
+    assert_eq!(lakes.len(), lake_tiles, "every placed lake has its ferry");
+}
+
 fn play_checked(rules: Arc<Rules>, seed: u64, games: u64, policy: Policy) {
     for g in 0..games {
         let mut game = Game::shuffled(Arc::clone(&rules), seed, g);
@@ -135,7 +166,9 @@ fn play_checked(rules: Arc<Rules>, seed: u64, games: u64, policy: Policy) {
             });
             let predicted = base + mv.meeple.map_or(0, |m| extra[m as usize]);
             game.play(mv).unwrap();
-            if !game.is_over() {
+            // The greedy evaluation does not foresee ferry placements and moves.
+            let ferry_free = mv.ferry.is_none() && mv.ferry_moves.is_empty();
+            if !game.is_over() && ferry_free {
                 let gained = game.scores()[player] - before[player];
                 assert_eq!(
                     gained, predicted,
@@ -154,6 +187,7 @@ fn play_checked(rules: Arc<Rules>, seed: u64, games: u64, policy: Policy) {
                 );
             }
             check_against_flood_fill(&game);
+            check_ferries(&game);
         }
         assert_eq!(game.legal_moves(), vec![]);
         assert!(game.turn() as usize + game.discarded().len() == rules.full_deck.len());
@@ -170,6 +204,36 @@ fn random_games_agree_with_flood_fill() {
 fn all_tile_sets_with_options_agree_with_flood_fill() {
     play_checked(all_sets(true, true), 2, 15, Policy::Random);
     play_checked(all_sets(false, false), 3, 10, Policy::Greedy);
+}
+
+fn with_ferries(edition: &str, players: u32) -> Arc<Rules> {
+    let spec = RulesSpec {
+        tile_sets: ["base", "ferries"]
+            .iter()
+            .map(|s| TileSetSource::Builtin(s.to_string()))
+            .collect(),
+        ferries_edition: edition.into(),
+        players,
+        ..RulesSpec::default()
+    };
+    Arc::new(Rules::new(spec).unwrap())
+}
+
+#[test]
+fn ferry_games_agree_with_flood_fill() {
+    play_checked(with_ferries("C3", 2), 5, 60, Policy::Random);
+    play_checked(with_ferries("C2", 3), 6, 20, Policy::Greedy);
+}
+
+#[test]
+fn ferry_editions_have_eight_lakes() {
+    for edition in ["C3", "C2"] {
+        let rules = with_ferries(edition, 2);
+        assert_eq!(rules.full_deck.len(), 71 + 8);
+    }
+    let c2 = with_ferries("C2", 2);
+    let rrrr = c2.tile_index("ferries/RRRR").unwrap();
+    assert_eq!(c2.full_deck.iter().filter(|t| **t == rrrr).count(), 1);
 }
 
 #[test]
