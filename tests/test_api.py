@@ -54,7 +54,7 @@ def test_public_names() -> None:
     assert carcassonne.__version__ == ENGINE_VERSION
     assert re.fullmatch(r"\d+\.\d+\.\d+.*", ENGINE_VERSION)
     assert isinstance(RULES_VERSION, int) and RULES_VERSION >= 1
-    assert list(TILE_SETS) == list(ALL_SETS)
+    assert list(TILE_SETS) == [*ALL_SETS, "ferries"]
     assert list(SCORE_KINDS) == ["road", "city", "monastery", "field", "goods"]
     assert tuple(POLICIES) == ("random", "greedy")
     for cls in (Game, Move, Rules):
@@ -268,8 +268,8 @@ def test_rules_defaults_and_repr() -> None:
     assert (r.players, r.meeples, r.tile_sets, r.start_tile) == (2, 7, ["base"], "base/D")
     assert (r.farmers, r.inns_and_cathedrals_scoring, r.traders_goods) == (True, False, False)
     assert repr(r) == (
-        'Rules(players=2, meeples=7, tile_sets=["base"], start_tile="base/D", farmers=True, '
-        "inns_and_cathedrals_scoring=False, traders_goods=False)"
+        "Rules(players=2, meeples=7, tile_sets=['base'], start_tile='base/D', farmers=True, "
+        "inns_and_cathedrals_scoring=False, traders_goods=False, ferries_edition='C3')"
     )
     assert r.deck_size == 71 and len(r.full_deck()) == 71
     assert Rules(tile_sets=ALL_SETS).deck_size == 71 + 18 + 24

@@ -80,6 +80,7 @@ class Rules:
         farmers: bool = True,
         inns_and_cathedrals_scoring: bool = False,
         traders_goods: bool = False,
+        ferries_edition: str = "C3",
     ) -> Rules:
         """Validates a configuration; raises RulesError (or TileDataError, UnknownTileError).
 
@@ -114,6 +115,10 @@ class Rules:
     @property
     def traders_goods(self) -> bool:
         """Whether Traders & Builders goods are handed out and scored."""
+
+    @property
+    def ferries_edition(self) -> str:
+        """Lake tile distribution of The Ferries: "C3" (3/3/2) or "C2" (3/4/1)."""
 
     @property
     def deck_size(self) -> int:
@@ -159,8 +164,18 @@ class Move:
     Immutable, hashable, totally ordered (by x, y, rotation, meeple) and picklable.
     """
 
-    def __new__(cls, x: int, y: int, rotation: int = 0, meeple: int | None = None) -> Move:
-        """Raises IllegalMoveError if ``rotation`` is not 0-3 or ``meeple`` is negative."""
+    def __new__(
+        cls,
+        x: int,
+        y: int,
+        rotation: int = 0,
+        meeple: int | None = None,
+        ferry: tuple[int, int] | None = None,
+        ferry_moves: Sequence[tuple[int, int, int, int]] = ...,
+    ) -> Move:
+        """Raises IllegalMoveError if ``rotation`` is not 0-3, an index is negative, or more
+        than four ferries move. Ferry ends are stored smaller first and ferry moves in square
+        order, so equal choices make equal moves."""
 
     @property
     def x(self) -> int:
@@ -178,13 +193,26 @@ class Move:
     def meeple(self) -> int | None:
         """Index of the tile feature that gets a meeple, or None."""
 
+    @property
+    def ferry(self) -> tuple[int, int] | None:
+        """The Ferries: road ends ``(a, b)`` of a lake tile that its new ferry joins."""
+
+    @property
+    def ferry_moves(self) -> list[tuple[int, int, int, int]]:
+        """The Ferries: ``(x, y, a, b)`` for each ferry moved to ends a, b of the lake at (x, y)."""
+
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __lt__(self, other: Move, /) -> bool: ...
     def __le__(self, other: Move, /) -> bool: ...
     def __gt__(self, other: Move, /) -> bool: ...
     def __ge__(self, other: Move, /) -> bool: ...
-    def __reduce__(self) -> tuple[type[Move], tuple[int, int, int, int | None]]: ...
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[Move],
+        tuple[int, int, int, int | None, tuple[int, int] | None, list[tuple[int, int, int, int]]],
+    ]: ...
 
 # ----- read views --------------------------------------------------------------------
 
@@ -382,7 +410,24 @@ class Game:
     def is_legal(self, mv: Move) -> bool:
         """Whether ``play(mv)`` would succeed."""
 
-    def make_move(self, x: int, y: int, rotation: int = 0, meeple: int | str | None = None) -> Move:
+    @property
+    def ferries(self) -> list[tuple[int, int, int, int]]:
+        """The Ferries: ``(x, y, a, b)`` of every ferry, joining road ends a and b of the lake
+        tile at (x, y)."""
+
+    def movable_ferries(self, x: int, y: int, rotation: int) -> list[tuple[int, int]]:
+        """The Ferries: squares of the lakes whose ferry may move if the current tile is
+        placed at (x, y) with ``rotation`` (the nearest ferry on each road it extends)."""
+
+    def make_move(
+        self,
+        x: int,
+        y: int,
+        rotation: int = 0,
+        meeple: int | str | None = None,
+        ferry: tuple[int, int] | None = None,
+        ferry_moves: Sequence[tuple[int, int, int, int]] = ...,
+    ) -> Move:
         """Builds a move for the current tile, naming the meeple's feature by index, by a
         board-oriented side or half-edge it touches ("N", "EL", ...), "I" for an inner
         field, or "monastery". The move is not checked; ``play`` does that.

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use carcassonne_core::ferries::{FerryMove, FerryMoves, MAX_FERRY_MOVES};
 use carcassonne_core::game::{Game as CoreGame, IllegalMove, Move as CoreMove};
 use carcassonne_core::policy::Policy;
 use carcassonne_core::record::{ENGINE_VERSION, RecordError as CoreRecordError};
@@ -84,6 +85,10 @@ fn feature_kind_name(k: FeatureKind) -> &'static str {
     k.name()
 }
 
+fn py_bool(b: bool) -> &'static str {
+    if b { "True" } else { "False" }
+}
+
 fn rotation_arg(rotation: i64) -> PyResult<u8> {
     u8::try_from(rotation)
         .ok()
@@ -131,7 +136,7 @@ fn tile_set_source(py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<TileSetS
 impl Rules {
     #[new]
     #[pyo3(signature = (*, players=2, meeples=7, tile_sets=None, start_tile="base/D", farmers=true,
-                        inns_and_cathedrals_scoring=false, traders_goods=false))]
+                        inns_and_cathedrals_scoring=false, traders_goods=false, ferries_edition="C3"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -142,6 +147,7 @@ impl Rules {
         farmers: bool,
         inns_and_cathedrals_scoring: bool,
         traders_goods: bool,
+        ferries_edition: &str,
     ) -> PyResult<Self> {
         let players = u32::try_from(players)
             .map_err(|_| rules_err(CoreRulesError::Players(u32::MAX)))
@@ -176,6 +182,7 @@ impl Rules {
             farmers,
             inns_and_cathedrals_scoring,
             traders_goods,
+            ferries_edition: ferries_edition.to_string(),
         };
         Ok(Rules {
             inner: Arc::new(CoreRules::new(spec).map_err(rules_err)?),
@@ -214,6 +221,11 @@ impl Rules {
     #[getter]
     fn traders_goods(&self) -> bool {
         self.inner.spec.traders_goods
+    }
+    /// Lake tile distribution of The Ferries: "C3" (3/3/2) or "C2" (3/4/1).
+    #[getter]
+    fn ferries_edition(&self) -> String {
+        self.inner.spec.ferries_edition.clone()
     }
     /// Number of tiles drawn in a full game (all tiles but the start tile).
     #[getter]
@@ -287,18 +299,19 @@ impl Rules {
     fn __repr__(&self) -> String {
         let s = &self.inner.spec;
         format!(
-            "Rules(players={}, meeples={}, tile_sets={:?}, start_tile={:?}, farmers={}, inns_and_cathedrals_scoring={}, traders_goods={})",
+            "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', farmers={}, inns_and_cathedrals_scoring={}, traders_goods={}, ferries_edition='{}')",
             s.players,
             s.meeples,
-            self.tile_sets(),
+            self.tile_sets()
+                .iter()
+                .map(|t| format!("'{t}'"))
+                .collect::<Vec<_>>()
+                .join(", "),
             s.start_tile,
-            if s.farmers { "True" } else { "False" },
-            if s.inns_and_cathedrals_scoring {
-                "True"
-            } else {
-                "False"
-            },
-            if s.traders_goods { "True" } else { "False" },
+            py_bool(s.farmers),
+            py_bool(s.inns_and_cathedrals_scoring),
+            py_bool(s.traders_goods),
+            s.ferries_edition,
         )
     }
     fn __reduce__<'py>(
@@ -323,33 +336,60 @@ struct Move {
 #[pymethods]
 impl Move {
     #[new]
-    #[pyo3(signature = (x, y, rotation=0, meeple=None))]
-    fn new(x: i32, y: i32, rotation: i64, meeple: Option<i64>) -> PyResult<Self> {
+    #[pyo3(signature = (x, y, rotation=0, meeple=None, ferry=None, ferry_moves=Vec::new()))]
+    fn new(
+        x: i32,
+        y: i32,
+        rotation: i64,
+        meeple: Option<i64>,
+        ferry: Option<(i64, i64)>,
+        ferry_moves: Vec<(i32, i32, i64, i64)>,
+    ) -> PyResult<Self> {
         let rotation = u8::try_from(rotation)
             .ok()
             .filter(|r| *r < 4)
             .ok_or_else(|| {
                 IllegalMoveError::new_err(format!("rotation must be 0, 1, 2 or 3, got {rotation}"))
             })?;
-        let meeple = match meeple {
-            None => None,
-            Some(m) => Some(
-                u8::try_from(m)
-                    .ok()
-                    .filter(|m| *m != NO_SEGMENT)
-                    .ok_or_else(|| {
-                        IllegalMoveError::new_err(format!(
-                            "meeple must be a feature index >= 0, got {m}"
-                        ))
-                    })?,
-            ),
+        let index = |what: &str, m: i64| {
+            u8::try_from(m)
+                .ok()
+                .filter(|m| *m != NO_SEGMENT)
+                .ok_or_else(|| {
+                    IllegalMoveError::new_err(format!(
+                        "{what} must be a feature index >= 0, got {m}"
+                    ))
+                })
         };
+        let meeple = meeple.map(|m| index("meeple", m)).transpose()?;
+        // Ferry ends are a set: stored smaller index first.
+        let ends = |(a, b): (i64, i64)| -> PyResult<(u8, u8)> {
+            let (a, b) = (index("a ferry end", a)?, index("a ferry end", b)?);
+            Ok((a.min(b), a.max(b)))
+        };
+        let ferry = ferry.map(ends).transpose()?;
+        if ferry_moves.len() > MAX_FERRY_MOVES {
+            return Err(IllegalMoveError::new_err(format!(
+                "at most {MAX_FERRY_MOVES} ferries can move in one turn, got {}",
+                ferry_moves.len()
+            )));
+        }
+        let mut moves = Vec::with_capacity(ferry_moves.len());
+        for (fx, fy, a, b) in ferry_moves {
+            let (a, b) = ends((a, b))?;
+            moves.push(FerryMove { x: fx, y: fy, a, b });
+        }
+        // Ferry moves are a set too: stored in square order.
+        moves.sort_unstable();
+        let ferry_moves = FerryMoves::from_slice(&moves).expect("length checked");
         Ok(Move {
             inner: CoreMove {
                 x,
                 y,
                 rotation,
                 meeple,
+                ferry,
+                ferry_moves,
             },
         })
     }
@@ -369,22 +409,54 @@ impl Move {
     fn meeple(&self) -> Option<u8> {
         self.inner.meeple
     }
+    /// The Ferries: road ends `(a, b)` of a lake tile that its new ferry joins.
+    #[getter]
+    fn ferry(&self) -> Option<(u8, u8)> {
+        self.inner.ferry
+    }
+    /// The Ferries: `(x, y, a, b)` for each ferry moved to ends a, b of the lake at (x, y).
+    #[getter]
+    fn ferry_moves(&self) -> Vec<(i32, i32, u8, u8)> {
+        self.inner
+            .ferry_moves
+            .as_slice()
+            .iter()
+            .map(|m| (m.x, m.y, m.a, m.b))
+            .collect()
+    }
     fn __repr__(&self) -> String {
         let m = &self.inner;
-        match m.meeple {
-            None => format!("Move(x={}, y={}, rotation={})", m.x, m.y, m.rotation),
-            Some(s) => format!(
-                "Move(x={}, y={}, rotation={}, meeple={})",
-                m.x, m.y, m.rotation, s
-            ),
+        let mut text = format!("Move(x={}, y={}, rotation={}", m.x, m.y, m.rotation);
+        if let Some(s) = m.meeple {
+            text += &format!(", meeple={s}");
         }
+        if let Some((a, b)) = m.ferry {
+            text += &format!(", ferry=({a}, {b})");
+        }
+        if !m.ferry_moves.is_empty() {
+            let items: Vec<String> = self
+                .ferry_moves()
+                .iter()
+                .map(|t| format!("({}, {}, {}, {})", t.0, t.1, t.2, t.3))
+                .collect();
+            text += &format!(", ferry_moves=[{}]", items.join(", "));
+        }
+        text + ")"
     }
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let py = slf.py();
-        let m = slf.get().inner;
-        let args = (m.x, m.y, m.rotation, m.meeple).into_pyobject(py)?;
+        let m = slf.get();
+        let args = (
+            m.inner.x,
+            m.inner.y,
+            m.inner.rotation,
+            m.inner.meeple,
+            m.inner.ferry,
+            m.ferry_moves(),
+        )
+            .into_pyobject(py)?;
         Ok((py.get_type::<Move>().into_any(), args))
     }
 }
@@ -625,18 +697,20 @@ impl Game {
     /// Builds a move for the current tile, naming the meeple's feature by index, by a
     /// board-oriented side or half-edge it touches ("N", "EL", ...), "I" for an inner
     /// field, or "monastery". The move is not checked; `play` does that.
-    #[pyo3(signature = (x, y, rotation=0, meeple=None))]
+    #[pyo3(signature = (x, y, rotation=0, meeple=None, ferry=None, ferry_moves=Vec::new()))]
     fn make_move(
         &self,
         x: i32,
         y: i32,
         rotation: i64,
         meeple: Option<Bound<'_, PyAny>>,
+        ferry: Option<(i64, i64)>,
+        ferry_moves: Vec<(i32, i32, i64, i64)>,
     ) -> PyResult<Move> {
-        let base = Move::new(x, y, rotation, None)?;
+        let base = Move::new(x, y, rotation, None, ferry, ferry_moves.clone())?;
         let Some(m) = meeple else { return Ok(base) };
         if let Ok(i) = m.extract::<i64>() {
-            return Move::new(x, y, rotation, Some(i));
+            return Move::new(x, y, rotation, Some(i), ferry, ferry_moves);
         }
         let name: String = m.extract()?;
         let tile = self.inner.tile().ok_or_else(|| {
@@ -664,7 +738,7 @@ impl Game {
                 SLOT_NAMES.join(" ")
             ))
         })?;
-        Move::new(x, y, rotation, Some(seg as i64))
+        Move::new(x, y, rotation, Some(seg as i64), ferry, ferry_moves)
     }
     /// Description of the meeple target of a move for the current tile ("city N", ...).
     fn describe_meeple(&self, mv: PyRef<'_, Move>) -> PyResult<Option<String>> {
@@ -766,6 +840,48 @@ impl Game {
             )));
         }
         Ok(self.feature_view(g.features().find(g.element(placed, index))))
+    }
+
+    /// The Ferries: `(x, y, a, b)` of every ferry, joining road ends a and b of the lake
+    /// tile at (x, y) (feature indices, see `Rules.tile_features`).
+    #[getter]
+    fn ferries(&self) -> Vec<(i32, i32, u8, u8)> {
+        let g = &self.inner;
+        g.ferries()
+            .iter()
+            .map(|f| {
+                let p = &g.placed()[f.placed as usize];
+                (p.x, p.y, f.a, f.b)
+            })
+            .collect()
+    }
+
+    /// The Ferries: squares of the lakes whose ferry may move if the current tile is placed
+    /// at (x, y) with `rotation` (the nearest ferry on each road the tile extends).
+    fn movable_ferries(&self, x: i32, y: i32, rotation: i64) -> PyResult<Vec<(i32, i32)>> {
+        let rotation = rotation_arg(rotation)?;
+        let g = &self.inner;
+        let tile = g
+            .tile()
+            .ok_or_else(|| GameOverError::new_err("the game is over"))?;
+        let Some(cell) = g
+            .board()
+            .cell(x, y)
+            .filter(|c| g.board().open_index(*c).is_some())
+        else {
+            return Err(move_err(IllegalMove::NotAdjacent { x, y }));
+        };
+        let mut out: Vec<(i32, i32)> = g
+            .movable_ferries(cell, tile, rotation)
+            .as_slice()
+            .iter()
+            .map(|f| {
+                let p = &g.placed()[g.ferries()[*f].placed as usize];
+                (p.x, p.y)
+            })
+            .collect();
+        out.sort_unstable();
+        Ok(out)
     }
 
     /// Every scoring so far, in order.
