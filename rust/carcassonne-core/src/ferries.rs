@@ -29,8 +29,9 @@ pub struct FerryLink {
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
 pub struct FerryMove {
-    pub x: i32,
-    pub y: i32,
+    // 16 bits are enough (decks are at most 4000 tiles) and keep `Move` small.
+    pub x: i16,
+    pub y: i16,
     pub a: u8,
     pub b: u8,
 }
@@ -115,12 +116,24 @@ pub fn lake_ends(game: &Game, tile: u16) -> u16 {
         .fold(0, |m, (i, _)| m | (1 << i))
 }
 
-/// Every pair `a < b` of the given ends, in order.
+/// Every pair `a < b` of the given ends (a bit set), in order.
 pub fn pairs(ends: u16) -> impl Iterator<Item = (u8, u8)> {
-    (0..16u8).flat_map(move |a| {
-        (a + 1..16)
-            .filter_map(move |b| (ends & (1 << a) != 0 && ends & (1 << b) != 0).then_some((a, b)))
-    })
+    BitIter(ends).flat_map(move |a| BitIter(ends & !((2u16 << a) - 1)).map(move |b| (a, b)))
+}
+
+/// Indices of the set bits, lowest first.
+struct BitIter(u16);
+
+impl Iterator for BitIter {
+    type Item = u8;
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        (self.0 != 0).then(|| {
+            let i = self.0.trailing_zeros() as u8;
+            self.0 &= self.0 - 1;
+            i
+        })
+    }
 }
 
 impl Game {
@@ -223,7 +236,9 @@ impl Game {
     /// segment again, then the joins that still hold (tile sides, ferries) are redone.
     fn rebuild_feature(&mut self, e: u32) {
         let root = self.features().find(e);
-        let members: Vec<u32> = self.features().members(root).collect();
+        let mut members = std::mem::take(self.scratch_elements());
+        members.clear();
+        members.extend(self.features().members(root));
         let rules = std::sync::Arc::clone(self.rules());
         for &m in &members {
             let n = *self.features().node(m);

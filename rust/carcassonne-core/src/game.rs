@@ -241,6 +241,13 @@ struct Contacts {
     matched: [u8; MAX_SEGMENTS],
 }
 
+/// Features already scored this turn.
+#[derive(Default)]
+struct Scored {
+    len: usize,
+    roots: [u32; MAX_SEGMENTS + 4 * crate::ferries::MAX_FERRY_MOVES],
+}
+
 /// Segments of a candidate tile grouped by the features they would join.
 #[derive(Clone, Copy)]
 struct Groups {
@@ -276,6 +283,8 @@ pub struct Game {
     watched_monasteries: Vec<(i32, i32, u32)>,
     /// Ferries on the board (The Ferries).
     ferries: Vec<FerryLink>,
+    /// Reused buffer for rebuilding a feature.
+    scratch: Vec<u32>,
 }
 
 /// Calls `f(position on the side, segment, neighbour's element)` for every slot where a
@@ -368,6 +377,7 @@ impl Game {
             tiles_buf: Vec::new(),
             watched_monasteries: Vec::new(),
             ferries: Vec::new(),
+            scratch: Vec::new(),
         };
         g.reset(deck.into_iter());
         g
@@ -535,6 +545,10 @@ impl Game {
 
     pub(crate) fn ferries_mut(&mut self) -> &mut Vec<FerryLink> {
         &mut self.ferries
+    }
+
+    pub(crate) fn scratch_elements(&mut self) -> &mut Vec<u32> {
+        &mut self.scratch
     }
 
     pub(crate) fn features_mut(&mut self) -> &mut Features {
@@ -773,9 +787,12 @@ impl Game {
         for m in moves {
             let Some(&f) = movable.as_slice().iter().find(|f| {
                 let p = &self.board.placed[self.ferries[**f].placed as usize];
-                (p.x, p.y) == (m.x, m.y)
+                (p.x, p.y) == (m.x as i32, m.y as i32)
             }) else {
-                return Err(IllegalMove::FerryNotMovable { x: m.x, y: m.y });
+                return Err(IllegalMove::FerryNotMovable {
+                    x: m.x as i32,
+                    y: m.y as i32,
+                });
             };
             let link = self.ferries[f];
             let lake = self.board.placed[link.placed as usize].tile;
@@ -789,7 +806,10 @@ impl Game {
                 });
             }
             if (m.a, m.b) == (link.a, link.b) {
-                return Err(IllegalMove::FerryNotMoved { x: m.x, y: m.y });
+                return Err(IllegalMove::FerryNotMoved {
+                    x: m.x as i32,
+                    y: m.y as i32,
+                });
             }
         }
         Ok(())
@@ -821,8 +841,8 @@ impl Game {
                     if (a, b) != (link.a, link.b) {
                         let mut with = *m;
                         with.push(crate::ferries::FerryMove {
-                            x: q.x,
-                            y: q.y,
+                            x: q.x as i16,
+                            y: q.y as i16,
                             a,
                             b,
                         });
@@ -891,12 +911,6 @@ impl Game {
         let tile = self.tile.expect("game not over");
         let cell = self.board.cell(mv.x, mv.y).expect("on the board");
         self.turn += 1;
-        // Which ferries may move is decided by the board before the tile joins it.
-        let movable = if mv.ferry_moves.is_empty() {
-            crate::ferries::Movable::default()
-        } else {
-            self.movable_ferries(cell, tile, mv.rotation)
-        };
         let placed = self.add_tile(cell, tile, mv.rotation);
         let first = self.board.placed[placed].first_element;
         let player = self.current;
@@ -911,33 +925,30 @@ impl Game {
         }
         if !mv.ferry_moves.is_empty() {
             for (k, m) in mv.ferry_moves.as_slice().iter().enumerate() {
-                let f = movable
-                    .as_slice()
+                // `check` established that this ferry may move.
+                let lake = self
+                    .board
+                    .cell(m.x as i32, m.y as i32)
+                    .and_then(|c| self.board.placed_at(c))
+                    .expect("checked move");
+                let f = self
+                    .ferries
                     .iter()
-                    .copied()
-                    .find(|f| {
-                        let q = &self.board.placed[self.ferries[*f].placed as usize];
-                        (q.x, q.y) == (m.x, m.y)
-                    })
+                    .position(|f| f.placed as usize == lake)
                     .expect("checked move");
                 let changed = self.move_ferry(f, m.a, m.b);
                 touched[4 * k..4 * k + 4].copy_from_slice(&changed);
             }
         }
-        // Roads and cities closed by this tile or by ferries.
+        // Roads and cities closed by this tile or by ferries, each scored once.
         let nseg = self.rules.tiles[tile as usize].segments.len();
-        let mut scored = [u32::MAX; MAX_SEGMENTS + 4 * crate::ferries::MAX_FERRY_MOVES];
-        let candidates = (0..nseg as u32)
-            .map(|i| first + i)
-            .chain(touched.into_iter().filter(|e| *e != u32::MAX));
-        for (i, e) in candidates.enumerate() {
-            if !self.features.node(e).kind.closes_by_edges() {
-                continue;
-            }
-            let r = self.features.find(e);
-            if self.features.node(r).open == 0 && !scored.contains(&r) {
-                scored[i] = r;
-                self.score_closed(r);
+        let mut scored = Scored::default();
+        for i in 0..nseg as u32 {
+            self.score_if_closed(first + i, &mut scored);
+        }
+        if mv.ferry.is_some() || !mv.ferry_moves.is_empty() {
+            for e in touched.into_iter().filter(|e| *e != u32::MAX) {
+                self.score_if_closed(e, &mut scored);
             }
         }
         // Occupied monasteries completed by this tile: its own and its neighbours'.
@@ -1048,6 +1059,18 @@ impl Game {
                 final_scoring: self.over,
                 goods: [0; 3],
             });
+        }
+    }
+
+    fn score_if_closed(&mut self, e: u32, scored: &mut Scored) {
+        if !self.features.node(e).kind.closes_by_edges() {
+            return;
+        }
+        let r = self.features.find(e);
+        if self.features.node(r).open == 0 && !scored.roots[..scored.len].contains(&r) {
+            scored.roots[scored.len] = r;
+            scored.len += 1;
+            self.score_closed(r);
         }
     }
 

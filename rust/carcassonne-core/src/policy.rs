@@ -55,16 +55,14 @@ fn to_move(game: &Game, p: Placement, meeple: Option<u8>, rng: &mut Rng) -> Move
         mv.ferry = Some(random_pair(lake_ends(game, tile), None, rng));
     }
     let movable = game.movable_ferries(p.cell, tile, p.rotation);
-    let mut order: Vec<(i32, i32, usize)> = movable
-        .as_slice()
-        .iter()
-        .map(|f| {
-            let q = &game.board().placed[game.ferries()[*f].placed as usize];
-            (q.x, q.y, *f)
-        })
-        .collect();
+    let mut order = [(0i32, 0i32, 0usize); crate::ferries::MAX_FERRY_MOVES];
+    for (slot, f) in order.iter_mut().zip(movable.as_slice()) {
+        let q = &game.board().placed[game.ferries()[*f].placed as usize];
+        *slot = (q.x, q.y, *f);
+    }
+    let order = &mut order[..movable.len];
     order.sort_unstable();
-    for (fx, fy, f) in order {
+    for &mut (fx, fy, f) in order {
         let link = game.ferries()[f];
         let lake = game.board().placed[link.placed as usize].tile;
         let ends = lake_ends(game, lake);
@@ -74,19 +72,27 @@ fn to_move(game: &Game, p: Placement, meeple: Option<u8>, rng: &mut Rng) -> Move
             continue;
         }
         let (a, b) = random_pair(ends, Some((link.a, link.b)), rng);
-        mv.ferry_moves.push(FerryMove { x: fx, y: fy, a, b });
+        mv.ferry_moves.push(FerryMove {
+            x: fx as i16,
+            y: fy as i16,
+            a,
+            b,
+        });
     }
     mv
 }
 
 /// A uniformly drawn pair of the given road ends, other than `except`.
 fn random_pair(ends: u16, except: Option<(u8, u8)>, rng: &mut Rng) -> (u8, u8) {
-    let n = pairs(ends).filter(|p| Some(*p) != except).count() as u32;
-    let k = rng.below(n) as usize;
-    pairs(ends)
-        .filter(|p| Some(*p) != except)
-        .nth(k)
-        .expect("k < n")
+    let mut all = [(0u8, 0u8); 16];
+    let mut n = 0;
+    for p in pairs(ends) {
+        if Some(p) != except {
+            all[n] = p;
+            n += 1;
+        }
+    }
+    all[rng.below(n as u32) as usize]
 }
 
 /// Uniform over all (placement, meeple option) pairs without listing them: draw a legal

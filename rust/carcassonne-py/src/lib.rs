@@ -377,7 +377,17 @@ impl Move {
         let mut moves = Vec::with_capacity(ferry_moves.len());
         for (fx, fy, a, b) in ferry_moves {
             let (a, b) = ends((a, b))?;
-            moves.push(FerryMove { x: fx, y: fy, a, b });
+            let coordinate = |v: i32| {
+                i16::try_from(v).map_err(|_| {
+                    IllegalMoveError::new_err(format!("no lake can be at {v}: too far out"))
+                })
+            };
+            moves.push(FerryMove {
+                x: coordinate(fx)?,
+                y: coordinate(fy)?,
+                a,
+                b,
+            });
         }
         // Ferry moves are a set too: stored in square order.
         moves.sort_unstable();
@@ -421,7 +431,7 @@ impl Move {
             .ferry_moves
             .as_slice()
             .iter()
-            .map(|m| (m.x, m.y, m.a, m.b))
+            .map(|m| (m.x as i32, m.y as i32, m.a, m.b))
             .collect()
     }
     fn __repr__(&self) -> String {
