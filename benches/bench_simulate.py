@@ -42,6 +42,11 @@ def test_simulate_base_all_threads(benchmark: Any, base_rules: Rules) -> None:
     _run(benchmark, base_rules, threads=CORES, games=GAMES * CORES)
 
 
+def test_simulate_base_and_ferries_one_thread(benchmark: Any) -> None:
+    """The Ferries target: within 25% of the base game's games per second."""
+    _run(benchmark, Rules(players=2, tile_sets=("base", "ferries")), threads=1)
+
+
 def test_simulate_all_sets_four_players(benchmark: Any) -> None:
     rules = Rules(
         players=4,

@@ -20,6 +20,20 @@ fn whole_games(c: &mut Criterion) {
         ("random game, base, 2 players", base(), Policy::Random),
         ("greedy game, base, 2 players", base(), Policy::Greedy),
         (
+            "random game, base + ferries, 2 players",
+            Arc::new(
+                Rules::new(RulesSpec {
+                    tile_sets: ["base", "ferries"]
+                        .iter()
+                        .map(|s| TileSetSource::Builtin(s.to_string()))
+                        .collect(),
+                    ..RulesSpec::default()
+                })
+                .unwrap(),
+            ),
+            Policy::Random,
+        ),
+        (
             "random game, base + I&C + T&B, 4 players",
             Arc::new(
                 Rules::new(RulesSpec {

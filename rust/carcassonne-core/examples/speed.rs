@@ -24,7 +24,6 @@ fn main() {
         ..RulesSpec::default()
     };
     let rules = Arc::new(Rules::new(spec).unwrap());
-    sizes();
     let t = Instant::now();
     let cols = simulate(&rules, games, 0, 1, policy, Some(threads));
     let dt = t.elapsed().as_secs_f64();
@@ -33,15 +32,5 @@ fn main() {
         "{games} games, {threads} threads, {}: {:.0} games/s, mean score {mean:.1}",
         policy.name(),
         games as f64 / dt
-    );
-}
-
-#[allow(dead_code)]
-fn sizes() {
-    println!(
-        "Node {} Move {} Placed {}",
-        std::mem::size_of::<carcassonne_core::features::Node>(),
-        std::mem::size_of::<carcassonne_core::Move>(),
-        std::mem::size_of::<carcassonne_core::board::Placed>()
     );
 }
