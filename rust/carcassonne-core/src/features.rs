@@ -37,6 +37,37 @@ pub struct Node {
     pub ferries: u8,
 }
 
+impl Node {
+    /// A feature of one segment: its own totals, and its meeple if it has one.
+    fn lone(e: u32, placed: u16, segment: u8, seg: &Segment, meeple: u8) -> Node {
+        let mut meeples = [0; MAX_PLAYERS];
+        if meeple != NO_PLAYER {
+            meeples[meeple as usize] = 1;
+        }
+        Node {
+            parent: e,
+            next: e,
+            size: 1,
+            placed,
+            segment,
+            kind: seg.kind,
+            meeple,
+            open: seg.sides as i16,
+            pennants: seg.pennants as u16,
+            inns: seg.inns as u16,
+            cathedrals: seg.cathedrals as u16,
+            goods: [
+                seg.goods[0] as u16,
+                seg.goods[1] as u16,
+                seg.goods[2] as u16,
+            ],
+            meeples,
+            meeple_total: (meeple != NO_PLAYER) as u8,
+            ferries: 0,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Features {
     nodes: Vec<Node>,
@@ -58,27 +89,8 @@ impl Features {
     /// Adds one element for a segment of a newly placed tile; returns its index.
     pub fn add(&mut self, placed: u16, segment: u8, seg: &Segment) -> u32 {
         let e = self.nodes.len() as u32;
-        self.nodes.push(Node {
-            parent: e,
-            next: e,
-            size: 1,
-            placed,
-            segment,
-            kind: seg.kind,
-            meeple: NO_PLAYER,
-            open: seg.sides as i16,
-            pennants: seg.pennants as u16,
-            inns: seg.inns as u16,
-            cathedrals: seg.cathedrals as u16,
-            goods: [
-                seg.goods[0] as u16,
-                seg.goods[1] as u16,
-                seg.goods[2] as u16,
-            ],
-            meeples: [0; MAX_PLAYERS],
-            meeple_total: 0,
-            ferries: 0,
-        });
+        self.nodes
+            .push(Node::lone(e, placed, segment, seg, NO_PLAYER));
         e
     }
 
@@ -152,33 +164,8 @@ impl Features {
     /// Makes `e` a lone segment again (its own totals and meeple), for rebuilding a feature
     /// that a rule splits. Every other member of its old feature must be detached too.
     pub fn detach(&mut self, e: u32, seg: &Segment) {
-        let n = &mut self.nodes[e as usize];
-        let meeple = n.meeple;
-        *n = Node {
-            parent: e,
-            next: e,
-            size: 1,
-            placed: n.placed,
-            segment: n.segment,
-            kind: seg.kind,
-            meeple,
-            open: seg.sides as i16,
-            pennants: seg.pennants as u16,
-            inns: seg.inns as u16,
-            cathedrals: seg.cathedrals as u16,
-            goods: [
-                seg.goods[0] as u16,
-                seg.goods[1] as u16,
-                seg.goods[2] as u16,
-            ],
-            meeples: [0; MAX_PLAYERS],
-            meeple_total: 0,
-            ferries: 0,
-        };
-        if meeple != NO_PLAYER {
-            n.meeples[meeple as usize] = 1;
-            n.meeple_total = 1;
-        }
+        let n = &self.nodes[e as usize];
+        self.nodes[e as usize] = Node::lone(e, n.placed, n.segment, seg, n.meeple);
     }
 
     /// Joins `a` and `b` by a ferry: a union that also counts the ferry in the feature.
