@@ -1,0 +1,1061 @@
+"""Property tests for The Ferries (lake tiles): invariants over random games.
+
+Games with ``tile_sets=("base", "ferries")`` (C3 and C2 lake distributions, 2 to 4
+players) are drawn with Hypothesis (deck seed and the seed of the move choices; moves that
+move ferries are preferred whenever there are some) and checked move by move against the
+public API and against an independent oracle written here in Python from the tile files
+(read with ``tomllib``), ``game.board`` and ``game.ferries`` only:
+
+* ferries: one per lake tile, always joining two different road ends of its own lake, and
+  exactly where the played moves put them;
+* the listed moves: a lake tile always carries a ferry, the other tiles never do; ferry moves
+  only of the nearest ferry in each direction along the roads the new tile extends (an
+  independent walk over the road graph), each ferry at most once, to another pair of ends;
+  for every placement the listed moves are exactly meeple x new ferry x ferry moves;
+* every listed move is accepted, moves near them that are not listed are refused and change
+  nothing;
+* a full recount of every feature (roads through matching sides and ferry links, a road end
+  at a lake without the ferry being closed) agrees with ``features()`` after every move, and
+  the scorings of every turn and of the end follow from that recount;
+* meeples are conserved, scores never drop, clones are independent, records round-trip, the
+  same seed gives the same game, and ``simulate`` does not depend on the thread count.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import pickle
+import random
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carcassonne import (
+    SCORE_KINDS,
+    Game,
+    GameOverError,
+    IllegalMoveError,
+    Move,
+    Rules,
+    simulate,
+)
+
+SETS = ("base", "ferries")
+
+CONFIGS: dict[str, dict[str, Any]] = {
+    "C3-2p": dict(players=2, tile_sets=SETS, ferries_edition="C3"),
+    "C3-3p": dict(players=3, tile_sets=SETS, ferries_edition="C3"),
+    "C2-2p": dict(players=2, tile_sets=SETS, ferries_edition="C2"),
+    "C2-4p": dict(players=4, tile_sets=SETS, ferries_edition="C2"),
+}
+RULES: dict[str, Rules] = {name: Rules(**kw) for name, kw in CONFIGS.items()}
+EDITION_COUNTS = {"C3": (3, 3, 2), "C2": (3, 4, 1)}  # CRRR, FRRR, RRRR
+LAKE_IDS = ("ferries/CRRR", "ferries/FRRR", "ferries/RRRR")
+
+configs = st.sampled_from(sorted(CONFIGS))
+seeds = st.integers(min_value=0, max_value=2**64 - 1)
+choice_seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+SIDES = "NESW"
+DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+OPPOSITE = {"N": "S", "E": "W", "S": "N", "W": "E"}
+DATA_DIR = Path(__file__).resolve().parents[1] / "rust" / "carcassonne-core" / "data"
+
+Seg = tuple[int, int, int]
+
+
+# ----- the tile data, read straight from the TOML files ------------------------------------
+
+
+@dataclass(frozen=True)
+class TileFeature:
+    kind: str  # "road", "city", "field", "monastery"
+    slots: frozenset[str]  # unrotated: sides "N" for roads/cities, half-edges "NL" for fields
+    pennant: bool = False
+    cities: str = ""  # fields: sides of the cities on this tile the field borders
+
+
+@dataclass
+class TileDef:
+    id: str
+    edges: str
+    features: list[TileFeature]
+    lake: bool
+    count: int
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def parse_feature(token: str) -> TileFeature | None:
+    token = token.strip()
+    if token in ("garden", "LAKE"):
+        return None
+    if token == "MONASTERY":
+        return TileFeature("monastery", frozenset())
+    head, _, cities = token.partition("~")
+    body, _, flags = head.strip().partition("+")
+    assert body[1] == "(" and body.endswith(")"), token
+    slots = frozenset(body[2:-1].split())
+    kind = {"C": "city", "R": "road", "F": "field"}[body[0]]
+    if kind == "field":
+        assert all(len(s) == 2 and s[0] in SIDES and s[1] in "LR" for s in slots), token
+    else:
+        assert all(s in SIDES for s in slots), token
+    return TileFeature(kind, slots, pennant=flags.strip() == "pennant", cities=cities.strip())
+
+
+def load_tiles() -> dict[str, TileDef]:
+    out = {}
+    for name in SETS:
+        data = tomllib.loads((DATA_DIR / f"{name}.toml").read_text())
+        assert data["name"] == name
+        for t in data["tiles"]:
+            tokens = [tok for tok in t["features"].split(";")]
+            feats = [f for f in (parse_feature(tok) for tok in tokens) if f is not None]
+            full = f"{name}/{t['id']}"
+            out[full] = TileDef(
+                full,
+                t["edges"],
+                feats,
+                lake="LAKE" in [tok.strip() for tok in tokens],
+                count=t["count"],
+                counts=dict(t.get("counts", {})),
+            )
+    return out
+
+
+TILES = load_tiles()
+
+
+def rot_slot(slot: str, r: int) -> str:
+    return SIDES[(SIDES.index(slot[0]) + r) % 4] + slot[1:]
+
+
+def facing(slot: str) -> str:
+    """The slot of the neighbour across ``slot`` (N <-> S, NL <-> SR, ...)."""
+    return OPPOSITE[slot[0]] + {"L": "R", "R": "L", "": ""}[slot[1:]]
+
+
+class Model:
+    """Turned tiles: board-oriented slots of every feature, and slot -> feature index."""
+
+    def __init__(self) -> None:
+        self._slots: dict[tuple[str, int], list[frozenset[str]]] = {}
+        self._index: dict[tuple[str, int], dict[str, int]] = {}
+        self._kinds: dict[str, list[str]] = {}
+        self._edges: dict[tuple[str, int], str] = {}
+
+    def edges(self, tile: str, r: int) -> str:
+        key = (tile, r)
+        if key not in self._edges:
+            e = TILES[tile].edges
+            self._edges[key] = "".join(e[(k - r) % 4] for k in range(4))
+        return self._edges[key]
+
+    def slots(self, tile: str, r: int) -> list[frozenset[str]]:
+        key = (tile, r)
+        if key not in self._slots:
+            self._slots[key] = [frozenset(rot_slot(s, r) for s in f.slots) for f in TILES[tile].features]
+            index: dict[str, int] = {}
+            for i, s in enumerate(self._slots[key]):
+                for slot in s:
+                    assert slot not in index, (tile, slot)
+                    index[slot] = i
+            self._index[key] = index
+        return self._slots[key]
+
+    def index(self, tile: str, r: int) -> dict[str, int]:
+        self.slots(tile, r)
+        return self._index[(tile, r)]
+
+    def kinds(self, tile: str) -> list[str]:
+        if tile not in self._kinds:
+            self._kinds[tile] = [f.kind for f in TILES[tile].features]
+        return self._kinds[tile]
+
+    def road_pairs(self, tile: str) -> list[tuple[int, int]]:
+        roads = [i for i, k in enumerate(self.kinds(tile)) if k == "road"]
+        return list(itertools.combinations(roads, 2))
+
+
+MODEL = Model()
+
+
+def is_lake(tile: str) -> bool:
+    return TILES[tile].lake
+
+
+# ----- the independent recount ---------------------------------------------------------------
+
+
+@dataclass
+class Group:
+    kind: str
+    segments: frozenset[Seg]
+    open_sides: int
+    complete: bool
+    meeples: list[int]
+    pennants: int
+
+
+def board_map(game: Game) -> dict[tuple[int, int], Any]:
+    return {(p.x, p.y): p for p in game.board}
+
+
+def meeples_at(board: dict[tuple[int, int], Any]) -> dict[Seg, int]:
+    return {(p.x, p.y, p.meeple[1]): p.meeple[0] for p in board.values() if p.meeple is not None}
+
+
+_LINKS: dict[tuple[str, int], list[tuple[int, str, bool, list[tuple[int, int, str, bool]]]]] = {}
+
+
+def links(tile: str, r: int) -> list[tuple[int, str, bool, list[tuple[int, int, str, bool]]]]:
+    """Per feature of a turned tile: (index, kind, pennant, [(dx, dy, facing slot, whether
+    this slot is a whole side of a road or city, which is open if nothing is there)])."""
+    key = (tile, r)
+    if key not in _LINKS:
+        out = []
+        for i, (f, slots) in enumerate(zip(TILES[tile].features, MODEL.slots(tile, r))):
+            ls = [(*DELTA[slot[0]], facing(slot), f.kind in ("road", "city")) for slot in sorted(slots)]
+            out.append((i, f.kind, f.pennant, ls))
+        _LINKS[key] = out
+    return _LINKS[key]
+
+
+def recount(
+    board: dict[tuple[int, int], Any], ferries: list[tuple[int, int, int, int]], players: int
+) -> list[Group]:
+    """Every feature, from the board and the ferries alone (union-find over segments that
+    touch through matching slots, plus one link per ferry)."""
+    parent: dict[Seg, Seg] = {}
+    kind_of: dict[Seg, str] = {}
+    pennant: dict[Seg, bool] = {}
+
+    def find(a: Seg) -> Seg:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    def union(a: Seg, b: Seg) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[ra] = rb
+
+    for (x, y), p in board.items():
+        for i, kind, pen, _ls in links(p.tile, p.rotation):
+            parent[(x, y, i)] = (x, y, i)
+            kind_of[(x, y, i)] = kind
+            pennant[(x, y, i)] = pen
+    opens: Counter[Seg] = Counter()
+    for (x, y), p in board.items():
+        for i, kind, _pen, ls in links(p.tile, p.rotation):
+            for dx, dy, other, side in ls:
+                nb = board.get((x + dx, y + dy))
+                if nb is None:
+                    if side:
+                        opens[(x, y, i)] += 1
+                    continue
+                j = MODEL.index(nb.tile, nb.rotation).get(other)
+                assert j is not None, f"{p!r} faces nothing on {nb!r} at {other}"
+                seg = (nb.x, nb.y, j)
+                assert kind_of[seg] == kind, f"{p!r} meets another kind on {nb!r} at {other}"
+                union((x, y, i), seg)
+    for x, y, a, b in ferries:
+        union((x, y, a), (x, y, b))
+    groups: dict[Seg, list[Seg]] = {}
+    for seg in parent:
+        groups.setdefault(find(seg), []).append(seg)
+    owner = meeples_at(board)
+    out = []
+    for segs in groups.values():
+        (kind,) = {kind_of[seg] for seg in segs}
+        meeples = [0] * players
+        for seg in segs:
+            if seg in owner:
+                meeples[owner[seg]] += 1
+        n_open = sum(opens[seg] for seg in segs)
+        if kind in ("road", "city"):
+            complete = n_open == 0
+        elif kind == "monastery":
+            ((x, y, _),) = segs
+            complete = all((x + a, y + b) in board for a in (-1, 0, 1) for b in (-1, 0, 1))
+        else:
+            complete = False
+        pennants = sum(pennant[seg] for seg in segs)
+        out.append(Group(kind, frozenset(segs), n_open, complete, meeples, pennants))
+    return out
+
+
+def check_features(game: Game) -> list[Group]:
+    """Compares ``features()`` with the recount; returns the recount."""
+    board = board_map(game)
+    expected = recount(board, game.ferries, game.rules.players)
+    by_segments = {g.segments: g for g in expected}
+    features = game.features()
+    got = [frozenset(f.segments) for f in features]
+    assert len(set(got)) == len(got) == len(features)
+    assert set(got) == set(by_segments), (
+        "features differ from the recount: engine-only "
+        f"{sorted(sorted(s) for s in set(got) - set(by_segments))}, recount-only "
+        f"{sorted(sorted(s) for s in set(by_segments) - set(got))}"
+    )
+    for f in features:
+        g = by_segments[frozenset(f.segments)]
+        assert len(f.segments) == len(g.segments), f
+        assert f.kind == g.kind, f
+        assert sorted(f.tiles) == sorted({(x, y) for x, y, _ in g.segments}), f
+        assert len(set(f.tiles)) == len(f.tiles), f
+        assert list(f.meeples) == g.meeples, f
+        if f.kind in ("road", "city"):
+            assert f.open_sides == g.open_sides, (f, g)
+        else:
+            assert f.open_sides == 0, f
+        assert f.complete == g.complete, (f, g)
+        if f.kind == "city":
+            assert f.pennants == g.pennants, f
+        if f.kind == "road":
+            assert f.inns == 0, f
+    return expected
+
+
+# ----- the nearest ferry in each direction ----------------------------------------------------
+
+
+def nearest_ferries(
+    board: dict[tuple[int, int], Any], ferries: list[tuple[int, int, int, int]], tile: str, x: int, y: int, r: int
+) -> set[tuple[int, int]]:
+    """Lake squares whose ferry may move when ``tile`` is placed at (x, y) turned r: walk
+    the road graph from every road side of the new tile that meets a placed tile, stopping at
+    the first ferry on each branch (and at the new tile itself)."""
+    ferry_end = {(fx, fy, e) for fx, fy, a, b in ferries for e in (a, b)}
+    found: set[tuple[int, int]] = set()
+    edges = MODEL.edges(tile, r)
+    for k, side in enumerate(SIDES):
+        if edges[k] != "R":
+            continue
+        dx, dy = DELTA[side]
+        nb = board.get((x + dx, y + dy))
+        if nb is None:
+            continue
+        start = (nb.x, nb.y, MODEL.index(nb.tile, nb.rotation)[OPPOSITE[side]])
+        seen = {start}
+        todo = [start]
+        while todo:
+            sx, sy, i = seg = todo.pop()
+            if seg in ferry_end:
+                found.add((sx, sy))
+                continue  # the ferry of this lake is the nearest one on this branch
+            p = board[(sx, sy)]
+            for slot in MODEL.slots(p.tile, p.rotation)[i]:
+                ddx, ddy = DELTA[slot]
+                q = (sx + ddx, sy + ddy)
+                if q == (x, y) or q not in board:
+                    continue
+                n = board[q]
+                nxt = (q[0], q[1], MODEL.index(n.tile, n.rotation)[facing(slot)])
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+    return found
+
+
+# ----- placements and meeple targets ----------------------------------------------------------
+
+
+def fits(board: dict[tuple[int, int], Any], tile: str, x: int, y: int, r: int) -> bool:
+    if (x, y) in board:
+        return False
+    mine = MODEL.edges(tile, r)
+    touching = False
+    for k, side in enumerate(SIDES):
+        dx, dy = DELTA[side]
+        nb = board.get((x + dx, y + dy))
+        if nb is None:
+            continue
+        touching = True
+        if MODEL.edges(nb.tile, nb.rotation)[SIDES.index(OPPOSITE[side])] != mine[k]:
+            return False
+    return touching
+
+
+def fitting_placements(board: dict[tuple[int, int], Any], tile: str) -> set[tuple[int, int, int]]:
+    squares = {(x + dx, y + dy) for x, y in board for dx, dy in DELTA.values()} - set(board)
+    return {(x, y, r) for x, y in squares for r in range(4) if fits(board, tile, x, y, r)}
+
+
+def meeple_targets(
+    game: Game, board: dict[tuple[int, int], Any], group_of: dict[Seg, int], groups: list[Group], x: int, y: int, r: int
+) -> set[int]:
+    """Feature indices of the new tile that may take a meeple: the road ends of a lake are
+    looked at before the new ferry joins any of them (F-2)."""
+    if game.supply[game.current_player] == 0:
+        return set()
+    tile = game.tile
+    assert tile is not None
+    # The new tile's segments and the groups they touch, joined (the new tile can merge
+    # groups, e.g. two fields of the new tile through one field around a neighbour).
+    parent: dict[Any, Any] = {}
+
+    def find(a: Any) -> Any:
+        parent.setdefault(a, a)
+        while parent[a] != a:
+            a = parent[a]
+        return a
+
+    slots_of = MODEL.slots(tile, r)
+    for i, slots in enumerate(slots_of):
+        find(("new", i))
+        for slot in slots:
+            dx, dy = DELTA[slot[0]]
+            nb = board.get((x + dx, y + dy))
+            if nb is not None:
+                k = group_of[(nb.x, nb.y, MODEL.index(nb.tile, nb.rotation)[facing(slot)])]
+                parent[find(("new", i))] = find(("group", k))
+    busy = {find(("group", k)) for k, g in enumerate(groups) if any(g.meeples) and ("group", k) in parent}
+    return {i for i in range(len(slots_of)) if find(("new", i)) not in busy}
+
+
+def equivalent_turns(tile: str, r: int, q: int) -> bool:
+    """Whether turning the tile by q looks exactly like turning it by r."""
+    kinds = MODEL.kinds(tile)
+    a = Counter(zip(kinds, MODEL.slots(tile, r)))
+    b = Counter(zip(kinds, MODEL.slots(tile, q)))
+    return MODEL.edges(tile, r) == MODEL.edges(tile, q) and a == b
+
+
+# ----- checks of the listed moves -------------------------------------------------------------
+
+
+def ferry_move_options(
+    board: dict[tuple[int, int], Any], where: dict[tuple[int, int], tuple[int, int]], lakes: set[tuple[int, int]]
+) -> list[list[tuple[int, int, int, int] | None]]:
+    """Per movable lake: stay, or go to any other pair of road ends of that lake."""
+    out = []
+    for lx, ly in sorted(lakes):
+        here = where[(lx, ly)]
+        others = [(lx, ly, a, b) for a, b in MODEL.road_pairs(board[(lx, ly)].tile) if (a, b) != here]
+        out.append([None, *others])
+    return out
+
+
+def check_listed_moves(game: Game, legal: list[Move], groups: list[Group]) -> dict[tuple[int, int, int], set[tuple[int, int]]]:
+    """The listed moves against the rules, placement by placement. Returns movable lakes."""
+    tile = game.tile
+    assert tile is not None
+    board = board_map(game)
+    ferries = game.ferries
+    where = {(x, y): (a, b) for x, y, a, b in ferries}
+    assert legal == sorted(set(legal)), "legal moves are sorted and distinct"
+    group_of = {s: k for k, g in enumerate(groups) for s in g.segments}
+    by_placement: dict[tuple[int, int, int], set[Move]] = {}
+    for m in legal:
+        by_placement.setdefault((m.x, m.y, m.rotation), set()).add(m)
+    # Placements: exactly the fitting ones, up to turns that look the same.
+    fitting = fitting_placements(board, tile)
+    assert set(by_placement) <= fitting, sorted(set(by_placement) - fitting)
+    for x, y, r in fitting - set(by_placement):
+        assert any((x, y, q) in by_placement and equivalent_turns(tile, r, q) for q in range(r)), (tile, x, y, r)
+    movable_by_placement = {}
+    lake = is_lake(tile)
+    pairs = MODEL.road_pairs(tile) if lake else [None]
+    for (x, y, r), moves in by_placement.items():
+        movable = game.movable_ferries(x, y, r)
+        assert len(movable) == len(set(movable)), movable
+        movable_set = set(movable)
+        movable_by_placement[(x, y, r)] = movable_set
+        assert (x, y) not in movable_set, f"the ferry of the tile being placed is listed as movable at {(x, y)}"
+        for lx, ly in movable_set:
+            assert is_lake(board[(lx, ly)].tile) and (lx, ly) in where, (lx, ly)
+        expected_movable = nearest_ferries(board, ferries, tile, x, y, r)
+        assert movable_set == expected_movable, (
+            f"{tile} at ({x}, {y}) turned {r}: movable_ferries {sorted(movable_set)}, "
+            f"nearest ferries along the extended roads {sorted(expected_movable)}"
+        )
+        for m in moves:
+            if lake:
+                assert m.ferry is not None and m.ferry in pairs, m
+            else:
+                assert m.ferry is None, m
+            lakes = [(lx, ly) for lx, ly, _a, _b in m.ferry_moves]
+            assert len(lakes) == len(set(lakes)), f"{m} moves a ferry twice"
+            for lx, ly, a, b in m.ferry_moves:
+                assert (lx, ly) in movable_set, f"{m} moves the ferry at {(lx, ly)}, not movable"
+                assert (lx, ly) != (x, y)
+                assert (a, b) in MODEL.road_pairs(board[(lx, ly)].tile), m
+                assert (a, b) != where[(lx, ly)], f"{m} leaves a ferry where it is"
+        # The listed moves are exactly: meeple (or none) x new ferry x any choice of moves.
+        targets = meeple_targets(game, board, group_of, groups, x, y, r)
+        choices = [
+            [c for c in choice if c is not None]
+            for choice in itertools.product(*ferry_move_options(board, where, movable_set))
+        ]
+        expected = {
+            Move(x, y, r, meeple, ferry=pair, ferry_moves=fm)
+            for meeple in [None, *sorted(targets)]
+            for pair in pairs
+            for fm in choices
+        }
+        assert moves == expected, (
+            f"{tile} at ({x}, {y}) turned {r}: listed-only {sorted(moves - expected)[:5]}, "
+            f"missing {sorted(expected - moves)[:5]}"
+        )
+    return movable_by_placement
+
+
+# ----- moves near the listed ones ----------------------------------------------------------------
+
+
+def near_moves(game: Game, legal: list[Move], rnd: random.Random, limit: int = 150) -> set[Move]:
+    """Unlisted variations of ferry choices: perturbed new-ferry pairs, a missing ferry on a
+    lake tile, a ferry on another tile, ferry moves of ferries that may not move, a ferry moved
+    twice, to where it is, to a bad pair, on a square with no lake."""
+    tile = game.tile
+    assert tile is not None
+    board = board_map(game)
+    where = {(x, y): (a, b) for x, y, a, b in game.ferries}
+    nfeat = len(TILES[tile].features)
+    sample = rnd.sample(legal, min(len(legal), 12))
+    with_moves = [m for m in legal if m.ferry_moves]
+    sample += rnd.sample(with_moves, min(len(with_moves), 8))
+    out: set[Move] = set()
+
+    def mk(m: Move, **kw: Any) -> None:
+        args: dict[str, Any] = dict(meeple=m.meeple, ferry=m.ferry, ferry_moves=m.ferry_moves)
+        args.update(kw)
+        try:
+            out.add(Move(m.x, m.y, m.rotation, args["meeple"], ferry=args["ferry"], ferry_moves=args["ferry_moves"]))
+        except IllegalMoveError:
+            pass  # not even a Move (e.g. five ferry moves)
+
+    for m in sample:
+        movable = set(game.movable_ferries(m.x, m.y, m.rotation))
+        if is_lake(tile):
+            mk(m, ferry=None)
+            assert m.ferry is not None
+            a, b = m.ferry
+            for bad in ((a, a), (b, b), (a, nfeat - 1), (a, nfeat), (b, 200), (0, nfeat + 1)):
+                mk(m, ferry=bad)
+        else:
+            mk(m, ferry=(0, 1))
+            mk(m, ferry=(1, 2))
+        # The new tile's own square as a ferry move.
+        for a, b in MODEL.road_pairs(tile)[:2]:
+            mk(m, ferry_moves=[*m.ferry_moves, (m.x, m.y, a, b)])
+        # Ferries that may not move, squares without a lake, empty squares.
+        for (lx, ly), (a, b) in where.items():
+            if (lx, ly) in movable:
+                continue
+            elsewhere = next(p for p in MODEL.road_pairs(board[(lx, ly)].tile) if p != (a, b))
+            mk(m, ferry_moves=[*m.ferry_moves, (lx, ly, *elsewhere)])
+        for p in list(board.values())[:3]:
+            if not is_lake(p.tile):
+                mk(m, ferry_moves=[*m.ferry_moves, (p.x, p.y, 0, 1)])
+        mk(m, ferry_moves=[*m.ferry_moves, (m.x + 1000, m.y, 0, 1)])
+        for lx, ly in movable:
+            pairs = MODEL.road_pairs(board[(lx, ly)].tile)
+            rest = [fm for fm in m.ferry_moves if (fm[0], fm[1]) != (lx, ly)]
+            here = where[(lx, ly)]
+            mk(m, ferry_moves=[*rest, (lx, ly, *here)])  # "moved" to where it is
+            other = [p for p in pairs if p != here]
+            mk(m, ferry_moves=[*rest, (lx, ly, *other[0]), (lx, ly, *other[0])])  # twice, same
+            mk(m, ferry_moves=[*rest, (lx, ly, *other[0]), (lx, ly, *other[-1])])  # twice
+            mk(m, ferry_moves=[*rest, (lx, ly, *other[0]), (lx, ly, *here)])
+            ends = sorted({e for p in pairs for e in p})
+            nl = len(TILES[board[(lx, ly)].tile].features)
+            for bad in ((ends[0], ends[0]), (ends[0], nl - 1), (ends[0], nl), (ends[-1], 99)):
+                mk(m, ferry_moves=[*rest, (lx, ly, *bad)])
+    for m in sample:
+        if m.ferry_moves:
+            fm = m.ferry_moves
+            mk(m, ferry_moves=[*fm, fm[0]])
+    moves = sorted(out)
+    rnd.shuffle(moves)
+    return set(moves[:limit])
+
+
+# ----- playing ------------------------------------------------------------------------------------
+
+
+def new_game(config: str, seed: int, game_index: int = 0) -> Game:
+    return Game(RULES[config], seed=seed, game_index=game_index)
+
+
+def pick(legal: list[Move], rnd: random.Random) -> Move:
+    """A random listed move; one that moves ferries most of the time when there are some."""
+    with_moves = [m for m in legal if m.ferry_moves]
+    pool = with_moves if with_moves and rnd.random() < 0.75 else legal
+    return pool[rnd.randrange(len(pool))]
+
+
+def play_random(game: Game, rnd: random.Random, turns: int | None = None) -> None:
+    n = 0
+    while not game.is_over and (turns is None or n < turns):
+        game.play(pick(game.legal_moves(), rnd))
+        n += 1
+
+
+def board_meeples(game: Game) -> list[int]:
+    counts = [0] * game.rules.players
+    for p in game.board:
+        if p.meeple is not None:
+            counts[p.meeple[0]] += 1
+    return counts
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    return (
+        game.to_json(),
+        list(game.supply),
+        list(game.scores),
+        game.current_player,
+        game.tile,
+        game.turn,
+        game.is_over,
+        [repr(p) for p in game.board],
+        list(game.ferries),
+        list(game.remaining_tiles),
+        list(game.discarded),
+        list(game.moves),
+        [repr(e) for e in game.events],
+        [repr(f) for f in game.features()],
+    )
+
+
+def check_ferries(game: Game) -> dict[tuple[int, int], tuple[int, int]]:
+    """One ferry per lake tile, on two different road ends of its own lake."""
+    board = board_map(game)
+    ferries = game.ferries
+    squares = [(x, y) for x, y, _a, _b in ferries]
+    assert len(squares) == len(set(squares)), f"two ferries on one lake: {ferries}"
+    lakes = {xy for xy, p in board.items() if is_lake(p.tile)}
+    assert set(squares) == lakes, f"ferries on {sorted(squares)}, lake tiles on {sorted(lakes)}"
+    for x, y, a, b in ferries:
+        tile = board[(x, y)].tile
+        assert tile.startswith("ferries/"), (x, y, tile)
+        assert a < b, (x, y, a, b)
+        assert (a, b) in MODEL.road_pairs(tile), f"ferry {(x, y, a, b)} is not on two road ends of {tile}"
+    return {(x, y): (a, b) for x, y, a, b in ferries}
+
+
+def majority(meeples: list[int]) -> tuple[int, ...]:
+    best = max(meeples)
+    return tuple(p for p, m in enumerate(meeples) if m == best) if best > 0 else ()
+
+
+def event_key(e: Any) -> tuple[Any, ...]:
+    return (e.kind, e.points, tuple(e.players), tuple(sorted(e.tiles)), e.complete)
+
+
+def expected_turn_events(
+    groups: list[Group], before: dict[Seg, int], move: Move, player: int, players: int
+) -> Counter[Any]:
+    """Every complete road, city or monastery that holds a meeple (counted where the meeples
+    stood before the move, plus the new one) scores once: closing a road by a ferry move
+    scores it, a re-opened road scores again when it is closed again."""
+    out: Counter[Any] = Counter()
+    for g in groups:
+        if not g.complete:
+            continue
+        meeples = [0] * players
+        for s in g.segments:
+            if s in before:
+                meeples[before[s]] += 1
+        if move.meeple is not None and (move.x, move.y, move.meeple) in g.segments:
+            meeples[player] += 1
+        if not any(meeples):
+            continue
+        tiles = tuple(sorted({(x, y) for x, y, _ in g.segments}))
+        n = len(tiles)
+        points = {"road": n, "city": 2 * (n + g.pennants), "monastery": 9}[g.kind]
+        out[(g.kind, points, majority(meeples), tiles, True)] += 1
+    return out
+
+
+def expected_final_events(groups: list[Group], board: dict[tuple[int, int], Any]) -> Counter[Any]:
+    city_of = {s: g for g in groups if g.kind == "city" for s in g.segments}
+    out: Counter[Any] = Counter()
+    for g in groups:
+        if not any(g.meeples):
+            continue
+        assert not g.complete or g.kind == "field"
+        tiles = tuple(sorted({(x, y) for x, y, _ in g.segments}))
+        n = len(tiles)
+        if g.kind == "road":
+            points = n
+        elif g.kind == "city":
+            points = n + g.pennants
+        elif g.kind == "monastery":
+            ((x, y),) = tiles
+            points = sum((x + a, y + b) in board for a in (-1, 0, 1) for b in (-1, 0, 1))
+        else:
+            cities = set()
+            for x, y, i in g.segments:
+                tdef = TILES[board[(x, y)].tile]
+                for side in tdef.features[i].cities:
+                    (c,) = [k for k, f in enumerate(tdef.features) if f.kind == "city" and side in f.slots]
+                    city = city_of[(x, y, c)]
+                    if city.complete:
+                        cities.add(city.segments)
+            if not cities:
+                continue
+            points = 3 * len(cities)
+        out[(g.kind, points, majority(g.meeples), tiles, False)] += 1
+    return out
+
+
+# ----- the tile data ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_tile_data_matches_the_engine(config: str) -> None:
+    rules = RULES[config]
+    edition = CONFIGS[config]["ferries_edition"]
+    assert rules.ferries_edition == edition
+    assert rules.deck_size == 79  # 71 base tiles (start tile excluded) + 8 lake tiles
+    deck = Counter(rules.full_deck())
+    assert sum(deck.values()) == rules.deck_size
+    assert tuple(deck[t] for t in LAKE_IDS) == EDITION_COUNTS[edition]
+    assert set(rules.tile_ids()) == set(TILES)
+    for tid, tdef in TILES.items():
+        if tid != rules.start_tile:
+            assert deck[tid] == tdef.counts.get(edition, tdef.count), tid
+        assert tdef.lake == tid.startswith("ferries/"), tid
+        for r in range(4):
+            assert rules.tile_edges(tid, r) == MODEL.edges(tid, r), (tid, r)
+            described = rules.tile_features(tid, r)
+            assert len(described) == len(tdef.features), (tid, described)
+            for text, f, slots in zip(described, tdef.features, MODEL.slots(tid, r)):
+                kind, *places = text.split()
+                assert kind == f.kind, (tid, r, text)
+                if kind in ("road", "city"):
+                    assert set(places) == set(slots), (tid, r, text)
+                elif kind == "field":
+                    assert set(places) - {"I"} == set(slots), (tid, r, text)
+    for tid in LAKE_IDS:
+        # Every road on a lake tile ends at the lake: one side each, all of them separate.
+        roads = [f for f in TILES[tid].features if f.kind == "road"]
+        assert all(len(f.slots) == 1 for f in roads)
+        assert len(roads) == TILES[tid].edges.count("R") == {"CRRR": 3, "FRRR": 3, "RRRR": 4}[tid[8:]]
+        assert len(MODEL.road_pairs(tid)) == len(roads) * (len(roads) - 1) // 2
+
+
+# ----- whole games, move by move --------------------------------------------------------------
+
+
+@dataclass
+class Before:
+    """What a move is checked against: the game as it was just before the move."""
+
+    player: int
+    tile: str
+    turn: int
+    ferries: dict[tuple[int, int], tuple[int, int]]
+    meeples: dict[Seg, int]
+    scores: list[int]
+    events: int
+
+    @staticmethod
+    def of(game: Game) -> Before:
+        assert game.tile is not None
+        return Before(
+            game.current_player,
+            game.tile,
+            game.turn,
+            {(x, y): (a, b) for x, y, a, b in game.ferries},
+            meeples_at(board_map(game)),
+            list(game.scores),
+            len(game.events),
+        )
+
+
+def check_played(before: Before, game: Game, move: Move) -> list[Group]:
+    """Everything that must hold after ``move`` was played from ``before``; returns the
+    recount of the features."""
+    players = game.rules.players
+    assert game.moves[-1] == move and game.turn == before.turn + 1 == len(game.moves)
+    placed = game.board[-1]
+    assert (placed.x, placed.y, placed.rotation, placed.tile) == (move.x, move.y, move.rotation, before.tile)
+    # The ferries: the new one where the move put it, the moved ones moved, the rest kept.
+    where = check_ferries(game)
+    expected = dict(before.ferries)
+    if move.ferry is not None:
+        expected[(move.x, move.y)] = move.ferry
+    for lx, ly, a, b in move.ferry_moves:
+        expected[(lx, ly)] = (a, b)
+    assert where == expected, (move, before.ferries, where)
+    # Meeples are conserved; scores never drop and add up from the events.
+    on_board = board_meeples(game)
+    for p in range(players):
+        assert game.supply[p] + on_board[p] == 7, (p, list(game.supply), on_board)
+    assert all(a >= b for a, b in zip(game.scores, before.scores)), (before.scores, game.scores)
+    totals = [0] * players
+    for e in game.events:
+        for p in e.players:
+            totals[p] += e.points
+    assert totals == game.scores
+    # The recount agrees, no meeple stays on a closed feature, and the scorings of this
+    # turn are exactly the closed features that held meeples.
+    groups = check_features(game)
+    for g in groups:
+        assert not (g.complete and any(g.meeples)), f"meeples stay on a complete {g}"
+    new = [e for e in game.events[before.events :] if not e.final_scoring]
+    assert all(e.turn == game.turn for e in new)
+    got = Counter(event_key(e) for e in new)
+    want = expected_turn_events(groups, before.meeples, move, before.player, players)
+    assert got == want, (move, got, want)
+    if game.is_over:
+        # The end: the deck is used up; final scoring of what still holds meeples (the
+        # meeples are still shown on the board).
+        assert game.turn + len(game.discarded) == game.rules.deck_size
+        assert game.legal_moves() == [] and game.tile is None
+        final = Counter(event_key(e) for e in game.events if e.final_scoring)
+        assert final == expected_final_events(groups, board_map(game))
+    else:
+        assert game.current_player == (before.player + 1) % players
+    return groups
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@given(seed=seeds, choice_seed=choice_seeds)
+def test_every_move_keeps_the_ferry_invariants(config: str, seed: int, choice_seed: int) -> None:
+    game = new_game(config, seed)
+    rules = game.rules
+    rnd = random.Random(choice_seed)
+    assert game.ferries == []
+    assert list(game.supply) == [7] * rules.players and rules.meeples == 7
+    assert game.scores == [0] * rules.players
+    groups = check_features(game)
+    while not game.is_over:
+        legal = game.legal_moves()
+        assert legal, "a game that is not over must have a legal move"
+        check_listed_moves(game, legal, groups)
+        move = pick(legal, rnd)
+        before = Before.of(game)
+        game.play(move)
+        groups = check_played(before, game, move)
+    # A move after the end is refused and changes nothing.
+    before_end = snapshot(game)
+    for mv in (game.moves[-1], Move(0, 0, 0, ferry=(0, 1))):
+        assert not game.is_legal(mv)
+        with pytest.raises(GameOverError):
+            game.play(mv)
+    assert snapshot(game) == before_end
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@given(seed=seeds, choice_seed=choice_seeds)
+def test_listed_moves_are_accepted_and_near_ones_refused(config: str, seed: int, choice_seed: int) -> None:
+    game = new_game(config, seed)
+    rnd = random.Random(choice_seed)
+    checked = 0
+    while not game.is_over:
+        legal = game.legal_moves()
+        tile = game.tile
+        assert tile is not None
+        with_moves = [m for m in legal if m.ferry_moves]
+        if is_lake(tile) or with_moves or rnd.random() < 0.05:
+            checked += 1
+            listed = set(legal)
+            before = Before.of(game)
+            # Every listed move is accepted (on a clone) and puts the ferries where it says;
+            # some of them (most of those that move ferries) get the full check.
+            deep = set(rnd.sample(with_moves, min(len(with_moves), 3)))
+            deep |= set(rnd.sample(legal, min(len(legal), 1)))
+            for mv in legal:
+                assert game.is_legal(mv), mv
+                c = game.clone()
+                c.play(mv)
+                if mv in deep:
+                    check_played(before, c, mv)
+                    continue
+                assert c.moves[-1] == mv and c.turn == game.turn + 1
+                assert c.supply[before.player] + board_meeples(c)[before.player] == 7
+                where = {(x, y): (a, b) for x, y, a, b in c.ferries}
+                expected = dict(before.ferries)
+                if mv.ferry is not None:
+                    expected[(mv.x, mv.y)] = mv.ferry
+                for lx, ly, a, b in mv.ferry_moves:
+                    expected[(lx, ly)] = (a, b)
+                assert where == expected, mv
+            # Unlisted variations are refused with IllegalMoveError and change nothing.
+            record = game.to_json()
+            full_before = snapshot(game)
+            refused = 0
+            for mv in near_moves(game, legal, rnd):
+                if mv in listed:
+                    assert game.is_legal(mv)
+                    continue
+                assert not game.is_legal(mv), mv
+                with pytest.raises(IllegalMoveError) as info:
+                    game.play(mv)
+                assert not isinstance(info.value, GameOverError), mv
+                assert str(info.value)
+                assert game.to_json() == record, mv
+                refused += 1
+            assert refused > 0
+            assert snapshot(game) == full_before
+            assert game.legal_moves() == legal
+        game.play(pick(legal, rnd))
+    assert checked > 0
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_ferry_moves_reopen_and_close_roads(config: str) -> None:
+    """Ferry moves do re-open completed roads and close roads away from the new tile in
+    ordinary play, and a re-opened road scores again when it is closed again with a meeple on
+    it (F-4); every time the engine's features and scorings agree with the recount."""
+    seen: Counter[str] = Counter()
+    wanted = ("re-opened", "closed away from the new tile", "closed away and scored", "scored again")
+    for game_index in range(40):
+        game = new_game(config, 7, game_index)
+        rnd = random.Random(game_index)
+        groups = recount(board_map(game), game.ferries, game.rules.players)
+        scored: set[Seg] = set()  # segments of roads that have been scored while complete
+        while not game.is_over:
+            move = pick(game.legal_moves(), rnd)
+            before = Before.of(game)
+            complete_before = [g.segments for g in groups if g.kind == "road" and g.complete]
+            open_before = {s for g in groups if g.kind == "road" and not g.complete for s in g.segments}
+            n_events = len(game.events)
+            game.play(move)
+            groups = check_played(before, game, move)  # includes the scorings of this turn
+            road_of = {s: g for g in groups if g.kind == "road" for s in g.segments}
+            road_events = [e for e in game.events[n_events:] if e.kind == "road" and not e.final_scoring]
+            for g in groups:
+                if g.kind != "road" or not g.complete:
+                    continue
+                held = any(s in before.meeples for s in g.segments) or (
+                    move.meeple is not None and (move.x, move.y, move.meeple) in g.segments
+                )
+                tiles = sorted({(x, y) for x, y, _ in g.segments})
+                if held:
+                    # Scored now (check_played compared the whole set of scorings).
+                    assert any(sorted(e.tiles) == tiles for e in road_events), (move, tiles)
+                    if g.segments & scored:
+                        seen["scored again"] += 1
+                    scored |= g.segments
+                if move.ferry_moves and (move.x, move.y) not in tiles and g.segments & open_before:
+                    seen["closed away from the new tile"] += 1
+                    assert all(game.feature_at(*s).complete for s in g.segments)
+                    if held:
+                        seen["closed away and scored"] += 1
+            if move.ferry_moves:
+                for segs in complete_before:
+                    if any(not road_of[s].complete for s in segs):
+                        seen["re-opened"] += 1
+                        assert any(not game.feature_at(*s).complete for s in segs)
+        if min(seen[k] for k in wanted) >= 2:
+            break
+    for k in wanted:
+        assert seen[k] >= 2, seen
+
+
+# ----- clones, records, determinism -------------------------------------------------------------
+
+
+@given(config=configs, seed=seeds, choice_seed=choice_seeds, split=st.floats(0.0, 1.0))
+def test_clone_is_independent(config: str, seed: int, choice_seed: int, split: float) -> None:
+    game = new_game(config, seed)
+    play_random(game, random.Random(choice_seed), int(split * 79))
+    original = snapshot(game)
+    legal_before = game.legal_moves()
+    clone = game.clone()
+    assert snapshot(clone) == original
+    play_random(clone, random.Random(choice_seed + 1))
+    assert clone.is_over
+    assert snapshot(game) == original
+    assert game.legal_moves() == legal_before
+    # And the other way round.
+    clone2 = game.clone()
+    was_over = game.is_over
+    play_random(game, random.Random(choice_seed + 2), 8)
+    assert was_over or snapshot(game) != original
+    assert snapshot(clone2) == original
+    assert clone2.legal_moves() == legal_before
+
+
+def assert_same_game(a: Game, b: Game) -> None:
+    assert a.to_json() == b.to_json()
+    assert snapshot(a) == snapshot(b)
+    assert a.legal_moves() == b.legal_moves()
+    assert a.points_by_kind == b.points_by_kind
+    assert a.rules == b.rules
+    if not a.is_over:
+        for m in a.legal_moves()[:20]:
+            assert a.movable_ferries(m.x, m.y, m.rotation) == b.movable_ferries(m.x, m.y, m.rotation)
+
+
+@given(config=configs, seed=seeds, choice_seed=choice_seeds, split=st.floats(0.0, 1.0))
+def test_json_and_pickle_round_trip(config: str, seed: int, choice_seed: int, split: float) -> None:
+    game = new_game(config, seed)
+    rnd = random.Random(choice_seed)
+    assert_same_game(Game.from_json(game.to_json()), game)
+    play_random(game, rnd, int(split * 79))
+    restored = Game.from_json(game.to_json())
+    assert_same_game(restored, game)
+    assert_same_game(pickle.loads(pickle.dumps(game)), game)
+    # The record keeps the ferry choices of the moves.
+    record = json.loads(game.to_json())
+    assert len(record["moves"]) == len(game.moves)
+    while not game.is_over:
+        mv = pick(game.legal_moves(), rnd)
+        game.play(mv)
+        restored.play(mv)
+    assert_same_game(restored, game)
+    assert_same_game(Game.from_json(game.to_json()), game)
+    assert_same_game(pickle.loads(pickle.dumps(game)), game)
+    assert Game.from_json(game.to_json()).moves == game.moves
+    for mv in game.moves:
+        back = pickle.loads(pickle.dumps(mv))
+        assert back == mv and hash(back) == hash(mv) and back.ferry == mv.ferry
+        assert back.ferry_moves == mv.ferry_moves
+
+
+@given(config=configs, seed=seeds, choice_seed=choice_seeds)
+def test_same_seed_same_game(config: str, seed: int, choice_seed: int) -> None:
+    a = new_game(config, seed)
+    b = new_game(config, seed)
+    assert a.tile is not None
+    deck = [t for _, t in a.discarded] + [a.tile] + a.remaining_tiles
+    assert Counter(deck) == Counter(RULES[config].full_deck())
+    explicit = Game(RULES[config], deck=deck)
+    rnd = random.Random(choice_seed)
+    while not a.is_over:
+        legal = a.legal_moves()
+        assert legal == b.legal_moves() == explicit.legal_moves()
+        mv = pick(legal, rnd)
+        for m in {mv, legal[0], legal[-1]}:
+            assert a.movable_ferries(m.x, m.y, m.rotation) == b.movable_ferries(m.x, m.y, m.rotation)
+        a.play(mv)
+        b.play(mv)
+        explicit.play(mv)
+        assert a.ferries == b.ferries == explicit.ferries
+        assert snapshot(a) == snapshot(b)
+    assert explicit.is_over and explicit.scores == a.scores and explicit.moves == a.moves
+
+
+# ----- batch simulation ---------------------------------------------------------------------------
+
+
+@settings(max_examples=6)
+@given(config=configs, seed=seeds, policy=st.sampled_from(["random", "greedy"]))
+def test_simulate_does_not_depend_on_threads(config: str, seed: int, policy: str) -> None:
+    rules = RULES[config]
+    games = 120
+    one = simulate(rules, games=games, seed=seed, policy=policy, threads=1)
+    two = simulate(rules, games=games, seed=seed, policy=policy, threads=2)
+    for col in ("scores", "winners", "turns", "points_by_kind", "discarded"):
+        np.testing.assert_array_equal(getattr(one, col), getattr(two, col), err_msg=col)
+    assert one.scores.shape == (games, rules.players)
+    np.testing.assert_array_equal(one.turns.astype(np.int64) + one.discarded, 79)
+    np.testing.assert_array_equal(one.points_by_kind.sum(axis=2), one.scores)
+    assert (one.points_by_kind[:, :, SCORE_KINDS.index("goods")] == 0).all()
+    assert (one.scores >= 0).all()
