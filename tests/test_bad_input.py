@@ -30,26 +30,9 @@ from carcassonne import (
     simulate,
 )
 from carcassonne.cli import main
+from observe import snapshot
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def snapshot(game: Game) -> tuple[Any, ...]:
-    return (
-        game.to_json(),
-        list(game.supply),
-        list(game.scores),
-        game.current_player,
-        game.tile,
-        game.turn,
-        game.is_over,
-        [repr(p) for p in game.board],
-        list(game.remaining_tiles),
-        list(game.discarded),
-        list(game.moves),
-        [repr(e) for e in game.events],
-        game.legal_moves(),
-    )
 
 
 def refused(game: Game, move: Move, *fragments: str, error: type[Exception] = IllegalMoveError) -> str:

@@ -47,6 +47,7 @@ from carcassonne import (
     Rules,
     simulate,
 )
+from observe import board_meeples, snapshot
 
 SETS = ("base", "ferries")
 
@@ -600,33 +601,6 @@ def play_random(game: Game, rnd: random.Random, turns: int | None = None) -> Non
     while not game.is_over and (turns is None or n < turns):
         game.play(pick(game.legal_moves(), rnd))
         n += 1
-
-
-def board_meeples(game: Game) -> list[int]:
-    counts = [0] * game.rules.players
-    for p in game.board:
-        if p.meeple is not None:
-            counts[p.meeple[0]] += 1
-    return counts
-
-
-def snapshot(game: Game) -> tuple[Any, ...]:
-    return (
-        game.to_json(),
-        list(game.supply),
-        list(game.scores),
-        game.current_player,
-        game.tile,
-        game.turn,
-        game.is_over,
-        [repr(p) for p in game.board],
-        list(game.ferries),
-        list(game.remaining_tiles),
-        list(game.discarded),
-        list(game.moves),
-        [repr(e) for e in game.events],
-        [repr(f) for f in game.features()],
-    )
 
 
 def check_ferries(game: Game) -> dict[tuple[int, int], tuple[int, int]]:

@@ -37,6 +37,7 @@ from typing import Any
 import pytest
 
 from carcassonne import Game, IllegalMoveError, Move, Rules
+from observe import snapshot
 from positions import ev, events
 
 FERRIES = ("base", "ferries")
@@ -72,22 +73,6 @@ def step(
     assert game.is_legal(mv)
     game.play(mv)
     return mv
-
-
-def snapshot(game: Game) -> tuple[Any, ...]:
-    return (
-        game.to_json(),
-        list(game.scores),
-        list(game.supply),
-        game.current_player,
-        game.tile,
-        game.turn,
-        game.is_over,
-        list(game.ferries),
-        [repr(p) for p in game.board],
-        [repr(e) for e in game.events],
-        list(game.moves),
-    )
 
 
 def refused(game: Game, mv: Move, *fragments: str) -> str:

@@ -32,6 +32,7 @@ from carcassonne import (
     SimulationResult,
     simulate,
 )
+from observe import board_meeples, snapshot
 
 ALL_SETS = ("base", "inns-and-cathedrals", "traders-and-builders")
 
@@ -72,39 +73,12 @@ OPPOSITE = {"N": "S", "E": "W", "S": "N", "W": "E"}
 # ----- helpers -------------------------------------------------------------------------
 
 
-def board_meeples(game: Game) -> list[int]:
-    counts = [0] * game.rules.players
-    for placed in game.board:
-        if placed.meeple is not None:
-            player, _index = placed.meeple
-            counts[player] += 1
-    return counts
-
-
 def feature_meeples(game: Game) -> list[int]:
     counts = [0] * game.rules.players
     for f in game.features():
         for p in range(game.rules.players):
             counts[p] += f.meeples[p]
     return counts
-
-
-def snapshot(game: Game) -> tuple[Any, ...]:
-    """Everything observable about a game, for 'unchanged' checks."""
-    return (
-        game.to_json(),
-        list(game.supply),
-        list(game.scores),
-        game.current_player,
-        game.tile,
-        game.turn,
-        game.is_over,
-        [repr(p) for p in game.board],
-        list(game.remaining_tiles),
-        list(game.discarded),
-        list(game.moves),
-        [repr(e) for e in game.events],
-    )
 
 
 def quick_snapshot(game: Game) -> tuple[Any, ...]:
