@@ -50,6 +50,9 @@ pub struct Board {
     /// Open-square index + 1, or 0.
     open_at: Vec<u16>,
     pub placed: Vec<Placed>,
+    /// Per placed tile, the placed index + 1 of its neighbour on each side (0 = none):
+    /// walking along roads then never touches the grid.
+    pub neighbours: Vec<[u16; 4]>,
     pub open: Vec<OpenSquare>,
 }
 
@@ -65,6 +68,7 @@ impl Board {
             cells: vec![0; (dim * dim) as usize],
             open_at: vec![0; (dim * dim) as usize],
             placed: Vec::with_capacity(tiles + 1),
+            neighbours: Vec::with_capacity(tiles + 1),
             open: Vec::with_capacity(2 * tiles + 4),
         }
     }
@@ -83,6 +87,7 @@ impl Board {
             self.open_at[o.cell as usize] = 0;
         }
         self.placed.clear();
+        self.neighbours.clear();
         self.open.clear();
     }
 
@@ -158,9 +163,13 @@ impl Board {
                 self.open_at[self.open[i].cell as usize] = i as u16 + 1;
             }
         }
+        let mut around = [0u16; 4];
         for (side, edge) in edges.iter().enumerate() {
             let n = self.neighbour_cell(cell, side);
-            if self.cells[n as usize] != 0 {
+            let nb = self.cells[n as usize];
+            if nb != 0 {
+                around[side] = nb;
+                self.neighbours[nb as usize - 1][(side + 2) % 4] = index as u16 + 1;
                 continue;
             }
             // The neighbour sees this tile across its opposite side.
@@ -176,6 +185,14 @@ impl Board {
                 }
             }
         }
+        self.neighbours.push(around);
         index
+    }
+
+    /// The placed neighbour of placed tile `placed` across `side`.
+    #[inline]
+    pub fn neighbour_of(&self, placed: usize, side: usize) -> Option<usize> {
+        let v = self.neighbours[placed][side];
+        (v != 0).then(|| v as usize - 1)
     }
 }

@@ -195,7 +195,7 @@ impl Game {
                     break;
                 }
                 let exit = exit as usize;
-                let Some(next) = board.placed_at(board.neighbour_cell(p.cell, exit)) else {
+                let Some(next) = board.neighbour_of(placed, exit) else {
                     break;
                 };
                 placed = next;
@@ -250,12 +250,8 @@ impl Game {
             let n = *self.features().node(m);
             let p = self.board().placed[n.placed as usize];
             let def = &rules.tiles[p.tile as usize];
-            let cell = self.board().cell(p.x, p.y).expect("on the board");
             for side in 0..4 {
-                let Some(nb) = self
-                    .board()
-                    .placed_at(self.board().neighbour_cell(cell, side))
-                else {
+                let Some(nb) = self.board().neighbour_of(n.placed as usize, side) else {
                     continue;
                 };
                 // Each shared side is joined once, from the later of its two tiles.
