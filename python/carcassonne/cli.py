@@ -36,6 +36,12 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--no-farmers", action="store_true", help="no meeples on fields, no field scoring")
     sim.add_argument("--inns-and-cathedrals", action="store_true", help="Inns & Cathedrals scoring")
     sim.add_argument("--traders-goods", action="store_true", help="Traders & Builders goods")
+    sim.add_argument(
+        "--ferries-edition",
+        choices=("C3", "C2"),
+        default="C3",
+        help="lake tile distribution with the ferries tile set (default C3)",
+    )
     sim.add_argument("--policy", choices=POLICIES, default="random", help="player for every seat (default random)")
     sim.add_argument("--seed", type=int, default=0, help="study seed (default 0)")
     sim.add_argument("--first-game", type=int, default=0, help="index of the first game (to split studies)")
@@ -103,6 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             farmers=not args.no_farmers,
             inns_and_cathedrals_scoring=args.inns_and_cathedrals,
             traders_goods=args.traders_goods,
+            ferries_edition=args.ferries_edition,
         )
         result = simulate(
             rules,
