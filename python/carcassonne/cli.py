@@ -58,7 +58,8 @@ def _mean(values: Any) -> float:
 def _report(result: SimulationResult) -> str:
     r = result.rules
     lines = [
-        f"carcassonne simulate: {result.games} games, {r.players} players, tile sets {', '.join(r.tile_sets)}, "
+        f"carcassonne simulate: {result.games} games, {r.players} players, tile sets {', '.join(r.tile_sets)}"
+        f"{f' ({r.ferries_edition} lakes)' if 'ferries' in r.tile_sets else ''}, "
         f"policy {result.policy}, seed {result.seed} (engine {result.engine_version}, rules v{result.rules_version})",
         "",
         f"{'seat':>4}  {'win rate':>8}  {'95% interval':>17}  {'mean score':>10}  {'sd':>6}",
