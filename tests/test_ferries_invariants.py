@@ -3,8 +3,8 @@
 Games with ``tile_sets=("base", "ferries")`` (C3 and C2 lake distributions, 2 to 4
 players) are drawn with Hypothesis (deck seed and the seed of the move choices; moves that
 move ferries are preferred whenever there are some) and checked move by move against the
-public API and against an independent oracle written here in Python from the tile files
-(read with ``tomllib``), ``game.board`` and ``game.ferries`` only:
+public API and against an independent oracle written in Python (here and in ``oracle.py``)
+from the tile files (read with ``tomllib``), ``game.board`` and ``game.ferries`` only:
 
 * ferries: one per lake tile, always joining two different road ends of its own lake, and
   exactly where the played moves put them;
@@ -27,10 +27,8 @@ import itertools
 import json
 import pickle
 import random
-import tomllib
 from collections import Counter
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -48,6 +46,18 @@ from carcassonne import (
     simulate,
 )
 from observe import board_meeples, snapshot
+from oracle import (
+    DELTA,
+    OPPOSITE,
+    SIDES,
+    Model,
+    assert_same_game,
+    event_key,
+    facing,
+    fitting_placements,
+    load_tiles,
+    majority,
+)
 
 SETS = ("base", "ferries")
 
@@ -65,128 +75,13 @@ configs = st.sampled_from(sorted(CONFIGS))
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 choice_seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
-SIDES = "NESW"
-DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-OPPOSITE = {"N": "S", "E": "W", "S": "N", "W": "E"}
-DATA_DIR = Path(__file__).resolve().parents[1] / "rust" / "carcassonne-core" / "data"
-
 Seg = tuple[int, int, int]
 
 
-# ----- the tile data, read straight from the TOML files ------------------------------------
+# ----- the tile data, read straight from the TOML files (see oracle.py) --------------------
 
-
-@dataclass(frozen=True)
-class TileFeature:
-    kind: str  # "road", "city", "field", "monastery"
-    slots: frozenset[str]  # unrotated: sides "N" for roads/cities, half-edges "NL" for fields
-    pennant: bool = False
-    cities: str = ""  # fields: sides of the cities on this tile the field borders
-
-
-@dataclass
-class TileDef:
-    id: str
-    edges: str
-    features: list[TileFeature]
-    lake: bool
-    count: int
-    counts: dict[str, int] = field(default_factory=dict)
-
-
-def parse_feature(token: str) -> TileFeature | None:
-    token = token.strip()
-    if token in ("garden", "LAKE"):
-        return None
-    if token == "MONASTERY":
-        return TileFeature("monastery", frozenset())
-    head, _, cities = token.partition("~")
-    body, _, flags = head.strip().partition("+")
-    assert body[1] == "(" and body.endswith(")"), token
-    slots = frozenset(body[2:-1].split())
-    kind = {"C": "city", "R": "road", "F": "field"}[body[0]]
-    if kind == "field":
-        assert all(len(s) == 2 and s[0] in SIDES and s[1] in "LR" for s in slots), token
-    else:
-        assert all(s in SIDES for s in slots), token
-    return TileFeature(kind, slots, pennant=flags.strip() == "pennant", cities=cities.strip())
-
-
-def load_tiles() -> dict[str, TileDef]:
-    out = {}
-    for name in SETS:
-        data = tomllib.loads((DATA_DIR / f"{name}.toml").read_text())
-        assert data["name"] == name
-        for t in data["tiles"]:
-            tokens = [tok for tok in t["features"].split(";")]
-            feats = [f for f in (parse_feature(tok) for tok in tokens) if f is not None]
-            full = f"{name}/{t['id']}"
-            out[full] = TileDef(
-                full,
-                t["edges"],
-                feats,
-                lake="LAKE" in [tok.strip() for tok in tokens],
-                count=t["count"],
-                counts=dict(t.get("counts", {})),
-            )
-    return out
-
-
-TILES = load_tiles()
-
-
-def rot_slot(slot: str, r: int) -> str:
-    return SIDES[(SIDES.index(slot[0]) + r) % 4] + slot[1:]
-
-
-def facing(slot: str) -> str:
-    """The slot of the neighbour across ``slot`` (N <-> S, NL <-> SR, ...)."""
-    return OPPOSITE[slot[0]] + {"L": "R", "R": "L", "": ""}[slot[1:]]
-
-
-class Model:
-    """Turned tiles: board-oriented slots of every feature, and slot -> feature index."""
-
-    def __init__(self) -> None:
-        self._slots: dict[tuple[str, int], list[frozenset[str]]] = {}
-        self._index: dict[tuple[str, int], dict[str, int]] = {}
-        self._kinds: dict[str, list[str]] = {}
-        self._edges: dict[tuple[str, int], str] = {}
-
-    def edges(self, tile: str, r: int) -> str:
-        key = (tile, r)
-        if key not in self._edges:
-            e = TILES[tile].edges
-            self._edges[key] = "".join(e[(k - r) % 4] for k in range(4))
-        return self._edges[key]
-
-    def slots(self, tile: str, r: int) -> list[frozenset[str]]:
-        key = (tile, r)
-        if key not in self._slots:
-            self._slots[key] = [frozenset(rot_slot(s, r) for s in f.slots) for f in TILES[tile].features]
-            index: dict[str, int] = {}
-            for i, s in enumerate(self._slots[key]):
-                for slot in s:
-                    assert slot not in index, (tile, slot)
-                    index[slot] = i
-            self._index[key] = index
-        return self._slots[key]
-
-    def index(self, tile: str, r: int) -> dict[str, int]:
-        self.slots(tile, r)
-        return self._index[(tile, r)]
-
-    def kinds(self, tile: str) -> list[str]:
-        if tile not in self._kinds:
-            self._kinds[tile] = [f.kind for f in TILES[tile].features]
-        return self._kinds[tile]
-
-    def road_pairs(self, tile: str) -> list[tuple[int, int]]:
-        roads = [i for i, k in enumerate(self.kinds(tile)) if k == "road"]
-        return list(itertools.combinations(roads, 2))
-
-
-MODEL = Model()
+TILES = load_tiles(SETS)
+MODEL = Model(TILES)
 
 
 def is_lake(tile: str) -> bool:
@@ -371,27 +266,6 @@ def nearest_ferries(
 # ----- placements and meeple targets ----------------------------------------------------------
 
 
-def fits(board: dict[tuple[int, int], Any], tile: str, x: int, y: int, r: int) -> bool:
-    if (x, y) in board:
-        return False
-    mine = MODEL.edges(tile, r)
-    touching = False
-    for k, side in enumerate(SIDES):
-        dx, dy = DELTA[side]
-        nb = board.get((x + dx, y + dy))
-        if nb is None:
-            continue
-        touching = True
-        if MODEL.edges(nb.tile, nb.rotation)[SIDES.index(OPPOSITE[side])] != mine[k]:
-            return False
-    return touching
-
-
-def fitting_placements(board: dict[tuple[int, int], Any], tile: str) -> set[tuple[int, int, int]]:
-    squares = {(x + dx, y + dy) for x, y in board for dx, dy in DELTA.values()} - set(board)
-    return {(x, y, r) for x, y in squares for r in range(4) if fits(board, tile, x, y, r)}
-
-
 def meeple_targets(
     game: Game, board: dict[tuple[int, int], Any], group_of: dict[Seg, int], groups: list[Group], x: int, y: int, r: int
 ) -> set[int]:
@@ -460,7 +334,7 @@ def check_listed_moves(game: Game, legal: list[Move], groups: list[Group]) -> di
     for m in legal:
         by_placement.setdefault((m.x, m.y, m.rotation), set()).add(m)
     # Placements: exactly the fitting ones, up to turns that look the same.
-    fitting = fitting_placements(board, tile)
+    fitting = fitting_placements(MODEL.edges, board, tile)
     assert set(by_placement) <= fitting, sorted(set(by_placement) - fitting)
     for x, y, r in fitting - set(by_placement):
         assert any((x, y, q) in by_placement and equivalent_turns(tile, r, q) for q in range(r)), (tile, x, y, r)
@@ -619,15 +493,6 @@ def check_ferries(game: Game) -> dict[tuple[int, int], tuple[int, int]]:
     return {(x, y): (a, b) for x, y, a, b in ferries}
 
 
-def majority(meeples: list[int]) -> tuple[int, ...]:
-    best = max(meeples)
-    return tuple(p for p, m in enumerate(meeples) if m == best) if best > 0 else ()
-
-
-def event_key(e: Any) -> tuple[Any, ...]:
-    return (e.kind, e.points, tuple(e.players), tuple(sorted(e.tiles)), e.complete)
-
-
 def expected_turn_events(
     groups: list[Group], before: dict[Seg, int], move: Move, player: int, players: int
 ) -> Counter[Any]:
@@ -649,7 +514,7 @@ def expected_turn_events(
         tiles = tuple(sorted({(x, y) for x, y, _ in g.segments}))
         n = len(tiles)
         points = {"road": n, "city": 2 * (n + g.pennants), "monastery": 9}[g.kind]
-        out[(g.kind, points, majority(meeples), tiles, True)] += 1
+        out[(g.kind, points, majority(meeples), tiles, (0, 0, 0), True)] += 1
     return out
 
 
@@ -681,7 +546,7 @@ def expected_final_events(groups: list[Group], board: dict[tuple[int, int], Any]
             if not cities:
                 continue
             points = 3 * len(cities)
-        out[(g.kind, points, majority(g.meeples), tiles, False)] += 1
+        out[(g.kind, points, majority(g.meeples), tiles, (0, 0, 0), False)] += 1
     return out
 
 
@@ -954,17 +819,6 @@ def test_clone_is_independent(config: str, seed: int, choice_seed: int, split: f
     assert was_over or snapshot(game) != original
     assert snapshot(clone2) == original
     assert clone2.legal_moves() == legal_before
-
-
-def assert_same_game(a: Game, b: Game) -> None:
-    assert a.to_json() == b.to_json()
-    assert snapshot(a) == snapshot(b)
-    assert a.legal_moves() == b.legal_moves()
-    assert a.points_by_kind == b.points_by_kind
-    assert a.rules == b.rules
-    if not a.is_over:
-        for m in a.legal_moves()[:20]:
-            assert a.movable_ferries(m.x, m.y, m.rotation) == b.movable_ferries(m.x, m.y, m.rotation)
 
 
 @given(config=configs, seed=seeds, choice_seed=choice_seeds, split=st.floats(0.0, 1.0))

@@ -33,6 +33,15 @@ from carcassonne import (
     simulate,
 )
 from observe import board_meeples, snapshot
+from oracle import (
+    DATA_DIR,
+    DELTA,
+    assert_same_game,
+    event_key,
+    facing,
+    fitting_placements,
+    majority,
+)
 
 ALL_SETS = ("base", "inns-and-cathedrals", "traders-and-builders")
 
@@ -64,11 +73,6 @@ configs = st.sampled_from(sorted(CONFIGS))
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 choice_seeds = st.integers(min_value=0, max_value=2**32 - 1)
 game_indices = st.integers(min_value=0, max_value=2**64 - 1)
-
-SIDES = "NESW"
-DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-OPPOSITE = {"N": "S", "E": "W", "S": "N", "W": "E"}
-
 
 # ----- helpers -------------------------------------------------------------------------
 
@@ -139,34 +143,8 @@ class Oracle:
                 return i
         return None
 
-    @staticmethod
-    def facing(slot: str) -> str:
-        side, pos = slot[0], slot[1:]
-        return OPPOSITE[side] + {"L": "R", "R": "L", "": ""}[pos]
-
-    def fits(self, board: dict[tuple[int, int], Any], tile: str, x: int, y: int, r: int) -> bool:
-        if (x, y) in board:
-            return False
-        mine = self.edges(tile, r)
-        touching = False
-        for k, side in enumerate(SIDES):
-            dx, dy = DELTA[side]
-            nb = board.get((x + dx, y + dy))
-            if nb is None:
-                continue
-            touching = True
-            theirs = self.edges(nb.tile, nb.rotation)
-            if theirs[SIDES.index(OPPOSITE[side])] != mine[k]:
-                return False
-        return touching
-
     def placements(self, board: dict[tuple[int, int], Any], tile: str) -> set[tuple[int, int, int]]:
-        squares = set()
-        for x, y in board:
-            for dx, dy in DELTA.values():
-                if (x + dx, y + dy) not in board:
-                    squares.add((x + dx, y + dy))
-        return {(x, y, r) for (x, y) in squares for r in range(4) if self.fits(board, tile, x, y, r)}
+        return fitting_placements(self.edges, board, tile)
 
     def meeple_options(self, game: Game, board: dict[tuple[int, int], Any], x: int, y: int, r: int) -> set[int]:
         player = game.current_player
@@ -197,7 +175,7 @@ class Oracle:
                 nb = board.get((x + dx, y + dy))
                 if nb is None:
                     continue
-                nseg = self.segment_at(nb.tile, nb.rotation, self.facing(slot))
+                nseg = self.segment_at(nb.tile, nb.rotation, facing(slot))
                 assert nseg is not None, (nb, slot)
                 k = owner[(nb.x, nb.y, nseg)]
                 parent[find(("s", i))] = find(("f", k))
@@ -420,8 +398,6 @@ def test_legal_moves_match_the_oracle_every_turn(config: str, seed: int, choice_
 
 # ----- an independent recount of features and scores ----------------------------------------
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "rust" / "carcassonne-core" / "data"
-
 
 def field_city_adjacency(rules: Rules) -> dict[str, dict[int, list[int]]]:
     """Per tile id: field feature index -> indices of the city features it borders, read
@@ -484,7 +460,7 @@ def flood_fill_check(game: Game, oracle: Oracle) -> None:
                     if len(slot) == 1 and kind in ("road", "city"):
                         open_count[(p.x, p.y, i)] += 1
                     continue
-                j = oracle.segment_at(nb.tile, nb.rotation, Oracle.facing(slot))
+                j = oracle.segment_at(nb.tile, nb.rotation, facing(slot))
                 assert j is not None
                 assert oracle.segments(nb.tile, nb.rotation)[j][0] == kind, (p, slot, nb)
                 a, b = find((p.x, p.y, i)), find((nb.x, nb.y, j))
@@ -521,11 +497,6 @@ def flood_fill_check(game: Game, oracle: Oracle) -> None:
         assert list(f.meeples) == counts, f
 
 
-def majority(meeples: list[int]) -> tuple[int, ...]:
-    best = max(meeples)
-    return tuple(p for p, m in enumerate(meeples) if m == best) if best > 0 else ()
-
-
 def edge_points(rules: Rules, f: Any, complete: bool) -> int:
     n = len(f.tiles)
     ic = rules.inns_and_cathedrals_scoring
@@ -538,10 +509,6 @@ def edge_points(rules: Rules, f: Any, complete: bool) -> int:
         return 3 * (n + f.pennants) if complete else 0
     points: int = 2 * (n + f.pennants) if complete else n + f.pennants
     return points
-
-
-def event_key(e: Any) -> tuple[Any, ...]:
-    return (e.kind, e.points, tuple(e.players), tuple(sorted(e.tiles)), tuple(e.goods), e.complete)
 
 
 def expected_turn_events(before: list[Any], game: Game, move: Move, player: int) -> Counter[Any]:
@@ -691,18 +658,6 @@ def test_clone_is_independent(config: str, seed: int, choice_seed: int, split: f
     for c in (clone2, clone3, clone4):
         assert snapshot(c) == original
         assert c.legal_moves() == legal_before
-
-
-def assert_same_game(a: Game, b: Game) -> None:
-    assert a.to_json() == b.to_json()
-    assert a.scores == b.scores
-    assert a.legal_moves() == b.legal_moves()
-    assert snapshot(a) == snapshot(b)
-    assert a.points_by_kind == b.points_by_kind
-    assert a.winners == b.winners
-    assert a.goods == b.goods
-    assert [repr(f) for f in a.features()] == [repr(f) for f in b.features()]
-    assert a.rules == b.rules
 
 
 @given(config=configs, seed=seeds, choice_seed=choice_seeds, split=st.floats(0.0, 1.0))
