@@ -168,20 +168,17 @@ impl Game {
             // Only a road that holds a ferry can lead to one.
             let start = {
                 let p = &board.placed[placed];
-                let s = rules.tiles[p.tile as usize].slot_segment[p.rotation as usize]
-                    [slot(entry, CENTRE)];
-                p.first_element + s as u32
+                p.first_element + rules.roads(p.tile, p.rotation).centre[entry] as u32
             };
             if self.features().node(self.features().find(start)).ferries == 0 {
                 continue;
             }
             let bound = board.placed.len() + 1;
             for _ in 0..bound {
-                let p = board.placed[placed];
-                let pdef = &rules.tiles[p.tile as usize];
-                let here = pdef.slot_segment[p.rotation as usize][slot(entry, CENTRE)];
-                if pdef.lake {
-                    if let Some(f) = self.ferry_at_end(placed as u16, here)
+                let p = &board.placed[placed];
+                let roads = rules.roads(p.tile, p.rotation);
+                if roads.lake {
+                    if let Some(f) = self.ferry_at_end(placed as u16, roads.centre[entry])
                         && !out.as_slice().contains(&f)
                     {
                         out.ferries[out.len] = f;
@@ -190,7 +187,7 @@ impl Game {
                     break;
                 }
                 // Leave the segment by its other side, if it has one.
-                let exit = pdef.road_exit[p.rotation as usize][entry];
+                let exit = roads.exit[entry];
                 if exit == crate::tileset::NO_SIDE {
                     break;
                 }
@@ -250,6 +247,7 @@ impl Game {
             let n = *self.features().node(m);
             let p = self.board().placed[n.placed as usize];
             let def = &rules.tiles[p.tile as usize];
+            let road = n.kind == FeatureKind::Road;
             for side in 0..4 {
                 let Some(nb) = self.board().neighbour_of(n.placed as usize, side) else {
                     continue;
@@ -259,6 +257,18 @@ impl Game {
                     continue;
                 }
                 let nbp = self.board().placed[nb];
+                if road {
+                    // A road only ever occupies side centres (the split case of ferries).
+                    if rules.roads(p.tile, p.rotation).centre[side] != n.segment {
+                        continue;
+                    }
+                    let nseg = rules.roads(nbp.tile, nbp.rotation).centre[(side + 2) % 4];
+                    let r = self
+                        .features_mut()
+                        .union(m, nbp.first_element + nseg as u32);
+                    self.features_mut().node_mut(r).open -= 2;
+                    continue;
+                }
                 let nbdef = &rules.tiles[nbp.tile as usize];
                 for pos in 0..3 {
                     let s = slot(side, pos);
@@ -275,19 +285,15 @@ impl Game {
                 }
             }
         }
-        let links: Vec<(u32, u32)> = self
-            .ferries()
-            .iter()
-            .map(|f| {
-                (
-                    self.element(f.placed as usize, f.a as usize),
-                    self.element(f.placed as usize, f.b as usize),
-                )
-            })
-            .filter(|(a, _)| members.contains(a))
-            .collect();
-        for (a, b) in links {
-            self.features_mut().link(a, b);
+        // Ferries whose ends lie in the rebuilt feature join again.
+        for i in 0..self.ferries().len() {
+            let f = self.ferries()[i];
+            let a = self.element(f.placed as usize, f.a as usize);
+            if members.contains(&a) {
+                let b = self.element(f.placed as usize, f.b as usize);
+                self.features_mut().link(a, b);
+            }
         }
+        *self.scratch_elements() = members;
     }
 }

@@ -129,6 +129,16 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
+/// What a road walk needs of a tile in one rotation, packed small so that walks stay in
+/// the first-level cache: the segment at the centre of each side, where a road entering at
+/// a side leaves (NO_SIDE if it ends on the tile), and whether the tile is a ferry lake.
+#[derive(Clone, Copy, Debug)]
+pub struct OrientedRoads {
+    pub centre: [u8; 4],
+    pub exit: [u8; 4],
+    pub lake: bool,
+}
+
 /// Validated rules plus the tables the hot path reads.
 #[derive(Debug)]
 pub struct Rules {
@@ -143,6 +153,8 @@ pub struct Rules {
     pub monastery: Vec<Option<u8>>,
     /// Any lake tile in the sets: the ferry rules are active.
     pub ferries: bool,
+    /// `roads[tile * 4 + rotation]`.
+    pub roads: Vec<OrientedRoads>,
     /// `legal[tile * 256 + demand]`: bit r set when canonical rotation r fits an open
     /// square whose neighbours demand `demand` (2 bits per side, 0 = no neighbour).
     legal: Vec<u8>,
@@ -243,7 +255,20 @@ impl Rules {
             }
         }
         let ferries = tiles.iter().any(|t| t.lake);
+        let roads = tiles
+            .iter()
+            .flat_map(|t| {
+                (0..4).map(move |r| OrientedRoads {
+                    centre: std::array::from_fn(|side| {
+                        t.slot_segment[r][crate::topology::slot(side, crate::topology::CENTRE)]
+                    }),
+                    exit: t.road_exit[r],
+                    lake: t.lake,
+                })
+            })
+            .collect();
         Ok(Rules {
+            roads,
             spec,
             tiles,
             start_tile: start,
@@ -253,6 +278,11 @@ impl Rules {
             ferries,
             legal,
         })
+    }
+
+    #[inline]
+    pub fn roads(&self, tile: u16, rotation: u8) -> &OrientedRoads {
+        &self.roads[tile as usize * 4 + rotation as usize]
     }
 
     #[inline]
