@@ -221,7 +221,9 @@ struct RawSet {
 #[serde(deny_unknown_fields)]
 struct RawTile {
     id: String,
+    /// JCloisterZone's id of the layout, kept in the files for cross-reference only.
     #[serde(default)]
+    #[allow(dead_code)]
     jcz: Option<String>,
     count: u32,
     #[serde(default)]
@@ -253,7 +255,6 @@ pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, TileDataError> {
     }
     let mut tiles: Vec<TileDef> = Vec::with_capacity(raw.tiles.len());
     for t in &raw.tiles {
-        let _ = &t.jcz;
         let id = format!("{}/{}", raw.name, t.id);
         if t.id.is_empty() || t.id.contains(char::is_whitespace) {
             return Err(err(

@@ -81,10 +81,6 @@ fn record_err(e: CoreRecordError) -> PyErr {
     }
 }
 
-fn feature_kind_name(k: FeatureKind) -> &'static str {
-    k.name()
-}
-
 fn py_bool(b: bool) -> &'static str {
     if b { "True" } else { "False" }
 }
@@ -941,7 +937,7 @@ impl Game {
             .collect();
         segments.sort_unstable();
         Feature {
-            kind: feature_kind_name(n.kind).to_string(),
+            kind: n.kind.name().to_string(),
             tiles: g.feature_tiles(root),
             segments,
             complete: g.is_complete(root),
