@@ -1,11 +1,13 @@
-"""What tests can observe of a game, in one place: a full snapshot for "the game is
-unchanged" checks, and meeple counts from the board view."""
+"""What tests observe of a game and how they play one at random, in one place: a full
+snapshot for "the game is unchanged" checks, meeple counts from the board view, and random
+play that favours ferry moves when there are some (uniform otherwise)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from carcassonne import Game
+from carcassonne import Game, Move
 
 
 def snapshot(game: Game) -> tuple[Any, ...]:
@@ -37,3 +39,19 @@ def board_meeples(game: Game) -> list[int]:
             player, _index = placed.meeple
             counts[player] += 1
     return counts
+
+
+def pick(legal: list[Move], rnd: random.Random) -> Move:
+    """A random listed move; one that moves ferries most of the time when there are some.
+    Without ferry moves it draws exactly like ``legal[rnd.randrange(len(legal))]``."""
+    with_moves = [m for m in legal if m.ferry_moves]
+    pool = with_moves if with_moves and rnd.random() < 0.75 else legal
+    return pool[rnd.randrange(len(pool))]
+
+
+def play_random(game: Game, rnd: random.Random, turns: int | None = None) -> None:
+    """Plays up to ``turns`` random moves (all remaining ones when None)."""
+    n = 0
+    while not game.is_over and (turns is None or n < turns):
+        game.play(pick(game.legal_moves(), rnd))
+        n += 1

@@ -17,41 +17,38 @@ from the tile files (read with ``tomllib``), ``game.board`` and ``game.ferries``
 * a full recount of every feature (roads through matching sides and ferry links, a road end
   at a lake without the ferry being closed) agrees with ``features()`` after every move, and
   the scorings of every turn and of the end follow from that recount;
-* meeples are conserved, scores never drop, clones are independent, records round-trip, the
-  same seed gives the same game, and ``simulate`` does not depend on the thread count.
+* meeples are conserved and scores never drop.
+
+Clones, records, seeds and ``simulate`` are checked for these configurations too, by the
+conformance tests in ``test_conformance.py``.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
-import pickle
 import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from carcassonne import (
-    SCORE_KINDS,
     Game,
     GameOverError,
     IllegalMoveError,
     Move,
     Rules,
-    simulate,
 )
-from observe import board_meeples, snapshot
+from configs import FERRIES_CONFIGS, SETS
+from observe import board_meeples, pick, snapshot
 from oracle import (
     DELTA,
     OPPOSITE,
     SIDES,
     Model,
-    assert_same_game,
     event_key,
     facing,
     fitting_placements,
@@ -59,14 +56,7 @@ from oracle import (
     majority,
 )
 
-SETS = ("base", "ferries")
-
-CONFIGS: dict[str, dict[str, Any]] = {
-    "C3-2p": dict(players=2, tile_sets=SETS, ferries_edition="C3"),
-    "C3-3p": dict(players=3, tile_sets=SETS, ferries_edition="C3"),
-    "C2-2p": dict(players=2, tile_sets=SETS, ferries_edition="C2"),
-    "C2-4p": dict(players=4, tile_sets=SETS, ferries_edition="C2"),
-}
+CONFIGS = FERRIES_CONFIGS
 RULES: dict[str, Rules] = {name: Rules(**kw) for name, kw in CONFIGS.items()}
 EDITION_COUNTS = {"C3": (3, 3, 2), "C2": (3, 4, 1)}  # CRRR, FRRR, RRRR
 LAKE_IDS = ("ferries/CRRR", "ferries/FRRR", "ferries/RRRR")
@@ -463,20 +453,6 @@ def new_game(config: str, seed: int, game_index: int = 0) -> Game:
     return Game(RULES[config], seed=seed, game_index=game_index)
 
 
-def pick(legal: list[Move], rnd: random.Random) -> Move:
-    """A random listed move; one that moves ferries most of the time when there are some."""
-    with_moves = [m for m in legal if m.ferry_moves]
-    pool = with_moves if with_moves and rnd.random() < 0.75 else legal
-    return pool[rnd.randrange(len(pool))]
-
-
-def play_random(game: Game, rnd: random.Random, turns: int | None = None) -> None:
-    n = 0
-    while not game.is_over and (turns is None or n < turns):
-        game.play(pick(game.legal_moves(), rnd))
-        n += 1
-
-
 def check_ferries(game: Game) -> dict[tuple[int, int], tuple[int, int]]:
     """One ferry per lake tile, on two different road ends of its own lake."""
     board = board_map(game)
@@ -795,95 +771,3 @@ def test_ferry_moves_reopen_and_close_roads(config: str) -> None:
             break
     for k in wanted:
         assert seen[k] >= 2, seen
-
-
-# ----- clones, records, determinism -------------------------------------------------------------
-
-
-@given(config=configs, seed=seeds, choice_seed=choice_seeds, split=st.floats(0.0, 1.0))
-def test_clone_is_independent(config: str, seed: int, choice_seed: int, split: float) -> None:
-    game = new_game(config, seed)
-    play_random(game, random.Random(choice_seed), int(split * 79))
-    original = snapshot(game)
-    legal_before = game.legal_moves()
-    clone = game.clone()
-    assert snapshot(clone) == original
-    play_random(clone, random.Random(choice_seed + 1))
-    assert clone.is_over
-    assert snapshot(game) == original
-    assert game.legal_moves() == legal_before
-    # And the other way round.
-    clone2 = game.clone()
-    was_over = game.is_over
-    play_random(game, random.Random(choice_seed + 2), 8)
-    assert was_over or snapshot(game) != original
-    assert snapshot(clone2) == original
-    assert clone2.legal_moves() == legal_before
-
-
-@given(config=configs, seed=seeds, choice_seed=choice_seeds, split=st.floats(0.0, 1.0))
-def test_json_and_pickle_round_trip(config: str, seed: int, choice_seed: int, split: float) -> None:
-    game = new_game(config, seed)
-    rnd = random.Random(choice_seed)
-    assert_same_game(Game.from_json(game.to_json()), game)
-    play_random(game, rnd, int(split * 79))
-    restored = Game.from_json(game.to_json())
-    assert_same_game(restored, game)
-    assert_same_game(pickle.loads(pickle.dumps(game)), game)
-    # The record keeps the ferry choices of the moves.
-    record = json.loads(game.to_json())
-    assert len(record["moves"]) == len(game.moves)
-    while not game.is_over:
-        mv = pick(game.legal_moves(), rnd)
-        game.play(mv)
-        restored.play(mv)
-    assert_same_game(restored, game)
-    assert_same_game(Game.from_json(game.to_json()), game)
-    assert_same_game(pickle.loads(pickle.dumps(game)), game)
-    assert Game.from_json(game.to_json()).moves == game.moves
-    for mv in game.moves:
-        back = pickle.loads(pickle.dumps(mv))
-        assert back == mv and hash(back) == hash(mv) and back.ferry == mv.ferry
-        assert back.ferry_moves == mv.ferry_moves
-
-
-@given(config=configs, seed=seeds, choice_seed=choice_seeds)
-def test_same_seed_same_game(config: str, seed: int, choice_seed: int) -> None:
-    a = new_game(config, seed)
-    b = new_game(config, seed)
-    assert a.tile is not None
-    deck = [t for _, t in a.discarded] + [a.tile] + a.remaining_tiles
-    assert Counter(deck) == Counter(RULES[config].full_deck())
-    explicit = Game(RULES[config], deck=deck)
-    rnd = random.Random(choice_seed)
-    while not a.is_over:
-        legal = a.legal_moves()
-        assert legal == b.legal_moves() == explicit.legal_moves()
-        mv = pick(legal, rnd)
-        for m in {mv, legal[0], legal[-1]}:
-            assert a.movable_ferries(m.x, m.y, m.rotation) == b.movable_ferries(m.x, m.y, m.rotation)
-        a.play(mv)
-        b.play(mv)
-        explicit.play(mv)
-        assert a.ferries == b.ferries == explicit.ferries
-        assert snapshot(a) == snapshot(b)
-    assert explicit.is_over and explicit.scores == a.scores and explicit.moves == a.moves
-
-
-# ----- batch simulation ---------------------------------------------------------------------------
-
-
-@settings(max_examples=6)
-@given(config=configs, seed=seeds, policy=st.sampled_from(["random", "greedy"]))
-def test_simulate_does_not_depend_on_threads(config: str, seed: int, policy: str) -> None:
-    rules = RULES[config]
-    games = 120
-    one = simulate(rules, games=games, seed=seed, policy=policy, threads=1)
-    two = simulate(rules, games=games, seed=seed, policy=policy, threads=2)
-    for col in ("scores", "winners", "turns", "points_by_kind", "discarded"):
-        np.testing.assert_array_equal(getattr(one, col), getattr(two, col), err_msg=col)
-    assert one.scores.shape == (games, rules.players)
-    np.testing.assert_array_equal(one.turns.astype(np.int64) + one.discarded, 79)
-    np.testing.assert_array_equal(one.points_by_kind.sum(axis=2), one.scores)
-    assert (one.points_by_kind[:, :, SCORE_KINDS.index("goods")] == 0).all()
-    assert (one.scores >= 0).all()

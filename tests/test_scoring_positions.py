@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pytest
 
-from carcassonne import Move, Rules
+from carcassonne import Move
 from positions import build, ev, events, new_game, play, sort_events
 
 IC = ("base", "inns-and-cathedrals")

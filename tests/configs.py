@@ -1,0 +1,45 @@
+"""The rule configurations the property tests run over, one dict per rule system.
+
+Each test module builds ``Rules(**kwargs)`` for the configurations it covers; the
+conformance tests run over all of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ALL_SETS = ("base", "inns-and-cathedrals", "traders-and-builders")
+
+CLASSIC_CONFIGS: dict[str, dict[str, Any]] = {
+    "base-2p": dict(players=2),
+    "all-sets-3p": dict(
+        players=3, tile_sets=ALL_SETS, inns_and_cathedrals_scoring=True, traders_goods=True
+    ),
+    "all-sets-4p": dict(
+        players=4, tile_sets=ALL_SETS, inns_and_cathedrals_scoring=True, traders_goods=True
+    ),
+    "all-sets-5p": dict(
+        players=5, tile_sets=ALL_SETS, inns_and_cathedrals_scoring=True, traders_goods=True
+    ),
+    "no-farmers-2p": dict(players=2, farmers=False),
+    "no-farmers-all-sets-3p": dict(
+        players=3,
+        tile_sets=ALL_SETS,
+        farmers=False,
+        inns_and_cathedrals_scoring=True,
+        traders_goods=True,
+    ),
+    # Few meeples, so supplies run dry and "no meeple left" paths are exercised.
+    "scarce-meeples-6p": dict(players=6, meeples=1),
+}
+
+SETS = ("base", "ferries")
+
+FERRIES_CONFIGS: dict[str, dict[str, Any]] = {
+    "C3-2p": dict(players=2, tile_sets=SETS, ferries_edition="C3"),
+    "C3-3p": dict(players=3, tile_sets=SETS, ferries_edition="C3"),
+    "C2-2p": dict(players=2, tile_sets=SETS, ferries_edition="C2"),
+    "C2-4p": dict(players=4, tile_sets=SETS, ferries_edition="C2"),
+}
+
+ALL_CONFIGS: dict[str, dict[str, Any]] = {**CLASSIC_CONFIGS, **FERRIES_CONFIGS}

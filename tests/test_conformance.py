@@ -1,0 +1,213 @@
+"""Conformance: the same API properties checked over every rule system (classic tile sets
+and options, The Ferries), in the manner of OpenSpiel's random-simulation test: clones are
+independent, JSON and pickle round-trip, the same seed gives the same game, and batch
+simulation is deterministic and consistent whatever the threads or the batch split.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+from collections import Counter
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import carcassonne
+from carcassonne import SCORE_KINDS, Game, Rules, SimulationResult, simulate
+from configs import ALL_CONFIGS
+from observe import pick, play_random, snapshot
+from oracle import assert_same_game
+
+RULES: dict[str, Rules] = {name: Rules(**kw) for name, kw in ALL_CONFIGS.items()}
+
+configs = st.sampled_from(sorted(ALL_CONFIGS))
+seeds = st.integers(min_value=0, max_value=2**64 - 1)
+choice_seeds = st.integers(min_value=0, max_value=2**32 - 1)
+game_indices = st.integers(min_value=0, max_value=2**64 - 1)
+
+
+def new_game(config: str, seed: int, game_index: int = 0) -> Game:
+    return Game(RULES[config], seed=seed, game_index=game_index)
+
+
+# ----- clones, records, pickles -------------------------------------------------------------
+
+
+@given(config=configs, seed=seeds, choice_seed=choice_seeds, split=st.floats(0.0, 1.0))
+def test_clone_is_independent(config: str, seed: int, choice_seed: int, split: float) -> None:
+    game = new_game(config, seed)
+    rnd = random.Random(choice_seed)
+    play_random(game, rnd, int(split * game.rules.deck_size))
+    original = snapshot(game)
+    legal_before = game.legal_moves()
+
+    clone = game.clone()
+    assert snapshot(clone) == original
+    play_random(clone, random.Random(choice_seed + 1))
+    assert clone.is_over
+    assert snapshot(game) == original
+    assert game.legal_moves() == legal_before
+
+    # And the other way round: playing the original leaves an earlier clone alone.
+    clone2 = game.clone()
+    clone3 = copy.deepcopy(game)
+    clone4 = copy.copy(game)
+    was_over = game.is_over
+    play_random(game, random.Random(choice_seed + 2), 5)
+    assert was_over or snapshot(game) != original
+    for c in (clone2, clone3, clone4):
+        assert snapshot(c) == original
+        assert c.legal_moves() == legal_before
+
+
+@given(config=configs, seed=seeds, choice_seed=choice_seeds, split=st.floats(0.0, 1.0))
+def test_json_and_pickle_round_trip(config: str, seed: int, choice_seed: int, split: float) -> None:
+    game = new_game(config, seed)
+    rnd = random.Random(choice_seed)
+    assert_same_game(Game.from_json(game.to_json()), game)  # at the start
+    play_random(game, rnd, int(split * game.rules.deck_size))
+
+    restored = Game.from_json(game.to_json())
+    assert_same_game(restored, game)
+    unpickled = pickle.loads(pickle.dumps(game))
+    assert isinstance(unpickled, Game)
+    assert_same_game(unpickled, game)
+
+    # Both continue identically.
+    while not game.is_over:
+        mv = pick(game.legal_moves(), rnd)
+        game.play(mv)
+        restored.play(mv)
+    assert_same_game(restored, game)
+    assert_same_game(Game.from_json(game.to_json()), game)  # at the end
+    assert_same_game(pickle.loads(pickle.dumps(game)), game)
+
+    assert Game.from_json(game.to_json()).moves == game.moves
+    # The record keeps every move, ferry choices included.
+    assert len(json.loads(game.to_json())["moves"]) == len(game.moves)
+
+    rules = game.rules
+    assert pickle.loads(pickle.dumps(rules)) == rules
+    assert Rules.from_json(rules.to_json()) == rules
+    for mv in game.moves:
+        back = pickle.loads(pickle.dumps(mv))
+        assert back == mv and hash(back) == hash(mv) and repr(back) == repr(mv)
+        assert back.ferry == mv.ferry and back.ferry_moves == mv.ferry_moves
+
+
+# ----- determinism ---------------------------------------------------------------------------
+
+
+@given(config=configs, seed=seeds, game_index=game_indices, choice_seed=choice_seeds)
+def test_same_seed_same_game(config: str, seed: int, game_index: int, choice_seed: int) -> None:
+    a = Game(RULES[config], seed=seed, game_index=game_index)
+    b = Game(RULES[config], seed=seed, game_index=game_index)
+    assert a.remaining_tiles == b.remaining_tiles
+    assert a.tile == b.tile
+    assert snapshot(a) == snapshot(b)
+    # The shuffled deck is a permutation of the rules' full deck.
+    assert a.tile is not None
+    deck = [t for _, t in a.discarded] + [a.tile] + a.remaining_tiles
+    assert Counter(deck) == Counter(RULES[config].full_deck())
+    # The same draw order given explicitly is the same game.
+    explicit = Game(RULES[config], deck=deck)
+    rnd = random.Random(choice_seed)
+    while not a.is_over:
+        legal = a.legal_moves()
+        assert legal == b.legal_moves() == explicit.legal_moves()
+        mv = pick(legal, rnd)
+        for m in {mv, legal[0], legal[-1]}:
+            assert a.movable_ferries(m.x, m.y, m.rotation) == b.movable_ferries(m.x, m.y, m.rotation)
+        a.play(mv)
+        b.play(mv)
+        explicit.play(mv)
+        assert a.ferries == b.ferries == explicit.ferries
+        assert snapshot(a) == snapshot(b)
+    assert explicit.is_over and explicit.scores == a.scores and explicit.moves == a.moves
+
+
+@given(config=configs, seed=seeds, i=game_indices, j=game_indices)
+def test_different_game_index_or_seed_gives_a_different_deck(config: str, seed: int, i: int, j: int) -> None:
+    if i == j:
+        j = (i + 1) % 2**64
+    rules = RULES[config]
+    def deck(g: Game) -> list[str | None]:
+        return [t for _, t in g.discarded] + [g.tile] + list(g.remaining_tiles)
+
+    a = deck(Game(rules, seed=seed, game_index=i))
+    b = deck(Game(rules, seed=seed, game_index=j))
+    c = deck(Game(rules, seed=(seed + 1) % 2**64, game_index=i))
+    assert Counter(a) == Counter(b) == Counter(c)
+    assert a != b
+    assert a != c
+
+
+# ----- batch simulation ----------------------------------------------------------------------
+
+
+@settings(max_examples=8)
+@given(config=configs, seed=seeds, policy=st.sampled_from(carcassonne.POLICIES))
+def test_simulate_is_deterministic_and_consistent(config: str, seed: int, policy: str) -> None:
+    rules = RULES[config]
+    games = 150
+    one = simulate(rules, games=games, seed=seed, policy=policy, threads=1)
+    two = simulate(rules, games=games, seed=seed, policy=policy, threads=2)
+    cols = ("scores", "winners", "turns", "points_by_kind", "discarded")
+    for col in cols:
+        np.testing.assert_array_equal(getattr(one, col), getattr(two, col), err_msg=col)
+
+    # Splitting a study with first_game gives the same rows.
+    head = simulate(rules, games=70, seed=seed, policy=policy, threads=2)
+    tail = simulate(rules, games=games - 70, seed=seed, policy=policy, threads=1, first_game=70)
+    middle = simulate(rules, games=5, seed=seed, policy=policy, threads=1, first_game=33)
+    for col in cols:
+        whole = getattr(one, col)
+        np.testing.assert_array_equal(
+            np.concatenate([getattr(head, col), getattr(tail, col)]), whole, err_msg=col
+        )
+        np.testing.assert_array_equal(getattr(middle, col), whole[33:38], err_msg=col)
+    joined = SimulationResult.concat([tail, head])  # batches in any order
+    assert (joined.games, joined.first_game, joined.seed, joined.rules) == (games, 0, seed, rules)
+    for col in cols:
+        np.testing.assert_array_equal(getattr(joined, col), getattr(one, col), err_msg=col)
+
+    players = rules.players
+    assert one.scores.shape == (games, players)
+    assert one.winners.shape == (games, players)
+    assert one.points_by_kind.shape == (games, players, len(SCORE_KINDS))
+    assert one.turns.shape == one.discarded.shape == (games,)
+    assert one.games == games and one.rules == rules and one.seed == seed and one.policy == policy
+    # Winners are exactly the players with the top score.
+    top = one.scores.max(axis=1, keepdims=True)
+    np.testing.assert_array_equal(one.winners, one.scores == top)
+    assert one.winners.any(axis=1).all()
+    # Points by kind add up to the scores; scores are never negative.
+    np.testing.assert_array_equal(one.points_by_kind.sum(axis=2), one.scores)
+    assert (one.points_by_kind >= 0).all()
+    # Every tile is either placed or discarded.
+    np.testing.assert_array_equal(one.turns.astype(np.int64) + one.discarded, rules.deck_size)
+    if not rules.traders_goods:
+        assert (one.points_by_kind[:, :, SCORE_KINDS.index("goods")] == 0).all()
+    if not rules.farmers:
+        assert (one.points_by_kind[:, :, SCORE_KINDS.index("field")] == 0).all()
+    shares = one.win_shares()
+    np.testing.assert_allclose(shares.sum(axis=1), 1.0)
+    seats = one.seats()
+    assert len(seats) == players
+    np.testing.assert_allclose(sum(s.win_rate for s in seats), 1.0)
+    for s in seats:
+        assert 0.0 <= s.win_rate_low <= s.win_rate <= s.win_rate_high <= 1.0
+        np.testing.assert_allclose(s.mean_score, one.scores[:, s.seat].mean())
+
+
+def test_simulate_different_seeds_differ() -> None:
+    rules = RULES["base-2p"]
+    a = simulate(rules, games=200, seed=1, threads=1)
+    b = simulate(rules, games=200, seed=2, threads=1)
+    c = simulate(rules, games=200, seed=1, threads=1)
+    assert not np.array_equal(a.scores, b.scores)
+    np.testing.assert_array_equal(a.scores, c.scores)
