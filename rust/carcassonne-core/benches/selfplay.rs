@@ -23,10 +23,7 @@ fn whole_games(c: &mut Criterion) {
             "random game, base + ferries, 2 players",
             Arc::new(
                 Rules::new(RulesSpec {
-                    tile_sets: ["base", "ferries"]
-                        .iter()
-                        .map(|s| TileSetSource::Builtin(s.to_string()))
-                        .collect(),
+                    tile_sets: TileSetSource::builtins(&["base", "ferries"]),
                     ..RulesSpec::default()
                 })
                 .unwrap(),
@@ -38,10 +35,11 @@ fn whole_games(c: &mut Criterion) {
             Arc::new(
                 Rules::new(RulesSpec {
                     players: 4,
-                    tile_sets: ["base", "inns-and-cathedrals", "traders-and-builders"]
-                        .iter()
-                        .map(|s| TileSetSource::Builtin(s.to_string()))
-                        .collect(),
+                    tile_sets: TileSetSource::builtins(&[
+                        "base",
+                        "inns-and-cathedrals",
+                        "traders-and-builders",
+                    ]),
                     inns_and_cathedrals_scoring: true,
                     traders_goods: true,
                     ..RulesSpec::default()

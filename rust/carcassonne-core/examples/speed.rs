@@ -17,10 +17,7 @@ fn main() {
         .unwrap_or(Policy::Random);
     let sets: Vec<&str> = args.get(4).map_or(vec!["base"], |s| s.split(',').collect());
     let spec = RulesSpec {
-        tile_sets: sets
-            .iter()
-            .map(|s| carcassonne_core::TileSetSource::Builtin(s.to_string()))
-            .collect(),
+        tile_sets: carcassonne_core::TileSetSource::builtins(&sets),
         ..RulesSpec::default()
     };
     let rules = Arc::new(Rules::new(spec).unwrap());

@@ -28,6 +28,14 @@ pub enum TileSetSource {
 }
 
 impl TileSetSource {
+    /// The built-in sets of the given names, in order.
+    pub fn builtins(names: &[&str]) -> Vec<TileSetSource> {
+        names
+            .iter()
+            .map(|n| TileSetSource::Builtin(n.to_string()))
+            .collect()
+    }
+
     pub fn label(&self) -> &str {
         match self {
             TileSetSource::Builtin(name) => name,

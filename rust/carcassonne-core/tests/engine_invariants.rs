@@ -14,10 +14,11 @@ use carcassonne_core::{Game, Move};
 
 fn all_sets(goods: bool, ic: bool) -> Arc<Rules> {
     let spec = RulesSpec {
-        tile_sets: ["base", "inns-and-cathedrals", "traders-and-builders"]
-            .iter()
-            .map(|s| TileSetSource::Builtin(s.to_string()))
-            .collect(),
+        tile_sets: TileSetSource::builtins(&[
+            "base",
+            "inns-and-cathedrals",
+            "traders-and-builders",
+        ]),
         traders_goods: goods,
         inns_and_cathedrals_scoring: ic,
         players: 3,
@@ -208,10 +209,7 @@ fn all_tile_sets_with_options_agree_with_flood_fill() {
 
 fn with_ferries(edition: &str, players: u32) -> Arc<Rules> {
     let spec = RulesSpec {
-        tile_sets: ["base", "ferries"]
-            .iter()
-            .map(|s| TileSetSource::Builtin(s.to_string()))
-            .collect(),
+        tile_sets: TileSetSource::builtins(&["base", "ferries"]),
         ferries_edition: edition.into(),
         players,
         ..RulesSpec::default()
