@@ -244,6 +244,12 @@ BAD_TILES = [
         id="pennant-on-a-road",
     ),
     pytest.param(
+        '[[tiles]]\nid = "Z"\ncount = 1\nedges = "RRRF"\nfeatures = "R(N E S) ; F(NL WR SR WL) ; F(NR EL) ; F(ER SL)"\n',
+        "Z",
+        "a road segment reaches at most two",
+        id="road-through-a-junction",
+    ),
+    pytest.param(
         '[[tiles]]\nid = "Z"\ncount = 1\nedges = "FFFF"\nfeatures = "F(NL NR EL ER SL SR WL WR)"\ncolour = "red"\n',
         None,
         "colour",

@@ -13,6 +13,9 @@ use crate::tileset::{FeatureKind, Segment};
 
 pub const NO_PLAYER: u8 = u8::MAX;
 
+/// Parent link of an element set aside while its feature is being regrouped.
+const SET_ASIDE: u32 = u32::MAX;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Node {
     parent: u32,
@@ -65,6 +68,23 @@ impl Node {
             meeple_total: (meeple != NO_PLAYER) as u8,
             ferries: 0,
         }
+    }
+
+    /// Adds the totals of `other` (a root being joined) to this root's.
+    fn add_totals(&mut self, other: &Node) {
+        self.size += other.size;
+        self.open += other.open;
+        self.pennants += other.pennants;
+        self.inns += other.inns;
+        self.cathedrals += other.cathedrals;
+        for g in 0..3 {
+            self.goods[g] += other.goods[g];
+        }
+        for p in 0..MAX_PLAYERS {
+            self.meeples[p] += other.meeples[p];
+        }
+        self.meeple_total += other.meeple_total;
+        self.ferries += other.ferries;
     }
 }
 
@@ -131,19 +151,7 @@ impl Features {
         }
         let child = self.nodes[rb as usize];
         let root = &mut self.nodes[ra as usize];
-        root.size += child.size;
-        root.open += child.open;
-        root.pennants += child.pennants;
-        root.inns += child.inns;
-        root.cathedrals += child.cathedrals;
-        for g in 0..3 {
-            root.goods[g] += child.goods[g];
-        }
-        for p in 0..MAX_PLAYERS {
-            root.meeples[p] += child.meeples[p];
-        }
-        root.meeple_total += child.meeple_total;
-        root.ferries += child.ferries;
+        root.add_totals(&child);
         // Splice the two circular member lists.
         let root_next = root.next;
         root.next = child.next;
@@ -161,11 +169,41 @@ impl Features {
         }
     }
 
-    /// Makes `e` a lone segment again (its own totals and meeple), for rebuilding a feature
-    /// that a rule splits. Every other member of its old feature must be detached too.
-    pub fn detach(&mut self, e: u32, seg: &Segment) {
-        let n = &self.nodes[e as usize];
-        self.nodes[e as usize] = Node::lone(e, n.placed, n.segment, seg, n.meeple);
+    /// Makes `members` one feature rooted at `members[0]`, listed in the given order, with
+    /// the totals of their own segments (`segment_of` gives each member's) and meeples.
+    /// For a feature that a rule cuts in two (a moved ferry): each part is regrouped from
+    /// its members without any `find`, and the caller corrects the totals that depend on
+    /// joins inside the part (open sides, ferries).
+    pub fn regroup<'s>(&mut self, members: &[u32], segment_of: impl Fn(&Node) -> &'s Segment) {
+        let Some(&root) = members.first() else {
+            return;
+        };
+        let mut totals = None::<Node>;
+        for (i, &e) in members.iter().enumerate() {
+            let n = self.nodes[e as usize];
+            let mut lone = Node::lone(e, n.placed, n.segment, segment_of(&n), n.meeple);
+            match &mut totals {
+                None => totals = Some(lone),
+                Some(t) => t.add_totals(&lone),
+            }
+            lone.parent = root;
+            lone.next = members[(i + 1) % members.len()];
+            self.nodes[e as usize] = lone;
+        }
+        let mut t = totals.expect("at least one member");
+        t.parent = root;
+        t.next = self.nodes[root as usize].next;
+        self.nodes[root as usize] = t;
+    }
+
+    /// Marks `e` as set aside during a regroup (see `is_set_aside`): its parent link is
+    /// overwritten, so no `find` may run until the regroup is done.
+    pub fn set_aside(&mut self, e: u32) {
+        self.nodes[e as usize].parent = SET_ASIDE;
+    }
+
+    pub fn is_set_aside(&self, e: u32) -> bool {
+        self.nodes[e as usize].parent == SET_ASIDE
     }
 
     /// Joins `a` and `b` by a ferry: a union that also counts the ferry in the feature.

@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::game::Game;
 use crate::tileset::FeatureKind;
-use crate::topology::{CENTRE, EdgeKind, facing_slot, slot};
+use crate::topology::EdgeKind;
 
 /// Ferries that may move in one turn: the nearest one in each of at most four directions.
 pub const MAX_FERRY_MOVES: usize = 4;
@@ -212,88 +212,161 @@ impl Game {
         self.features_mut().link(ea, eb);
     }
 
-    /// Moves ferry `f` to ends `a`, `b` of its lake: the road it joined is rebuilt without
-    /// it, then the new link is applied. Returns elements whose features changed.
+    /// Moves ferry `f` to ends `a`, `b` of its lake: its link is taken out of its road
+    /// (which may split in two), then the new link is applied. Returns elements whose
+    /// features changed.
     pub(crate) fn move_ferry(&mut self, f: usize, a: u8, b: u8) -> [u32; 4] {
         let old = self.ferries()[f];
         let placed = old.placed as usize;
-        let old_a = self.element(placed, old.a as usize);
+        self.unlink_ferry(f);
         self.ferries_mut()[f].a = a;
         self.ferries_mut()[f].b = b;
-        self.rebuild_feature(old_a);
         let (ea, eb) = (
             self.element(placed, a as usize),
             self.element(placed, b as usize),
         );
         self.features_mut().link(ea, eb);
-        [old_a, self.element(placed, old.b as usize), ea, eb]
+        [
+            self.element(placed, old.a as usize),
+            self.element(placed, old.b as usize),
+            ea,
+            eb,
+        ]
     }
 
-    /// Rebuilds the feature containing `e` from its members: every member becomes a lone
-    /// segment again, then the joins that still hold (tile sides, ferries) are redone.
-    fn rebuild_feature(&mut self, e: u32) {
-        let root = self.features().find(e);
+    /// Takes ferry `f`'s link out of its road. A road is a path or a loop of segments
+    /// (each road segment has at most two ends: sides, or one side and a lake end), so the
+    /// part still joined to end `a` is found by walking from `a` away from the lake. If the
+    /// walk reaches end `b`, the road was a loop and stays whole; otherwise the walked part
+    /// and the rest become two features, regrouped from their members in one pass each.
+    fn unlink_ferry(&mut self, f: usize) {
+        let link = self.ferries()[f];
+        let (ea, eb) = (
+            self.element(link.placed as usize, link.a as usize),
+            self.element(link.placed as usize, link.b as usize),
+        );
+        let root = self.features().find(ea);
+        let old = *self.features().node(root);
         let mut members = std::mem::take(self.scratch_elements());
         members.clear();
-        members.extend(self.features().members(root));
-        let rules = std::sync::Arc::clone(self.rules());
+        let Some(walk) = self.walk_from_lake_end(f, link.placed as usize, link.a, eb, &mut members)
+        else {
+            // A loop: the same members without this ferry.
+            self.features_mut().node_mut(root).ferries -= 1;
+            *self.scratch_elements() = members;
+            return;
+        };
+        // The rest of the old road, found through its member list before any link changes.
+        let part = members.len();
         for &m in &members {
-            let n = *self.features().node(m);
-            let p = self.board().placed[n.placed as usize];
-            let seg = &rules.tiles[p.tile as usize].segments[n.segment as usize];
-            self.features_mut().detach(m, seg);
+            self.features_mut().set_aside(m);
         }
-        for &m in &members {
-            let n = *self.features().node(m);
-            let p = self.board().placed[n.placed as usize];
-            let def = &rules.tiles[p.tile as usize];
-            let road = n.kind == FeatureKind::Road;
-            for side in 0..4 {
-                let Some(nb) = self.board().neighbour_of(n.placed as usize, side) else {
-                    continue;
-                };
-                // Each shared side is joined once, from the later of its two tiles.
-                if nb > n.placed as usize {
-                    continue;
-                }
-                let nbp = self.board().placed[nb];
-                if road {
-                    // A road only ever occupies side centres (the split case of ferries).
-                    if rules.roads(p.tile, p.rotation).centre[side] != n.segment {
-                        continue;
-                    }
-                    let nseg = rules.roads(nbp.tile, nbp.rotation).centre[(side + 2) % 4];
-                    let r = self
-                        .features_mut()
-                        .union(m, nbp.first_element + nseg as u32);
-                    self.features_mut().node_mut(r).open -= 2;
-                    continue;
-                }
-                let nbdef = &rules.tiles[nbp.tile as usize];
-                for pos in 0..3 {
-                    let s = slot(side, pos);
-                    if def.slot_segment[p.rotation as usize][s] != n.segment {
-                        continue;
-                    }
-                    let nseg = nbdef.slot_segment[nbp.rotation as usize][facing_slot(s)];
-                    let r = self
-                        .features_mut()
-                        .union(m, nbp.first_element + nseg as u32);
-                    if pos == CENTRE && def.segments[n.segment as usize].kind.closes_by_edges() {
-                        self.features_mut().node_mut(r).open -= 2;
-                    }
-                }
-            }
+        let features = self.features();
+        members.extend(features.members(eb).filter(|&e| !features.is_set_aside(e)));
+        let mut features = std::mem::take(self.features_mut());
+        {
+            let (rules, board) = (self.rules(), self.board());
+            let segment_of = |n: &crate::features::Node| {
+                let tile = board.placed[n.placed as usize].tile;
+                &rules.tiles[tile as usize].segments[n.segment as usize]
+            };
+            features.regroup(&members[..part], segment_of);
+            features.regroup(&members[part..], segment_of);
         }
-        // Ferries whose ends lie in the rebuilt feature join again.
-        for i in 0..self.ferries().len() {
-            let f = self.ferries()[i];
-            let a = self.element(f.placed as usize, f.a as usize);
-            if members.contains(&a) {
-                let b = self.element(f.placed as usize, f.b as usize);
-                self.features_mut().link(a, b);
-            }
-        }
+        // Removing a link leaves every side of the road as it was, open or joined.
+        let (open_a, ferries_a) = {
+            let n = features.node_mut(ea);
+            n.open -= 2 * walk.side_joins;
+            n.ferries = walk.ferries;
+            (n.open, n.ferries)
+        };
+        let n = features.node_mut(eb);
+        n.open = old.open - open_a;
+        n.ferries = old.ferries - 1 - ferries_a;
+        *self.features_mut() = features;
         *self.scratch_elements() = members;
     }
+
+    /// Walks a road from lake end `seg` of lake tile `placed`, away from the lake, as if
+    /// ferry `skip` were gone, pushing each element met. Returns the side joins and ferry
+    /// links crossed, or None if the walk reached element `stop` (the road is a loop).
+    fn walk_from_lake_end(
+        &self,
+        skip: usize,
+        mut placed: usize,
+        mut seg: u8,
+        stop: u32,
+        out: &mut Vec<u32>,
+    ) -> Option<Walked> {
+        let rules = self.rules();
+        let board = self.board();
+        let mut walked = Walked::default();
+        // `leave`: the side by which the walk leaves the current segment, or NO_SIDE for
+        // its lake end (lake tiles) or its end on the tile (a junction, city, monastery).
+        let mut leave = lake_end_side(
+            {
+                let p = &board.placed[placed];
+                rules.roads(p.tile, p.rotation)
+            },
+            seg,
+        );
+        // A path visits each element once: more steps than elements means broken joins.
+        for _ in 0..=self.features().len() {
+            out.push(self.element(placed, seg as usize));
+            if leave == crate::tileset::NO_SIDE {
+                let roads = {
+                    let p = &board.placed[placed];
+                    rules.roads(p.tile, p.rotation)
+                };
+                if !roads.lake {
+                    return Some(walked);
+                }
+                let Some(g) = self.ferries().iter().enumerate().position(|(i, g)| {
+                    i != skip && g.placed as usize == placed && (g.a == seg || g.b == seg)
+                }) else {
+                    return Some(walked);
+                };
+                let g = self.ferries()[g];
+                seg = if g.a == seg { g.b } else { g.a };
+                walked.ferries += 1;
+                leave = lake_end_side(roads, seg);
+                continue;
+            }
+            let side = leave as usize;
+            let Some(next) = board.neighbour_of(placed, side) else {
+                return Some(walked);
+            };
+            let entry = (side + 2) % 4;
+            let roads = {
+                let p = &board.placed[next];
+                rules.roads(p.tile, p.rotation)
+            };
+            placed = next;
+            seg = roads.centre[entry];
+            walked.side_joins += 1;
+            if self.element(placed, seg as usize) == stop {
+                return None;
+            }
+            leave = if roads.lake {
+                crate::tileset::NO_SIDE
+            } else {
+                roads.exit[entry]
+            };
+        }
+        unreachable!("a road walk revisited an element: road joins are inconsistent")
+    }
+}
+
+/// What a walk along a road crossed.
+#[derive(Default)]
+struct Walked {
+    side_joins: i16,
+    ferries: u8,
+}
+
+/// The side of lake end `seg` (each lake end reaches exactly one side).
+fn lake_end_side(roads: &crate::rules::OrientedRoads, seg: u8) -> u8 {
+    (0..4u8)
+        .find(|&side| roads.centre[side as usize] == seg)
+        .expect("a lake end reaches one side")
 }

@@ -394,6 +394,13 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
             }
             field_city_sides.push((segments.len(), list));
         }
+        // Roads end at junctions, so a road is a path (or a loop) of segments: the ferry
+        // walks and road splits rely on it.
+        if kind == FeatureKind::Road && sides > 2 {
+            return Err(format!(
+                "{token:?} reaches {sides} sides: a road segment reaches at most two (a junction ends its roads)"
+            ));
+        }
         segments.push(seg);
     }
     if segments

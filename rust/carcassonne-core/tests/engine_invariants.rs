@@ -114,6 +114,17 @@ fn check_against_flood_fill(game: &Game) {
                 }
             }
             assert_eq!(root.meeples, meeples, "meeple totals differ");
+            let inns: u16 = comp
+                .iter()
+                .map(|&(ti, ts)| rules.tiles[placed[ti].tile as usize].segments[ts].inns as u16)
+                .sum();
+            assert_eq!(root.inns, inns, "inn totals differ");
+            let ferries = game
+                .ferries()
+                .iter()
+                .filter(|f| comp.contains(&(f.placed as usize, f.a as usize)))
+                .count();
+            assert_eq!(root.ferries as usize, ferries, "ferry counts differ");
             seen.extend(comp);
         }
     }
