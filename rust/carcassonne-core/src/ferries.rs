@@ -154,52 +154,76 @@ impl Game {
         if self.ferries().is_empty() {
             return out;
         }
-        let rules = self.rules();
-        let board = self.board();
+        let (rules, board) = (self.rules(), self.board());
         let def = &rules.tiles[tile as usize];
         for side in 0..4 {
             if def.edges_at[rotation as usize][side] != EdgeKind::Road {
                 continue;
             }
-            let Some(mut placed) = board.placed_at(board.neighbour_cell(cell, side)) else {
+            let Some(next) = board.placed_at(board.neighbour_cell(cell, side)) else {
                 continue;
             };
-            let mut entry = (side + 2) % 4;
+            let entry = (side + 2) % 4;
             // Only a road that holds a ferry can lead to one.
-            let start = {
-                let p = &board.placed[placed];
-                p.first_element + rules.roads(p.tile, p.rotation).centre[entry] as u32
-            };
-            if self.features().node(self.features().find(start)).ferries == 0 {
-                continue;
-            }
-            let bound = board.placed.len() + 1;
-            for _ in 0..bound {
-                let p = &board.placed[placed];
-                let roads = rules.roads(p.tile, p.rotation);
-                if roads.lake {
-                    if let Some(f) = self.ferry_at_end(placed as u16, roads.centre[entry])
-                        && !out.as_slice().contains(&f)
-                    {
-                        out.ferries[out.len] = f;
-                        out.len += 1;
-                    }
-                    break;
-                }
-                // Leave the segment by its other side, if it has one.
-                let exit = roads.exit[entry];
-                if exit == crate::tileset::NO_SIDE {
-                    break;
-                }
-                let exit = exit as usize;
-                let Some(next) = board.neighbour_of(placed, exit) else {
-                    break;
-                };
-                placed = next;
-                entry = (exit + 2) % 4;
+            let p = &board.placed[next];
+            let start = p.first_element + rules.roads(p.tile, p.rotation).centre[entry] as u32;
+            if self.features().node(self.features().find(start)).ferries > 0 {
+                self.walk_to_ferry(next, entry, usize::MAX, &mut out);
             }
         }
         out
+    }
+
+    /// `movable_ferries` for the tile just placed as `placed`, before its ferry choices:
+    /// the same walks, started only from the sides where placing it joined a road that
+    /// holds a ferry (`ferry_roads`, one bit per side, noted while joining), so most turns
+    /// need no lookup at all. A walk that comes back to the new tile stops there, as it
+    /// would have at the empty square.
+    pub(crate) fn movable_after_placing(&self, placed: usize, ferry_roads: u8) -> Movable {
+        let mut out = Movable::default();
+        let board = self.board();
+        for side in 0..4 {
+            if ferry_roads & (1 << side) == 0 {
+                continue;
+            }
+            if let Some(next) = board.neighbour_of(placed, side) {
+                self.walk_to_ferry(next, (side + 2) % 4, placed, &mut out);
+            }
+        }
+        out
+    }
+
+    /// Walks the road entering placed tile `placed` at side `entry` to its first lake and
+    /// adds that lake's ferry to `out` if one stands on the road end reached. Stops at a
+    /// junction, city or monastery, an empty square, or the placed tile `stop`.
+    fn walk_to_ferry(&self, mut placed: usize, mut entry: usize, stop: usize, out: &mut Movable) {
+        let (rules, board) = (self.rules(), self.board());
+        for _ in 0..=board.placed.len() {
+            let p = &board.placed[placed];
+            let roads = rules.roads(p.tile, p.rotation);
+            if roads.lake {
+                if let Some(f) = self.ferry_at_end(placed as u16, roads.centre[entry])
+                    && !out.as_slice().contains(&f)
+                {
+                    out.ferries[out.len] = f;
+                    out.len += 1;
+                }
+                return;
+            }
+            // Leave the segment by its other side, if it has one.
+            let exit = roads.exit[entry];
+            if exit == crate::tileset::NO_SIDE {
+                return;
+            }
+            let exit = exit as usize;
+            match board.neighbour_of(placed, exit) {
+                Some(next) if next != stop => {
+                    placed = next;
+                    entry = (exit + 2) % 4;
+                }
+                _ => return,
+            }
+        }
     }
 
     /// Joins road ends `a` and `b` of placed lake tile `placed` with a new ferry.

@@ -287,7 +287,7 @@ pub struct Game {
     scratch: Vec<u32>,
 }
 
-/// Calls `f(position on the side, segment, neighbour's element)` for every slot where a
+/// Calls `f(side, position on the side, segment, neighbour's element)` for every slot where a
 /// segment of `tile` at `cell` touches a segment of a placed neighbour: the one place that
 /// says how tiles connect, used both to join features and to evaluate a move.
 #[inline]
@@ -297,7 +297,7 @@ fn for_each_contact(
     cell: u32,
     tile: u16,
     rotation: u8,
-    mut f: impl FnMut(usize, u8, u32),
+    mut f: impl FnMut(usize, usize, u8, u32),
 ) {
     let def = &rules.tiles[tile as usize];
     for side in 0..4 {
@@ -313,7 +313,7 @@ fn for_each_contact(
                 continue;
             }
             let nseg = nbdef.slot_segment[nbp.rotation as usize][facing_slot(s)];
-            f(pos, seg, nbp.first_element + nseg as u32);
+            f(side, pos, seg, nbp.first_element + nseg as u32);
         }
     }
 }
@@ -327,7 +327,7 @@ fn place_and_join(
     cell: u32,
     tile: u16,
     rotation: u8,
-) -> usize {
+) -> Joined {
     let def = &rules.tiles[tile as usize];
     let index = board.placed.len() as u16;
     let first = features.len() as u32;
@@ -341,14 +341,40 @@ fn place_and_join(
         first,
         &def.edges_at[rotation as usize],
     );
-    for_each_contact(rules, board, cell, tile, rotation, |pos, seg, neighbour| {
-        let r = features.union(first + seg as u32, neighbour);
-        if pos == CENTRE && def.segments[seg as usize].kind.closes_by_edges() {
-            // One open side of each of the two features is now matched.
-            features.node_mut(r).open -= 2;
-        }
-    });
-    placed
+    let mut ferry_roads = 0u8;
+    for_each_contact(
+        rules,
+        board,
+        cell,
+        tile,
+        rotation,
+        |side, pos, seg, neighbour| {
+            let r = features.union(first + seg as u32, neighbour);
+            if pos == CENTRE && def.segments[seg as usize].kind.closes_by_edges() {
+                // One open side of each of the two features is now matched.
+                let root = features.node_mut(r);
+                root.open -= 2;
+                // The Ferries: the road joined here may lead to a ferry that can move.
+                if root.ferries > 0 {
+                    ferry_roads |= 1 << side;
+                }
+            }
+        },
+    );
+    Joined {
+        placed,
+        ferry_roads,
+    }
+}
+
+/// What placing a tile did.
+struct Joined {
+    /// Index of the tile in `Board::placed`.
+    placed: usize,
+    /// Sides where the tile joined a road holding a ferry (bit per side): only from these
+    /// can a walk reach a ferry that may move (F-3). A road joined at one side and merged
+    /// at another may be marked at both; the walk decides.
+    ferry_roads: u8,
 }
 
 impl Game {
@@ -620,7 +646,7 @@ impl Game {
             cell,
             tile,
             rotation,
-            |pos, seg, neighbour| {
+            |_, pos, seg, neighbour| {
                 let root = self.features.find(neighbour);
                 if pos == CENTRE {
                     c.matched[seg as usize] += 1;
@@ -908,16 +934,47 @@ impl Game {
     /// check it.
     pub fn play_unchecked(&mut self, mv: Move) {
         debug_assert_eq!(self.check(mv), Ok(()));
+        let joined = self.place_tile(mv);
+        self.finish_turn(mv, joined.placed);
+    }
+
+    /// Self-play: places the current tile as `mv` says (position, rotation, meeple), then
+    /// asks `choose` for the ferry choices, given the ferries this placement lets move
+    /// (found from the placed tile, in the order of `Game::movable_ferries`), and plays
+    /// them. Equivalent to making the choices first and calling `play_unchecked`; the
+    /// recorded move carries them.
+    pub(crate) fn play_choosing_ferries(
+        &mut self,
+        mut mv: Move,
+        choose: impl FnOnce(&Game, &crate::ferries::Movable) -> (Option<(u8, u8)>, FerryMoves),
+    ) {
+        let joined = self.place_tile(mv);
+        if self.rules.ferries {
+            let movable = self.movable_after_placing(joined.placed, joined.ferry_roads);
+            (mv.ferry, mv.ferry_moves) = choose(self, &movable);
+        }
+        self.finish_turn(mv, joined.placed);
+    }
+
+    /// The first part of a turn: the tile and its meeple.
+    fn place_tile(&mut self, mv: Move) -> Joined {
         let tile = self.tile.expect("game not over");
         let cell = self.board.cell(mv.x, mv.y).expect("on the board");
         self.turn += 1;
-        let placed = self.add_tile(cell, tile, mv.rotation);
-        let first = self.board.placed[placed].first_element;
-        let player = self.current;
+        let joined = self.add_tile(cell, tile, mv.rotation);
         if let Some(seg) = mv.meeple {
-            self.features.place_meeple(first + seg as u32, player as u8);
-            self.supply[player] -= 1;
+            let first = self.board.placed[joined.placed].first_element;
+            self.features
+                .place_meeple(first + seg as u32, self.current as u8);
+            self.supply[self.current] -= 1;
         }
+        joined
+    }
+
+    /// The rest of a turn after `place_tile`: ferries, scoring, the next player and tile.
+    fn finish_turn(&mut self, mv: Move, placed: usize) {
+        let tile = self.tile.expect("game not over");
+        let first = self.board.placed[placed].first_element;
         // The Ferries: the new ferry, then the moves, then scoring (F-2).
         let mut touched = [u32::MAX; 2 + 4 * crate::ferries::MAX_FERRY_MOVES];
         if let Some((a, b)) = mv.ferry {
@@ -976,7 +1033,7 @@ impl Game {
     }
 
     /// Puts a tile on the board and joins its segments to their neighbours.
-    fn add_tile(&mut self, cell: u32, tile: u16, rotation: u8) -> usize {
+    fn add_tile(&mut self, cell: u32, tile: u16, rotation: u8) -> Joined {
         place_and_join(
             &self.rules,
             &mut self.board,

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ferries::{FerryMove, lake_ends, pairs};
+use crate::ferries::{FerryMove, FerryMoves, Movable, lake_ends, pairs};
 use crate::game::{Game, Move, Placement};
 use crate::rng::Rng;
 
@@ -34,27 +34,58 @@ impl Policy {
 
     /// Chooses a move for the current player. `buf` is scratch space reused between calls.
     pub fn choose(self, game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move {
+        let (p, meeple) = self.choose_placement(game, rng, buf);
+        let mut mv = base_move(game, p, meeple);
+        if game.rules().ferries {
+            let tile = game.tile().expect("game not over");
+            let movable = game.movable_ferries(p.cell, tile, p.rotation);
+            let lake = game.rules().tiles[tile as usize].lake.then_some(tile);
+            (mv.ferry, mv.ferry_moves) = choose_ferries(game, lake, &movable, rng);
+        }
+        mv
+    }
+
+    /// Chooses and plays a move for the current player: the same move as `choose` with
+    /// the same random stream, but the ferry choices are made once the tile is down, from
+    /// the board lookups the placement has just made (the self-play fast path).
+    pub fn play(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>) {
+        let (p, meeple) = self.choose_placement(game, rng, buf);
+        let mv = base_move(game, p, meeple);
+        let tile = game.tile().expect("game not over");
+        let lake = game.rules().tiles[tile as usize].lake.then_some(tile);
+        game.play_choosing_ferries(mv, |game, movable| choose_ferries(game, lake, movable, rng));
+    }
+
+    /// The placement and meeple part of a move.
+    fn choose_placement(
+        self,
+        game: &Game,
+        rng: &mut Rng,
+        buf: &mut Vec<Placement>,
+    ) -> (Placement, Option<u8>) {
         match self {
-            Policy::Random => random_move(game, rng, buf),
-            Policy::Greedy => greedy_move(game, rng, buf),
+            Policy::Random => random_placement(game, rng),
+            Policy::Greedy => greedy_placement(game, rng, buf),
         }
     }
 }
 
-/// The move for a chosen placement and meeple. With The Ferries, both policies make the
-/// ferry choices uniformly at random: where the new ferry goes (each pair of road ends
-/// alike) and, for each ferry that may move, staying or each other pair alike.
-fn to_move(game: &Game, p: Placement, meeple: Option<u8>, rng: &mut Rng) -> Move {
+fn base_move(game: &Game, p: Placement, meeple: Option<u8>) -> Move {
     let (x, y) = game.board().xy(p.cell);
-    let mut mv = Move::place(x, y, p.rotation, meeple);
-    if !game.rules().ferries {
-        return mv;
-    }
-    let tile = game.tile().expect("game not over");
-    if game.rules().tiles[tile as usize].lake {
-        mv.ferry = Some(random_pair(lake_ends(game, tile), None, rng));
-    }
-    let movable = game.movable_ferries(p.cell, tile, p.rotation);
+    Move::place(x, y, p.rotation, meeple)
+}
+
+/// The Ferries choices, made uniformly at random by both policies: where the new ferry of
+/// `lake` (the tile being placed, if it is a lake tile) goes, each pair of road ends alike,
+/// and, for each movable ferry in (x, y) order, staying or each other pair alike.
+fn choose_ferries(
+    game: &Game,
+    lake: Option<u16>,
+    movable: &Movable,
+    rng: &mut Rng,
+) -> (Option<(u8, u8)>, FerryMoves) {
+    let ferry = lake.map(|tile| random_pair(lake_ends(game, tile), None, rng));
+    let mut moves = FerryMoves::NONE;
     let mut order = [(0i32, 0i32, 0usize); crate::ferries::MAX_FERRY_MOVES];
     for (slot, f) in order.iter_mut().zip(movable.as_slice()) {
         let q = &game.board().placed[game.ferries()[*f].placed as usize];
@@ -72,14 +103,14 @@ fn to_move(game: &Game, p: Placement, meeple: Option<u8>, rng: &mut Rng) -> Move
             continue;
         }
         let (a, b) = random_pair(ends, Some((link.a, link.b)), rng);
-        mv.ferry_moves.push(FerryMove {
+        moves.push(FerryMove {
             x: fx as i16,
             y: fy as i16,
             a,
             b,
         });
     }
-    mv
+    (ferry, moves)
 }
 
 /// A uniformly drawn pair of the given road ends, other than `except`.
@@ -101,7 +132,7 @@ fn random_pair(ends: u16, except: Option<(u8, u8)>, rng: &mut Rng) -> (u8, u8) {
 /// `0..=segments`; if that option does not exist, start again. Each attempt picks every
 /// legal (placement, option) pair with the same chance, so the accepted move is exactly
 /// uniform over the joint set, and meeple options are computed only for drawn placements.
-pub fn random_move(game: &Game, rng: &mut Rng, _buf: &mut Vec<Placement>) -> Move {
+fn random_placement(game: &Game, rng: &mut Rng) -> (Placement, Option<u8>) {
     let tile = game.tile().expect("game not over");
     let open = &game.board().open;
     let rules = game.rules();
@@ -128,17 +159,21 @@ pub fn random_move(game: &Game, rng: &mut Rng, _buf: &mut Vec<Placement>) -> Mov
         };
         let k = rng.below(options_bound);
         if k == 0 {
-            return to_move(game, p, None, rng);
+            return (p, None);
         }
         let seg = (k - 1) as u8;
         if game.meeple_options(p) & (1 << seg) != 0 {
-            return to_move(game, p, Some(seg), rng);
+            return (p, Some(seg));
         }
     }
 }
 
 /// Best immediate gain for the player to move; ties broken uniformly at random.
-pub fn greedy_move(game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move {
+fn greedy_placement(
+    game: &Game,
+    rng: &mut Rng,
+    buf: &mut Vec<Placement>,
+) -> (Placement, Option<u8>) {
     let tile = game.tile().expect("game not over");
     game.placements_into(tile, buf);
     let mut best = i32::MIN;
@@ -165,5 +200,5 @@ pub fn greedy_move(game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move
             consider(base + extra[i], Some(i as u8));
         }
     }
-    to_move(game, chosen.0, chosen.1, rng)
+    chosen
 }

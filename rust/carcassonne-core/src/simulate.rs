@@ -44,8 +44,7 @@ pub fn play_game(
 ) {
     game.reset_shuffled(rng);
     while !game.is_over() {
-        let mv = policy.choose(game, rng, buf);
-        game.play_unchecked(mv);
+        policy.play(game, rng, buf);
     }
 }
 

@@ -257,3 +257,43 @@ fn same_seed_same_game() {
     let kinds: Vec<FeatureKind> = FeatureKind::ALL.to_vec();
     assert_eq!(kinds.len(), 4);
 }
+
+/// The self-play fast path (`Policy::play`: ferry choices made after the tile is down)
+/// plays exactly the moves `Policy::choose` picks from the board before placement, with
+/// the same random stream: same move list, same board, same scores.
+#[test]
+fn fast_path_plays_the_chosen_moves() {
+    let base = Arc::new(Rules::new(RulesSpec::default()).unwrap());
+    let cases = [
+        (base, Policy::Random, 20),
+        (with_ferries("C3", 2), Policy::Random, 200),
+        (with_ferries("C2", 4), Policy::Random, 100),
+        (with_ferries("C3", 3), Policy::Greedy, 20),
+    ];
+    for (rules, policy, games) in cases {
+        let mut ferry_moves = 0;
+        for g in 0..games {
+            let mut fast = Game::shuffled(Arc::clone(&rules), 77, g);
+            let mut checked = fast.clone();
+            let mut rng_fast = Rng::for_game(78, g);
+            let mut rng_checked = rng_fast.clone();
+            let mut buf = Vec::new();
+            while !checked.is_over() {
+                let mv = policy.choose(&checked, &mut rng_checked, &mut buf);
+                checked.play(mv).expect("the chosen move is legal");
+                policy.play(&mut fast, &mut rng_fast, &mut buf);
+                assert_eq!(fast.moves().last(), Some(&mv), "game {g}");
+            }
+            assert!(fast.is_over());
+            assert_eq!(fast.scores(), checked.scores());
+            assert_eq!(fast.ferries(), checked.ferries());
+            ferry_moves += fast
+                .moves()
+                .iter()
+                .filter(|m| !m.ferry_moves.is_empty())
+                .count();
+        }
+        // The comparison covered turns with ferry moves.
+        assert_eq!(ferry_moves > 0, rules.ferries);
+    }
+}
