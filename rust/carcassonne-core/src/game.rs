@@ -939,7 +939,7 @@ impl Game {
     }
 
     /// Self-play: places the current tile as `mv` says (position, rotation, meeple), then
-    /// asks `choose` for the ferry choices, given the ferries this placement lets move
+    /// asks `choose` for the ferry choices (if there are any to make), given the ferries this placement lets move
     /// (found from the placed tile, in the order of `Game::movable_ferries`), and plays
     /// them. Equivalent to making the choices first and calling `play_unchecked`; the
     /// recorded move carries them.
@@ -951,7 +951,11 @@ impl Game {
         let joined = self.place_tile(mv);
         if self.rules.ferries {
             let movable = self.movable_after_placing(joined.placed, joined.ferry_roads);
-            (mv.ferry, mv.ferry_moves) = choose(self, &movable);
+            let tile = self.board.placed[joined.placed].tile;
+            // Most turns have no ferry choice to make.
+            if movable.len > 0 || self.rules.tiles[tile as usize].lake {
+                (mv.ferry, mv.ferry_moves) = choose(self, &movable);
+            }
         }
         self.finish_turn(mv, joined.placed);
     }
