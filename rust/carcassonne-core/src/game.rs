@@ -19,7 +19,7 @@ use crate::scoring::{
     FIELD_POINTS_PER_CITY, FeatureTally, GOODS_MAJORITY_POINTS, SCORE_KINDS, ScoreKind,
     edge_feature_points, majority, monastery_points,
 };
-use crate::tileset::{FeatureKind, MAX_SEGMENTS, NO_SEGMENT};
+use crate::tileset::{FeatureKind, MAX_SEGMENTS, NO_SEGMENT, Shape};
 use crate::topology::{CENTRE, EdgeKind, RING_DELTA, SIDE_NAMES, facing_slot, slot};
 
 /// A move: where the drawn tile goes, how it is turned (quarter turns clockwise), the
@@ -350,7 +350,7 @@ fn place_and_join(
         rotation,
         |side, pos, seg, neighbour| {
             let r = features.union(first + seg as u32, neighbour);
-            if pos == CENTRE && def.segments[seg as usize].kind.closes_by_edges() {
+            if def.segments[seg as usize].kind.counts_open_at(pos) {
                 // One open side of each of the two features is now matched.
                 let root = features.node_mut(r);
                 root.open -= 2;
@@ -584,14 +584,15 @@ impl Game {
     pub fn is_complete(&self, e: u32) -> bool {
         let r = self.features.find(e);
         let n = self.features.node(r);
-        match n.kind {
-            FeatureKind::Road | FeatureKind::City => n.open == 0,
-            FeatureKind::Monastery => {
+        match n.kind.shape() {
+            Shape::Path | Shape::Area => n.open == 0,
+            Shape::Centre => {
                 let p = &self.board.placed[n.placed as usize];
                 let cell = self.board.cell(p.x, p.y).unwrap();
                 self.ring_filled(cell, None) == 8
             }
-            FeatureKind::Field => false,
+            // Sea is enclosed when no half-edge is open; fields never complete.
+            Shape::Halves => n.kind == FeatureKind::Sea && n.open == 0,
         }
     }
 
@@ -1244,6 +1245,10 @@ impl Game {
                     );
                 }
                 FeatureKind::Field => fields.push(e),
+                // South Seas features give wares, evaluated by `south_seas`.
+                FeatureKind::Bridge | FeatureKind::Island | FeatureKind::Market | FeatureKind::Sea => {
+                    unreachable!("a South Seas feature in a classic game")
+                }
             }
         }
         let mut cities: Vec<u32> = Vec::new();

@@ -45,6 +45,9 @@ impl ScoreKind {
             FeatureKind::City => ScoreKind::City,
             FeatureKind::Monastery => ScoreKind::Monastery,
             FeatureKind::Field => ScoreKind::Field,
+            FeatureKind::Bridge | FeatureKind::Island | FeatureKind::Market | FeatureKind::Sea => {
+                unreachable!("South Seas features give wares, not points")
+            }
         }
     }
 }
@@ -89,7 +92,7 @@ pub fn edge_feature_points(
                 t.tiles + t.pennants
             }
         }
-        FeatureKind::Monastery | FeatureKind::Field => unreachable!("not an edge feature"),
+        _ => unreachable!("not a classic road or city"),
     };
     points as i32
 }

@@ -19,6 +19,14 @@
 //! (printed, no effect), `LAKE` (a ferry lake: every road of the tile ends at it, and a
 //! ferry joins two of those ends). Symbols follow a segment: `+pennant`, `+inn`, `+cathedral`,
 //! `+wine`, `+grain`, `+cloth`. Edges are written in the tile's unrotated orientation.
+//!
+//! A file with `system = "south-seas"` uses the South Seas kinds on the same topology:
+//! `I(sides)` an island (whole sides, like a city), `B(sides)` a bridge (side centres, like
+//! a road; a bridge ending on the tile ends at a crossing stone, an island or a market),
+//! `S(half-edges)` a sea part (like a field), `MARKET` (tile centre, like a monastery); edge
+//! letters I, B, S; symbols `+banana` (islands), `+shell` (bridges), `+fish` (a group of one
+//! fish), `+fish2` (a group of two) and `+boat` (a fishing boat) on sea parts. One tile may
+//! be marked `start = true`: the start tile, which is not shuffled into the deck.
 
 use std::fmt;
 
@@ -66,14 +74,40 @@ pub enum FeatureKind {
     City = 1,
     Monastery = 2,
     Field = 3,
+    /// South Seas: a bridge (shells), connected like a road.
+    Bridge = 4,
+    /// South Seas: an island (bananas), connected like a city.
+    Island = 5,
+    /// South Seas: a market (ships), a tile-centre feature like a monastery.
+    Market = 6,
+    /// South Seas: a sea region (fish), connected like a field but completed when enclosed.
+    Sea = 7,
+}
+
+/// How a feature kind sits on the tile topology (`engine-notes.md`): what it shares with
+/// the kinds of other rule systems.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Side centres, ending on the tile or crossing it: roads, bridges.
+    Path,
+    /// Whole sides: cities, islands.
+    Area,
+    /// The tile centre, completed by the 8 squares around it: monasteries, markets.
+    Centre,
+    /// Half-edges between the others: fields, sea.
+    Halves,
 }
 
 impl FeatureKind {
-    pub const ALL: [FeatureKind; 4] = [
+    pub const ALL: [FeatureKind; 8] = [
         FeatureKind::Road,
         FeatureKind::City,
         FeatureKind::Monastery,
         FeatureKind::Field,
+        FeatureKind::Bridge,
+        FeatureKind::Island,
+        FeatureKind::Market,
+        FeatureKind::Sea,
     ];
 
     pub fn name(self) -> &'static str {
@@ -82,12 +116,37 @@ impl FeatureKind {
             FeatureKind::City => "city",
             FeatureKind::Monastery => "monastery",
             FeatureKind::Field => "field",
+            FeatureKind::Bridge => "bridge",
+            FeatureKind::Island => "island",
+            FeatureKind::Market => "market",
+            FeatureKind::Sea => "sea",
+        }
+    }
+
+    pub fn shape(self) -> Shape {
+        match self {
+            FeatureKind::Road | FeatureKind::Bridge => Shape::Path,
+            FeatureKind::City | FeatureKind::Island => Shape::Area,
+            FeatureKind::Monastery | FeatureKind::Market => Shape::Centre,
+            FeatureKind::Field | FeatureKind::Sea => Shape::Halves,
         }
     }
 
     /// Features that are completed by closing every open side (not fields, not centres).
     pub fn closes_by_edges(self) -> bool {
-        matches!(self, FeatureKind::Road | FeatureKind::City)
+        matches!(self.shape(), Shape::Path | Shape::Area)
+    }
+
+    /// Whether a feature of this kind counts slot position `pos` of a side (`CENTRE` or a
+    /// half) as an open end until a neighbour matches it: side centres for paths and areas
+    /// (one per side), both halves for sea (enclosed when no half-edge is left open).
+    /// Fields never close.
+    #[inline]
+    pub fn counts_open_at(self, pos: usize) -> bool {
+        match self {
+            FeatureKind::Sea => pos != CENTRE,
+            _ => pos == CENTRE && self.closes_by_edges(),
+        }
     }
 }
 
@@ -97,13 +156,20 @@ pub struct Segment {
     pub kind: FeatureKind,
     /// Slots of the unrotated tile that this segment occupies.
     pub slots: SlotMask,
-    /// Number of sides this segment reaches (roads and cities): its open ends when alone.
+    /// Open ends of this segment when alone: sides reached (paths and areas), half-edges
+    /// (sea); 0 for fields and centres. See `FeatureKind::counts_open_at`.
     pub sides: u8,
     pub pennants: u8,
     pub inns: u8,
     pub cathedrals: u8,
-    /// Goods symbols (wine, grain, cloth).
+    /// Goods symbols: T&B wine, grain, cloth (cities); South Seas wares shell, banana, fish
+    /// (bridges, islands, sea; indexed by `crate::south_seas::Ware`).
     pub goods: [u8; 3],
+    /// South Seas: fish printed as groups of two (each also counted in `goods`), which a
+    /// boat token covers first.
+    pub fish_pairs: u8,
+    /// South Seas: a fishing boat on this sea part.
+    pub boat: bool,
     /// For fields: indices of the city segments of this tile that the field borders.
     pub adjacent_cities: Vec<u8>,
 }
@@ -120,6 +186,8 @@ pub struct TileDef {
     pub garden: bool,
     /// A ferry lake: all road segments are single ends at the lake.
     pub lake: bool,
+    /// The start tile of its set (`start = true` in the file).
+    pub start: bool,
     /// Side kinds in the unrotated orientation.
     pub edges: [EdgeKind; 4],
     pub segments: Vec<Segment>,
@@ -153,16 +221,16 @@ impl TileDef {
         let seg = &self.segments[segment];
         let mask = rotate_mask(seg.slots, rotation);
         match seg.kind {
-            FeatureKind::Monastery => "monastery".to_string(),
-            FeatureKind::Field => {
+            FeatureKind::Monastery | FeatureKind::Market => seg.kind.name().to_string(),
+            FeatureKind::Field | FeatureKind::Sea => {
                 if mask == 0 {
-                    return "field I".to_string();
+                    return format!("{} I", seg.kind.name());
                 }
                 let names: Vec<&str> = (0..SLOTS)
                     .filter(|s| mask & (1 << s) != 0)
                     .map(|s| crate::topology::SLOT_NAMES[s])
                     .collect();
-                format!("field {}", names.join(" "))
+                format!("{} {}", seg.kind.name(), names.join(" "))
             }
             kind => {
                 let names: Vec<&str> = (0..4)
@@ -180,7 +248,69 @@ impl TileDef {
 pub struct TileSet {
     pub name: String,
     pub title: String,
+    /// The rule system the tiles belong to.
+    pub system: System,
+    /// How the data was obtained, when it is not a transcription of the printed game
+    /// (shown to users; see DECISIONS S-1).
+    pub reconstruction: Option<String>,
     pub tiles: Vec<TileDef>,
+}
+
+/// The rule systems: which feature kinds and rules a tile set is made for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum System {
+    /// Classic Carcassonne with its expansions (and The Ferries).
+    #[default]
+    Classic,
+    /// Carcassonne: South Seas (and Friday).
+    SouthSeas,
+}
+
+impl System {
+    pub fn name(self) -> &'static str {
+        match self {
+            System::Classic => "classic",
+            System::SouthSeas => "south-seas",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "classic" => Some(System::Classic),
+            "south-seas" => Some(System::SouthSeas),
+            _ => None,
+        }
+    }
+
+    /// Edge letters for whole sides, centres between halves, and halves only.
+    fn edge_letters(self) -> [char; 3] {
+        match self {
+            System::Classic => ['C', 'R', 'F'],
+            System::SouthSeas => ['I', 'B', 'S'],
+        }
+    }
+
+    fn edge_letter(self, e: EdgeKind) -> char {
+        let l = self.edge_letters();
+        match e {
+            EdgeKind::City => l[0],
+            EdgeKind::Road => l[1],
+            EdgeKind::Field => l[2],
+        }
+    }
+
+    /// The kind written with `letter` in a feature token.
+    fn kind_of_letter(self, letter: char) -> Option<FeatureKind> {
+        match (self, letter) {
+            (System::Classic, 'C') => Some(FeatureKind::City),
+            (System::Classic, 'R') => Some(FeatureKind::Road),
+            (System::Classic, 'F') => Some(FeatureKind::Field),
+            (System::SouthSeas, 'I') => Some(FeatureKind::Island),
+            (System::SouthSeas, 'B') => Some(FeatureKind::Bridge),
+            (System::SouthSeas, 'S') => Some(FeatureKind::Sea),
+            _ => None,
+        }
+    }
 }
 
 impl TileSet {
@@ -214,6 +344,10 @@ struct RawSet {
     name: String,
     #[serde(default)]
     title: String,
+    #[serde(default)]
+    system: Option<String>,
+    #[serde(default)]
+    reconstruction: Option<String>,
     tiles: Vec<RawTile>,
 }
 
@@ -228,6 +362,8 @@ struct RawTile {
     count: u32,
     #[serde(default)]
     counts: std::collections::BTreeMap<String, u32>,
+    #[serde(default)]
+    start: bool,
     edges: String,
     features: String,
 }
@@ -253,6 +389,18 @@ pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, TileDataError> {
     if raw.tiles.is_empty() {
         return Err(err(None, "the file defines no tiles".into()));
     }
+    let system = match raw.system.as_deref() {
+        None => System::Classic,
+        Some(name) => System::parse(name).ok_or_else(|| {
+            err(
+                None,
+                format!("unknown system {name:?}; expected \"classic\" or \"south-seas\""),
+            )
+        })?,
+    };
+    if raw.tiles.iter().filter(|t| t.start).count() > 1 {
+        return Err(err(None, "more than one tile is marked start = true".into()));
+    }
     let mut tiles: Vec<TileDef> = Vec::with_capacity(raw.tiles.len());
     for t in &raw.tiles {
         let id = format!("{}/{}", raw.name, t.id);
@@ -274,17 +422,20 @@ pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, TileDataError> {
                 format!("count for edition {edition} must be at least 1"),
             ));
         }
-        let def = parse_tile(&id, &raw.name, t).map_err(|fault| err(Some(&t.id), fault))?;
+        let def =
+            parse_tile(&id, &raw.name, system, t).map_err(|fault| err(Some(&t.id), fault))?;
         tiles.push(def);
     }
     Ok(TileSet {
         name: raw.name,
         title: raw.title,
+        system,
+        reconstruction: raw.reconstruction,
         tiles,
     })
 }
 
-fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
+fn parse_tile(id: &str, set: &str, system: System, raw: &RawTile) -> Result<TileDef, String> {
     let mut segments: Vec<Segment> = Vec::new();
     let mut garden = false;
     let mut lake = false;
@@ -296,24 +447,32 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
         .map(str::trim)
         .filter(|s| !s.is_empty())
     {
-        if token == "garden" {
-            garden = true;
-            continue;
+        match (system, token) {
+            (System::Classic, "garden") => {
+                garden = true;
+                continue;
+            }
+            (System::Classic, "LAKE") => {
+                lake = true;
+                continue;
+            }
+            (System::Classic, "MONASTERY") => {
+                segments.push(new_segment(FeatureKind::Monastery, 0, 0));
+                continue;
+            }
+            (System::SouthSeas, "MARKET") => {
+                segments.push(new_segment(FeatureKind::Market, 0, 0));
+                continue;
+            }
+            _ => {}
         }
-        if token == "LAKE" {
-            lake = true;
-            continue;
-        }
-        if token == "MONASTERY" {
-            segments.push(new_segment(FeatureKind::Monastery, 0, 0));
-            continue;
-        }
-        let (kind, rest) = match token.chars().next() {
-            Some('C') => (FeatureKind::City, &token[1..]),
-            Some('R') => (FeatureKind::Road, &token[1..]),
-            Some('F') => (FeatureKind::Field, &token[1..]),
-            _ => return Err(format!("unknown feature {token:?}")),
+        let Some(kind) = token.chars().next().and_then(|c| system.kind_of_letter(c)) else {
+            return Err(format!(
+                "unknown feature {token:?} for a {} tile set",
+                system.name()
+            ));
         };
+        let rest = &token[1..];
         let close = rest
             .find(')')
             .ok_or_else(|| format!("missing ')' in {token:?}"))?;
@@ -325,8 +484,8 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
         let mut mask: SlotMask = 0;
         let mut sides = 0u8;
         for p in &places {
-            match kind {
-                FeatureKind::Field => {
+            match kind.shape() {
+                Shape::Halves => {
                     if *p == "I" {
                         continue;
                     }
@@ -339,11 +498,14 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
                         return Err(format!("{p:?} listed twice in {token:?}"));
                     }
                     mask |= 1 << s;
+                    if kind.counts_open_at(s % 3) {
+                        sides += 1;
+                    }
                 }
                 _ => {
                     let side = parse_side(p)
                         .ok_or_else(|| format!("{p:?} in {token:?} is not a side (N E S W)"))?;
-                    let m = if kind == FeatureKind::City {
+                    let m = if kind.shape() == Shape::Area {
                         side_mask(side)
                     } else {
                         1 << slot(side, CENTRE)
@@ -366,6 +528,14 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
         };
         for sym in symbols.split('+').map(str::trim).filter(|s| !s.is_empty()) {
             match (sym, kind) {
+                ("banana", FeatureKind::Island) => seg.goods[1] += 1,
+                ("shell", FeatureKind::Bridge) => seg.goods[0] += 1,
+                ("fish", FeatureKind::Sea) => seg.goods[2] += 1,
+                ("fish2", FeatureKind::Sea) => {
+                    seg.goods[2] += 2;
+                    seg.fish_pairs += 1;
+                }
+                ("boat", FeatureKind::Sea) if !seg.boat => seg.boat = true,
                 ("pennant", FeatureKind::City) => seg.pennants += 1,
                 ("cathedral", FeatureKind::City) => seg.cathedrals += 1,
                 ("inn", FeatureKind::Road) => seg.inns += 1,
@@ -396,7 +566,7 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
         }
         // Roads end at junctions, so a road is a path (or a loop) of segments: the ferry
         // walks and road splits rely on it.
-        if kind == FeatureKind::Road && sides > 2 {
+        if kind.shape() == Shape::Path && sides > 2 {
             return Err(format!(
                 "{token:?} reaches {sides} sides: a road segment reaches at most two (a junction ends its roads)"
             ));
@@ -405,11 +575,11 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
     }
     if segments
         .iter()
-        .filter(|s| s.kind == FeatureKind::Monastery)
+        .filter(|s| s.kind.shape() == Shape::Centre)
         .count()
         > 1
     {
-        return Err("a tile can have at most one monastery".into());
+        return Err("a tile can have at most one monastery or market".into());
     }
     if lake {
         let roads: Vec<&Segment> = segments
@@ -470,30 +640,32 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
                 (o != NO_SEGMENT).then(|| segments[o as usize].kind)
             })
             .collect();
-        edges[side] = match (kinds[HALF_LEFT], kinds[CENTRE], kinds[HALF_RIGHT]) {
-            (Some(FeatureKind::City), Some(FeatureKind::City), Some(FeatureKind::City)) => {
-                EdgeKind::City
-            }
-            (Some(FeatureKind::Field), Some(FeatureKind::Road), Some(FeatureKind::Field)) => {
-                EdgeKind::Road
-            }
-            (Some(FeatureKind::Field), None, Some(FeatureKind::Field)) => EdgeKind::Field,
+        let shapes: Vec<Option<Shape>> = kinds.iter().map(|k| k.map(FeatureKind::shape)).collect();
+        edges[side] = match (shapes[HALF_LEFT], shapes[CENTRE], shapes[HALF_RIGHT]) {
+            (Some(Shape::Area), Some(Shape::Area), Some(Shape::Area)) => EdgeKind::City,
+            (Some(Shape::Halves), Some(Shape::Path), Some(Shape::Halves)) => EdgeKind::Road,
+            (Some(Shape::Halves), None, Some(Shape::Halves)) => EdgeKind::Field,
             _ => {
+                let [area, path, halves] = match system {
+                    System::Classic => ["city", "road", "field"],
+                    System::SouthSeas => ["island", "bridge", "sea"],
+                };
                 return Err(format!(
-                    "side {} is not a city, a road between two field halves, or two field halves (every half-edge needs a field)",
+                    "side {} is not a {area}, a {path} between two {halves} halves, or two {halves} halves (every half-edge needs a {halves})",
                     SIDE_NAMES[side]
                 ));
             }
         };
     }
+    let letters = system.edge_letters();
     let declared: Vec<char> = raw.edges.chars().collect();
-    if declared.len() != 4 || declared.iter().any(|c| EdgeKind::from_letter(*c).is_none()) {
+    if declared.len() != 4 || declared.iter().any(|c| !letters.contains(c)) {
         return Err(format!(
-            "edges {:?} must be four letters from C, R, F",
-            raw.edges
+            "edges {:?} must be four letters from {}, {}, {}",
+            raw.edges, letters[0], letters[1], letters[2]
         ));
     }
-    let derived: String = edges.iter().map(|e| e.letter()).collect();
+    let derived: String = edges.iter().map(|e| system.edge_letter(*e)).collect();
     if derived != raw.edges {
         return Err(format!(
             "edges say {:?} but the features make {derived:?}",
@@ -502,6 +674,7 @@ fn parse_tile(id: &str, set: &str, raw: &RawTile) -> Result<TileDef, String> {
     }
     let mut def = build_def(id, set, raw.count, garden, edges, segments);
     def.lake = lake;
+    def.start = raw.start;
     def.edition_counts = raw.counts.iter().map(|(e, c)| (e.clone(), *c)).collect();
     Ok(def)
 }
@@ -515,12 +688,22 @@ fn new_segment(kind: FeatureKind, slots: SlotMask, sides: u8) -> Segment {
         inns: 0,
         cathedrals: 0,
         goods: [0; 3],
+        fish_pairs: 0,
+        boat: false,
         adjacent_cities: Vec::new(),
     }
 }
 
 /// A segment as seen after rotation: kind, slots, symbols and the slots of the cities it borders.
-type SegmentSignature = (FeatureKind, SlotMask, u8, u8, u8, [u8; 3], Vec<SlotMask>);
+type SegmentSignature = (
+    FeatureKind,
+    SlotMask,
+    u8,
+    u8,
+    u8,
+    ([u8; 3], u8, bool),
+    Vec<SlotMask>,
+);
 
 fn build_def(
     id: &str,
@@ -561,7 +744,7 @@ fn build_def(
                     s.pennants,
                     s.inns,
                     s.cathedrals,
-                    s.goods,
+                    (s.goods, s.fish_pairs, s.boat),
                     adj,
                 )
             })
@@ -601,6 +784,7 @@ fn build_def(
         edition_counts: Vec::new(),
         garden,
         lake: false,
+        start: false,
         edges,
         segments,
         slot_segment,
