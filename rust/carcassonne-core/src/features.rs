@@ -32,6 +32,9 @@ pub struct Node {
     pub pennants: u16,
     pub inns: u16,
     pub cathedrals: u16,
+    /// South Seas: uncovered fish groups of two (their fish are in `goods`).
+    pub fish_pairs: u16,
+    /// T&B goods, or South Seas wares not yet covered (see `Segment::goods`).
     pub goods: [u16; 3],
     pub meeples: [u8; MAX_PLAYERS],
     pub meeple_total: u8,
@@ -59,6 +62,7 @@ impl Node {
             pennants: seg.pennants as u16,
             inns: seg.inns as u16,
             cathedrals: seg.cathedrals as u16,
+            fish_pairs: seg.fish_pairs as u16,
             goods: [
                 seg.goods[0] as u16,
                 seg.goods[1] as u16,
@@ -77,6 +81,7 @@ impl Node {
         self.pennants += other.pennants;
         self.inns += other.inns;
         self.cathedrals += other.cathedrals;
+        self.fish_pairs += other.fish_pairs;
         for g in 0..3 {
             self.goods[g] += other.goods[g];
         }
@@ -256,5 +261,14 @@ impl Iterator for Members<'_> {
         let n = self.features.nodes[e as usize].next;
         self.current = (n != self.start).then_some(n);
         Some(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nodes_stay_small() {
+        // Nodes are the hot data of every game; keep them within one 64-byte cache line.
+        assert!(std::mem::size_of::<super::Node>() <= 48);
     }
 }

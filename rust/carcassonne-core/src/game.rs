@@ -1246,7 +1246,10 @@ impl Game {
                 }
                 FeatureKind::Field => fields.push(e),
                 // South Seas features give wares, evaluated by `south_seas`.
-                FeatureKind::Bridge | FeatureKind::Island | FeatureKind::Market | FeatureKind::Sea => {
+                FeatureKind::Bridge
+                | FeatureKind::Island
+                | FeatureKind::Market
+                | FeatureKind::Sea => {
                     unreachable!("a South Seas feature in a classic game")
                 }
             }

@@ -24,6 +24,7 @@ pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod scoring;
+pub mod ships;
 pub mod simulate;
 pub mod tileset;
 pub mod topology;

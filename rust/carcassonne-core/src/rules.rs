@@ -7,9 +7,14 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::tileset::{FeatureKind, TileDataError, TileDef, builtin_set_text, parse_tileset};
+use crate::ships::{Ship, ShipDataError, builtin_ship_text, parse_ships};
+use crate::tileset::{
+    FeatureKind, Shape, System, TileDataError, TileDef, builtin_set_text, parse_tileset,
+};
 
 pub const MAX_PLAYERS: usize = 6;
+/// South Seas: 4 islanders in each of 5 colours.
+pub const MAX_PLAYERS_SOUTH_SEAS: usize = 5;
 pub const MIN_PLAYERS: usize = 2;
 /// Upper bound on meeples per player, far above any published variant.
 pub const MAX_MEEPLES: u32 = 99;
@@ -51,7 +56,7 @@ pub struct RulesSpec {
     pub meeples: u32,
     pub tile_sets: Vec<TileSetSource>,
     /// Full id of the tile placed at (0, 0), rotation 0, before the first turn; one copy
-    /// is taken out of the deck.
+    /// is taken out of the deck. Empty: the tile the sets mark `start = true`.
     pub start_tile: String,
     /// Meeples may be placed on fields and fields score at the end.
     pub farmers: bool,
@@ -64,6 +69,20 @@ pub struct RulesSpec {
     /// "C3" 3/3/2 by default, "C2" 3/4/1; decision F-1).
     #[serde(default = "default_edition")]
     pub ferries_edition: String,
+    /// South Seas: the ship set (decision S-2 for the built-in one).
+    #[serde(default = "default_ships")]
+    pub ships: TileSetSource,
+    /// South Seas: an islander may be taken back only with an empty supply (the English
+    /// Z-Man reading; decision S-3).
+    #[serde(default)]
+    pub retrieve_only_when_supply_empty: bool,
+    /// South Seas: a fishing boat covers fish even in a region nobody fishes (S-4).
+    #[serde(default)]
+    pub boat_evaluates_unoccupied: bool,
+}
+
+fn default_ships() -> TileSetSource {
+    TileSetSource::Builtin("south-seas".into())
 }
 
 fn default_edition() -> String {
@@ -81,6 +100,23 @@ impl Default for RulesSpec {
             inns_and_cathedrals_scoring: false,
             traders_goods: false,
             ferries_edition: default_edition(),
+            ships: default_ships(),
+            retrieve_only_when_supply_empty: false,
+            boat_evaluates_unoccupied: false,
+        }
+    }
+}
+
+impl RulesSpec {
+    /// Carcassonne: South Seas with its defaults: the reconstructed tile and ship sets,
+    /// 4 islanders per player.
+    pub fn south_seas(players: u32) -> Self {
+        RulesSpec {
+            players,
+            meeples: 4,
+            tile_sets: vec![TileSetSource::Builtin("south-seas".into())],
+            start_tile: String::new(),
+            ..RulesSpec::default()
         }
     }
 }
@@ -97,6 +133,11 @@ pub enum RulesError {
     UnknownStartTile(String),
     DeckTooLarge(usize),
     Edition(String),
+    MixedSystems,
+    PlayersSouthSeas(u32),
+    NoStartTile,
+    UnknownShipSet(String),
+    ShipData(ShipDataError),
 }
 
 impl fmt::Display for RulesError {
@@ -131,6 +172,23 @@ impl fmt::Display for RulesError {
             RulesError::Edition(e) => {
                 write!(f, "ferries_edition must be \"C3\" or \"C2\", got {e:?}")
             }
+            RulesError::MixedSystems => write!(
+                f,
+                "the tile sets mix rule systems (classic and south-seas tiles cannot share a game)"
+            ),
+            RulesError::PlayersSouthSeas(n) => write!(
+                f,
+                "South Seas takes {MIN_PLAYERS} to {MAX_PLAYERS_SOUTH_SEAS} players (4 islanders in 5 colours), got {n}"
+            ),
+            RulesError::NoStartTile => write!(
+                f,
+                "no start tile: name one with start_tile or mark one start = true in a tile set"
+            ),
+            RulesError::UnknownShipSet(s) => write!(
+                f,
+                "unknown ship set {s:?}: use \"south-seas\" or the path of a .toml ship file"
+            ),
+            RulesError::ShipData(e) => write!(f, "{e}"),
         }
     }
 }
@@ -157,10 +215,14 @@ pub struct Rules {
     pub full_deck: Vec<u16>,
     /// Per tile: segments a meeple may stand on (bit i = segment i).
     pub meeple_segments: Vec<u16>,
-    /// Per tile: the monastery segment, if any.
+    /// Per tile: the monastery (classic) or market (South Seas) segment, if any.
     pub monastery: Vec<Option<u8>>,
     /// Any lake tile in the sets: the ferry rules are active.
     pub ferries: bool,
+    /// The rule system of the tile sets.
+    pub system: System,
+    /// South Seas: the ships (empty for classic games).
+    pub ships: Vec<Ship>,
     /// `roads[tile * 4 + rotation]`.
     pub roads: Vec<OrientedRoads>,
     /// `legal[tile * 256 + demand]`: bit r set when canonical rotation r fits an open
@@ -183,6 +245,7 @@ impl Rules {
             return Err(RulesError::NoTileSets);
         }
         let mut tiles: Vec<TileDef> = Vec::new();
+        let mut system = None;
         for source in &spec.tile_sets {
             let set = match source {
                 TileSetSource::Builtin(name) => {
@@ -193,6 +256,10 @@ impl Rules {
                 TileSetSource::File { path, toml } => parse_tileset(toml, path),
             }
             .map_err(RulesError::TileData)?;
+            if system.is_some_and(|s| s != set.system) {
+                return Err(RulesError::MixedSystems);
+            }
+            system = Some(set.system);
             for mut t in set.tiles {
                 if let Some((_, c)) = t
                     .edition_counts
@@ -207,11 +274,21 @@ impl Rules {
                 tiles.push(t);
             }
         }
-        let start = tiles
-            .iter()
-            .position(|t| t.id == spec.start_tile)
-            .ok_or_else(|| RulesError::UnknownStartTile(spec.start_tile.clone()))?
-            as u16;
+        let system = system.unwrap_or_default();
+        if system == System::SouthSeas && spec.players as usize > MAX_PLAYERS_SOUTH_SEAS {
+            return Err(RulesError::PlayersSouthSeas(spec.players));
+        }
+        let start = if spec.start_tile.is_empty() {
+            tiles
+                .iter()
+                .position(|t| t.start)
+                .ok_or(RulesError::NoStartTile)?
+        } else {
+            tiles
+                .iter()
+                .position(|t| t.id == spec.start_tile)
+                .ok_or_else(|| RulesError::UnknownStartTile(spec.start_tile.clone()))?
+        } as u16;
         let mut full_deck = Vec::new();
         for (i, t) in tiles.iter().enumerate() {
             let copies = if i as u16 == start {
@@ -239,7 +316,7 @@ impl Rules {
             .map(|t| {
                 t.segments
                     .iter()
-                    .position(|s| s.kind == FeatureKind::Monastery)
+                    .position(|s| s.kind.shape() == Shape::Centre)
                     .map(|i| i as u8)
             })
             .collect();
@@ -275,7 +352,24 @@ impl Rules {
                 })
             })
             .collect();
+        let ships = match system {
+            System::Classic => Vec::new(),
+            System::SouthSeas => {
+                let set = match &spec.ships {
+                    TileSetSource::Builtin(name) => {
+                        let text = builtin_ship_text(name)
+                            .ok_or_else(|| RulesError::UnknownShipSet(name.clone()))?;
+                        parse_ships(text, name)
+                    }
+                    TileSetSource::File { path, toml } => parse_ships(toml, path),
+                }
+                .map_err(RulesError::ShipData)?;
+                set.ships
+            }
+        };
         Ok(Rules {
+            system,
+            ships,
             roads,
             spec,
             tiles,

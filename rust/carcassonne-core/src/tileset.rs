@@ -45,7 +45,7 @@ pub const NO_SEGMENT: u8 = u8::MAX;
 pub const GOODS: [&str; 3] = ["wine", "grain", "cloth"];
 
 /// The tile sets compiled into the library; a user's own file can be loaded instead.
-pub const BUILTIN_SETS: [(&str, &str); 4] = [
+pub const BUILTIN_SETS: [(&str, &str); 5] = [
     ("base", include_str!("../data/base.toml")),
     (
         "inns-and-cathedrals",
@@ -56,6 +56,7 @@ pub const BUILTIN_SETS: [(&str, &str); 4] = [
         include_str!("../data/traders-and-builders.toml"),
     ),
     ("ferries", include_str!("../data/ferries.toml")),
+    ("south-seas", include_str!("../data/south-seas.toml")),
 ];
 
 pub fn builtin_set_text(name: &str) -> Option<&'static str> {
@@ -399,7 +400,10 @@ pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, TileDataError> {
         })?,
     };
     if raw.tiles.iter().filter(|t| t.start).count() > 1 {
-        return Err(err(None, "more than one tile is marked start = true".into()));
+        return Err(err(
+            None,
+            "more than one tile is marked start = true".into(),
+        ));
     }
     let mut tiles: Vec<TileDef> = Vec::with_capacity(raw.tiles.len());
     for t in &raw.tiles {
@@ -422,8 +426,7 @@ pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, TileDataError> {
                 format!("count for edition {edition} must be at least 1"),
             ));
         }
-        let def =
-            parse_tile(&id, &raw.name, system, t).map_err(|fault| err(Some(&t.id), fault))?;
+        let def = parse_tile(&id, &raw.name, system, t).map_err(|fault| err(Some(&t.id), fault))?;
         tiles.push(def);
     }
     Ok(TileSet {
@@ -864,6 +867,37 @@ mod tests {
             .map(|t| t.edition_counts.iter().find(|(e, _)| e == "C2").unwrap().1)
             .sum();
         assert_eq!(c2, 8);
+    }
+
+    #[test]
+    fn south_seas_set_meets_decision_s1() {
+        let ss = set("south-seas");
+        assert_eq!(ss.system, System::SouthSeas);
+        assert!(ss.reconstruction.is_some());
+        assert_eq!(ss.tile_count(), 73);
+        let starts: Vec<&TileDef> = ss.tiles.iter().filter(|t| t.start).collect();
+        assert_eq!(starts.len(), 1);
+        assert_eq!(starts[0].count, 1);
+        let copies_with = |pred: &dyn Fn(&Segment) -> bool| -> u32 {
+            ss.tiles
+                .iter()
+                .filter(|t| t.segments.iter().any(pred))
+                .map(|t| t.count)
+                .sum()
+        };
+        assert_eq!(copies_with(&|s| s.kind == FeatureKind::Market), 6);
+        assert_eq!(copies_with(&|s| s.boat), 19);
+        // Wares: 0 shell (bridges), 1 banana (islands), 2 fish (sea), summed over copies.
+        let mut wares = [0u32; 3];
+        for t in &ss.tiles {
+            for s in &t.segments {
+                for (w, total) in wares.iter_mut().enumerate() {
+                    *total += t.count * s.goods[w] as u32;
+                }
+            }
+        }
+        let (min, max) = (*wares.iter().min().unwrap(), *wares.iter().max().unwrap());
+        assert!(min > 0 && max as f64 <= 1.1 * min as f64, "wares {wares:?}");
     }
 
     #[test]

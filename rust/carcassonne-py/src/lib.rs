@@ -179,6 +179,7 @@ impl Rules {
             inns_and_cathedrals_scoring,
             traders_goods,
             ferries_edition: ferries_edition.to_string(),
+            ..RulesSpec::default()
         };
         Ok(Rules {
             inner: Arc::new(CoreRules::new(spec).map_err(rules_err)?),

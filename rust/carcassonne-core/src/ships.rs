@@ -1,0 +1,374 @@
+//! South Seas ships as data: what each ship needs, and the ways a player can pay for it.
+//!
+//! A ship file is TOML:
+//!
+//! ```toml
+//! name = "south-seas"
+//! title = "..."
+//! reconstruction = "..."            # present when the list is not the printed one
+//!
+//! [[ships]]
+//! id = "1"
+//! points = 5
+//! needs = "2 shell + 1 fish + 1 banana"
+//! known = true                      # printed in the rulebook
+//! ```
+//!
+//! `needs` is a fixed combination (`"N ware + N ware ..."`, wares `shell`, `banana`,
+//! `fish`), `"any N"` (N wares of any types), `"N identical"` (N wares of one type) or
+//! `"3 + K"` (3 wares of one type and K of another type).
+
+use std::fmt;
+
+use serde::Deserialize;
+
+/// Ware names, in the order of every `[_; 3]` ware array (shell, banana, fish).
+pub const WARES: [&str; 3] = ["shell", "banana", "fish"];
+
+/// The ship sets compiled into the library; a user's own file can be loaded instead.
+pub const BUILTIN_SHIP_SETS: [(&str, &str); 1] =
+    [("south-seas", include_str!("../data/south-seas-ships.toml"))];
+
+pub fn builtin_ship_text(name: &str) -> Option<&'static str> {
+    BUILTIN_SHIP_SETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
+}
+
+/// What a ship needs delivered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// Exactly these wares (shell, banana, fish).
+    Fixed([u8; 3]),
+    /// N wares of any types.
+    Any(u8),
+    /// N wares of one type.
+    Identical(u8),
+    /// 3 wares of one type and K of another type.
+    ThreePlus(u8),
+}
+
+impl Need {
+    pub fn total(self) -> u8 {
+        match self {
+            Need::Fixed(w) => w.iter().sum(),
+            Need::Any(n) | Need::Identical(n) => n,
+            Need::ThreePlus(k) => 3 + k,
+        }
+    }
+
+    /// Every full payment that meets the need (each a ware vector), in a fixed order.
+    fn full_payments(self, out: &mut Vec<[u8; 3]>) {
+        match self {
+            Need::Fixed(w) => out.push(w),
+            Need::Any(n) => {
+                for a in 0..=n {
+                    for b in 0..=n - a {
+                        out.push([a, b, n - a - b]);
+                    }
+                }
+            }
+            Need::Identical(n) => {
+                for t in 0..3 {
+                    let mut w = [0; 3];
+                    w[t] = n;
+                    out.push(w);
+                }
+            }
+            Need::ThreePlus(k) => {
+                for three in 0..3 {
+                    for other in (0..3).filter(|o| *o != three) {
+                        let mut w = [0; 3];
+                        w[three] = 3;
+                        w[other] += k;
+                        out.push(w);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every distinct payment a player holding `have` can make for this ship, `discount`
+    /// wares fewer than a full payment (Friday's discount; a payment keeps at least one
+    /// ware), sorted. `out` is cleared first.
+    pub fn payments(self, have: [u32; 3], discount: u8, out: &mut Vec<[u8; 3]>) {
+        out.clear();
+        let mut full = Vec::new();
+        self.full_payments(&mut full);
+        let keep = self.total().saturating_sub(discount).max(1);
+        for w in full {
+            // Every way to leave out (total - keep) wares of the full payment.
+            for a in 0..=w[0] {
+                for b in 0..=w[1] {
+                    for c in 0..=w[2] {
+                        if a + b + c == keep
+                            && a as u32 <= have[0]
+                            && b as u32 <= have[1]
+                            && c as u32 <= have[2]
+                        {
+                            out.push([a, b, c]);
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Whether `pay` meets the need for a player holding `have`, with `discount`.
+    pub fn accepts(self, pay: [u8; 3], have: [u32; 3], discount: u8) -> bool {
+        let mut all = Vec::new();
+        self.payments(have, discount, &mut all);
+        all.contains(&pay)
+    }
+
+    /// The need as written in a ship file.
+    pub fn describe(self) -> String {
+        match self {
+            Need::Fixed(w) => w
+                .iter()
+                .zip(WARES)
+                .filter(|(n, _)| **n > 0)
+                .map(|(n, name)| format!("{n} {name}"))
+                .collect::<Vec<_>>()
+                .join(" + "),
+            Need::Any(n) => format!("any {n}"),
+            Need::Identical(n) => format!("{n} identical"),
+            Need::ThreePlus(k) => format!("3 + {k}"),
+        }
+    }
+
+    fn parse(text: &str) -> Result<Need, String> {
+        let t = text.trim();
+        let number = |s: &str| -> Result<u8, String> {
+            s.trim()
+                .parse::<u8>()
+                .ok()
+                .filter(|n| (1..=20).contains(n))
+                .ok_or_else(|| format!("{s:?} in needs {text:?} is not a number from 1 to 20"))
+        };
+        if let Some(n) = t.strip_prefix("any ") {
+            return Ok(Need::Any(number(n)?));
+        }
+        if let Some(n) = t.strip_suffix(" identical") {
+            return Ok(Need::Identical(number(n)?));
+        }
+        if let Some(k) = t.strip_prefix("3 + ")
+            && k.trim().chars().all(|c| c.is_ascii_digit())
+        {
+            return Ok(Need::ThreePlus(number(k)?));
+        }
+        let mut w = [0u8; 3];
+        for part in t.split('+') {
+            let mut words = part.split_whitespace();
+            let (Some(n), Some(ware), None) = (words.next(), words.next(), words.next()) else {
+                return Err(format!(
+                    "needs {text:?}: expected \"N ware + N ware ...\", \"any N\", \"N identical\" or \"3 + K\""
+                ));
+            };
+            let i = WARES.iter().position(|x| *x == ware).ok_or_else(|| {
+                format!("unknown ware {ware:?} in needs {text:?} (shell, banana, fish)")
+            })?;
+            if w[i] > 0 {
+                return Err(format!("{ware} listed twice in needs {text:?}"));
+            }
+            w[i] = number(n)?;
+        }
+        Ok(Need::Fixed(w))
+    }
+}
+
+/// One ship token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ship {
+    pub id: String,
+    pub points: u8,
+    pub need: Need,
+    /// Printed in the rulebook (the rest of a reconstructed set is not).
+    pub known: bool,
+}
+
+/// A whole ship file.
+#[derive(Clone, Debug)]
+pub struct ShipSet {
+    pub name: String,
+    pub title: String,
+    pub reconstruction: Option<String>,
+    pub ships: Vec<Ship>,
+}
+
+/// A malformed ship file: names the file, the ship and the fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShipDataError {
+    pub file: String,
+    pub ship: Option<String>,
+    pub fault: String,
+}
+
+impl fmt::Display for ShipDataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.ship {
+            Some(s) => write!(f, "{}: ship {:?}: {}", self.file, s, self.fault),
+            None => write!(f, "{}: {}", self.file, self.fault),
+        }
+    }
+}
+
+impl std::error::Error for ShipDataError {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawShips {
+    name: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    reconstruction: Option<String>,
+    ships: Vec<RawShip>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawShip {
+    id: String,
+    points: u8,
+    needs: String,
+    #[serde(default)]
+    known: bool,
+}
+
+/// Parses and validates a ship file. `file` names the source in error messages.
+pub fn parse_ships(text: &str, file: &str) -> Result<ShipSet, ShipDataError> {
+    let err = |ship: Option<&str>, fault: String| ShipDataError {
+        file: file.to_string(),
+        ship: ship.map(str::to_string),
+        fault,
+    };
+    let raw: RawShips =
+        toml::from_str(text).map_err(|e| err(None, format!("not a valid ship file: {e}")))?;
+    if raw.ships.is_empty() {
+        return Err(err(None, "the file defines no ships".into()));
+    }
+    if raw.ships.len() > 250 {
+        return Err(err(None, "at most 250 ships are supported".into()));
+    }
+    let mut ships: Vec<Ship> = Vec::with_capacity(raw.ships.len());
+    for s in raw.ships {
+        if ships.iter().any(|o| o.id == s.id) {
+            return Err(err(Some(&s.id), "ship id defined twice".into()));
+        }
+        if s.points == 0 {
+            return Err(err(Some(&s.id), "points must be at least 1".into()));
+        }
+        let need = Need::parse(&s.needs).map_err(|f| err(Some(&s.id), f))?;
+        ships.push(Ship {
+            id: s.id,
+            points: s.points,
+            need,
+            known: s.known,
+        });
+    }
+    Ok(ShipSet {
+        name: raw.name,
+        title: raw.title,
+        reconstruction: raw.reconstruction,
+        ships,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn needs_parse_and_describe() {
+        for text in [
+            "2 shell + 1 fish + 1 banana",
+            "any 6",
+            "4 identical",
+            "3 + 1",
+        ] {
+            let need = Need::parse(text).unwrap();
+            assert_eq!(Need::parse(&need.describe()).unwrap(), need);
+        }
+        assert_eq!(
+            Need::parse("2 shell + 1 fish + 1 banana").unwrap(),
+            Need::Fixed([2, 1, 1])
+        );
+        assert!(Need::parse("2 coconut").unwrap_err().contains("coconut"));
+        assert!(Need::parse("any 0").is_err());
+        assert!(Need::parse("1 shell + 1 shell").is_err());
+    }
+
+    #[test]
+    fn payments_follow_the_rulebook_examples() {
+        let plenty = [9, 9, 9];
+        let mut out = Vec::new();
+        // Any 6: the example delivers 3 fish + 3 bananas; 28 ways in all.
+        Need::Any(6).payments(plenty, 0, &mut out);
+        assert_eq!(out.len(), 28);
+        assert!(out.contains(&[0, 3, 3]));
+        // 4 identical: 4 shells, 4 bananas or 4 fish.
+        Need::Identical(4).payments(plenty, 0, &mut out);
+        assert_eq!(out, vec![[0, 0, 4], [0, 4, 0], [4, 0, 0]]);
+        // 3 + 1: 3 shells + 1 banana is one of 6 ways; 3 + 1 of the same type is not.
+        Need::ThreePlus(1).payments(plenty, 0, &mut out);
+        assert_eq!(out.len(), 6);
+        assert!(out.contains(&[3, 1, 0]) && !out.contains(&[4, 0, 0]));
+        // What a player lacks cannot be paid.
+        Need::Fixed([2, 1, 1]).payments([1, 5, 5], 0, &mut out);
+        assert!(out.is_empty());
+        assert!(Need::Fixed([2, 1, 1]).accepts([2, 1, 1], [2, 1, 1], 0));
+        // A discount of one leaves out any one ware of a full payment.
+        Need::Fixed([2, 1, 1]).payments(plenty, 1, &mut out);
+        assert_eq!(out, vec![[1, 1, 1], [2, 0, 1], [2, 1, 0]]);
+    }
+
+    #[test]
+    fn builtin_ships_are_decision_s2() {
+        let set = parse_ships(builtin_ship_text("south-seas").unwrap(), "south-seas").unwrap();
+        assert!(set.reconstruction.is_some());
+        assert_eq!(set.ships.len(), 24);
+        let points: Vec<u8> = set.ships.iter().map(|s| s.points).collect();
+        assert_eq!(
+            points,
+            [
+                5, 5, 5, 4, 4, 4, 3, 3, 3, 2, 6, 6, 5, 5, 6, 2, 3, 3, 4, 6, 3, 3, 4, 5
+            ]
+        );
+        // The four rulebook ships.
+        let known: Vec<(Need, u8)> = set
+            .ships
+            .iter()
+            .filter(|s| s.known)
+            .map(|s| (s.need, s.points))
+            .collect();
+        assert_eq!(
+            known,
+            [
+                (Need::Fixed([2, 1, 1]), 5),
+                (Need::Any(6), 5),
+                (Need::Identical(4), 3),
+                (Need::ThreePlus(1), 3)
+            ]
+        );
+        let needs: Vec<String> = set.ships.iter().map(|s| s.need.describe()).collect();
+        assert_eq!(needs[10], "2 shell + 2 banana + 2 fish");
+        assert_eq!(needs[14], "any 8");
+        assert_eq!(needs[19], "6 identical");
+        assert_eq!(needs[23], "3 + 3");
+    }
+
+    #[test]
+    fn faults_name_file_ship_and_fault() {
+        let e = parse_ships(
+            "name = \"x\"\n[[ships]]\nid = \"7\"\npoints = 3\nneeds = \"3 rum\"\n",
+            "x.toml",
+        )
+        .unwrap_err();
+        assert_eq!((e.file.as_str(), e.ship.as_deref()), ("x.toml", Some("7")));
+        assert!(e.fault.contains("rum"), "{e}");
+    }
+}
