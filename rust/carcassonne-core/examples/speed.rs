@@ -16,9 +16,13 @@ fn main() {
         .and_then(|s| Policy::parse(s))
         .unwrap_or(Policy::Random);
     let sets: Vec<&str> = args.get(4).map_or(vec!["base"], |s| s.split(',').collect());
-    let spec = RulesSpec {
-        tile_sets: carcassonne_core::TileSetSource::builtins(&sets),
-        ..RulesSpec::default()
+    let spec = if sets == ["south-seas"] {
+        RulesSpec::south_seas(2)
+    } else {
+        RulesSpec {
+            tile_sets: carcassonne_core::TileSetSource::builtins(&sets),
+            ..RulesSpec::default()
+        }
     };
     let rules = Arc::new(Rules::new(spec).unwrap());
     let t = Instant::now();

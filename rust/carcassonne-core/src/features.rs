@@ -225,6 +225,16 @@ impl Features {
         self.nodes[r].meeple_total += 1;
     }
 
+    /// Takes the meeple standing on element `e` off the board (South Seas: taken back).
+    pub fn remove_meeple(&mut self, e: u32) {
+        let player = self.nodes[e as usize].meeple;
+        debug_assert!(player != NO_PLAYER);
+        self.nodes[e as usize].meeple = NO_PLAYER;
+        let r = self.find(e) as usize;
+        self.nodes[r].meeples[player as usize] -= 1;
+        self.nodes[r].meeple_total -= 1;
+    }
+
     /// Takes every meeple off the feature rooted at `root`; calls `back(player)` for each.
     pub fn return_meeples(&mut self, root: u32, mut back: impl FnMut(u8)) {
         if self.nodes[root as usize].meeple_total == 0 {

@@ -19,13 +19,15 @@ use crate::scoring::{
     FIELD_POINTS_PER_CITY, FeatureTally, GOODS_MAJORITY_POINTS, SCORE_KINDS, ScoreKind,
     edge_feature_points, majority, monastery_points,
 };
-use crate::tileset::{FeatureKind, MAX_SEGMENTS, NO_SEGMENT, Shape};
+use crate::south_seas::{Phase, SeaState, Spot};
+use crate::tileset::{FeatureKind, MAX_SEGMENTS, NO_SEGMENT, Shape, System};
 use crate::topology::{CENTRE, EdgeKind, RING_DELTA, SIDE_NAMES, facing_slot, slot};
 
 /// A move: where the drawn tile goes, how it is turned (quarter turns clockwise), the
 /// segment of the tile (index in its tile definition) that gets a meeple, if any, and, with
 /// The Ferries, the two road ends the new ferry joins (lake tiles only, `a < b`) and the
-/// ferries moved this turn (ordered by square).
+/// ferries moved this turn (ordered by square). In South Seas the meeple is an islander,
+/// and `retrieve` takes one back instead.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
@@ -38,6 +40,10 @@ pub struct Move {
     pub ferry: Option<(u8, u8)>,
     #[serde(default, skip_serializing_if = "FerryMoves::is_empty")]
     pub ferry_moves: FerryMoves,
+    /// South Seas step 2b: instead of placing an islander, take back the current player's
+    /// islander standing there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieve: Option<Spot>,
 }
 
 impl Move {
@@ -114,6 +120,28 @@ pub enum IllegalMove {
     FerryNotMoved {
         x: i32,
         y: i32,
+    },
+    NotSouthSeas,
+    PlaceAndRetrieve,
+    RetrieveWithSupply,
+    NoOwnIslander {
+        x: i32,
+        y: i32,
+        segment: u8,
+    },
+    NotPlacePhase,
+    NotDeliveryPhase,
+    NoSuchShip {
+        slot: u8,
+        display: usize,
+    },
+    MissingWares {
+        pay: [u8; 3],
+        have: [u32; 3],
+    },
+    WrongWares {
+        pay: [u8; 3],
+        need: String,
     },
 }
 
@@ -207,6 +235,42 @@ impl fmt::Display for IllegalMove {
                 f,
                 "the ferry at ({x}, {y}) already joins those road ends: a move must take it elsewhere"
             ),
+            IllegalMove::NotSouthSeas => write!(
+                f,
+                "only South Seas lets a player take an islander back (retrieve)"
+            ),
+            IllegalMove::PlaceAndRetrieve => write!(
+                f,
+                "a turn either places an islander or takes one back, not both"
+            ),
+            IllegalMove::RetrieveWithSupply => write!(
+                f,
+                "these rules (retrieve_only_when_supply_empty) allow taking an islander back only with an empty supply"
+            ),
+            IllegalMove::NoOwnIslander { x, y, segment } => write!(
+                f,
+                "no islander of the current player stands on feature {segment} of the tile at ({x}, {y})"
+            ),
+            IllegalMove::NotPlacePhase => write!(
+                f,
+                "the current player must first decide the delivery (deliver to a ship or not)"
+            ),
+            IllegalMove::NotDeliveryPhase => write!(
+                f,
+                "no delivery is possible now: the current player must place the drawn tile"
+            ),
+            IllegalMove::NoSuchShip { slot, display } => write!(
+                f,
+                "no ship in display slot {slot}: {display} ships are face up (slots from 0)"
+            ),
+            IllegalMove::MissingWares { pay, have } => write!(
+                f,
+                "delivering {pay:?} (shells, bananas, fish) needs more wares than the player holds {have:?}"
+            ),
+            IllegalMove::WrongWares { pay, need } => write!(
+                f,
+                "{pay:?} (shells, bananas, fish) does not meet the ship's need {need:?}"
+            ),
         }
     }
 }
@@ -260,31 +324,33 @@ struct Groups {
 
 #[derive(Clone, Debug)]
 pub struct Game {
-    rules: Arc<Rules>,
-    board: Board,
-    features: Features,
-    deck: Vec<u16>,
-    next_draw: usize,
-    tile: Option<u16>,
-    current: usize,
-    turn: u32,
-    scores: [i32; MAX_PLAYERS],
-    by_kind: [[i32; SCORE_KINDS]; MAX_PLAYERS],
-    supply: [u8; MAX_PLAYERS],
-    goods: [[u16; 3]; MAX_PLAYERS],
-    discarded: Vec<(u32, u16)>,
-    moves: Vec<Move>,
-    events: Vec<ScoreEvent>,
-    record_events: bool,
-    over: bool,
-    seed: Option<(u64, u64)>,
-    tiles_buf: Vec<u16>,
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) board: Board,
+    pub(crate) features: Features,
+    pub(crate) deck: Vec<u16>,
+    pub(crate) next_draw: usize,
+    pub(crate) tile: Option<u16>,
+    pub(crate) current: usize,
+    pub(crate) turn: u32,
+    pub(crate) scores: [i32; MAX_PLAYERS],
+    pub(crate) by_kind: [[i32; SCORE_KINDS]; MAX_PLAYERS],
+    pub(crate) supply: [u8; MAX_PLAYERS],
+    pub(crate) goods: [[u16; 3]; MAX_PLAYERS],
+    pub(crate) discarded: Vec<(u32, u16)>,
+    pub(crate) moves: Vec<Move>,
+    pub(crate) events: Vec<ScoreEvent>,
+    pub(crate) record_events: bool,
+    pub(crate) over: bool,
+    pub(crate) seed: Option<(u64, u64)>,
+    pub(crate) tiles_buf: Vec<u16>,
     /// (x, y, element) of monasteries holding a meeple and not yet complete.
-    watched_monasteries: Vec<(i32, i32, u32)>,
+    pub(crate) watched_monasteries: Vec<(i32, i32, u32)>,
     /// Ferries on the board (The Ferries).
-    ferries: Vec<FerryLink>,
+    pub(crate) ferries: Vec<FerryLink>,
     /// Reused buffer for rebuilding a feature.
-    scratch: Vec<u32>,
+    pub(crate) scratch: Vec<u32>,
+    /// South Seas: wares, ships, boats, the delivery phase.
+    pub(crate) sea: SeaState,
 }
 
 /// Calls `f(side, position on the side, segment, neighbour's element)` for every slot where a
@@ -404,7 +470,20 @@ impl Game {
             watched_monasteries: Vec::new(),
             ferries: Vec::new(),
             scratch: Vec::new(),
+            sea: SeaState::default(),
         };
+        if g.rules.system == System::SouthSeas {
+            g.sea.pile = (0..g.rules.ships.len() as u16).collect();
+        }
+        g.reset(deck.into_iter());
+        g
+    }
+
+    /// A South Seas game drawing exactly `deck`, with the ships in the order `ships`
+    /// (indices into the rules' ships; the first four are face up at the start).
+    pub fn with_ships(rules: Arc<Rules>, deck: Vec<u16>, ships: Vec<u16>) -> Self {
+        let mut g = Game::new(rules, Vec::new());
+        g.sea.pile = ships;
         g.reset(deck.into_iter());
         g
     }
@@ -426,6 +505,13 @@ impl Game {
         deck.extend_from_slice(&self.rules.full_deck);
         rng.shuffle(&mut deck);
         self.deck = deck;
+        if self.rules.system == System::SouthSeas {
+            let mut pile = std::mem::take(&mut self.sea.pile);
+            pile.clear();
+            pile.extend(0..self.rules.ships.len() as u16);
+            rng.shuffle(&mut pile);
+            self.sea.pile = pile;
+        }
         self.setup();
     }
 
@@ -459,6 +545,7 @@ impl Game {
         self.events.clear();
         self.watched_monasteries.clear();
         self.ferries.clear();
+        self.sea.reset();
         self.over = false;
         self.seed = None;
         let start = rules.start_tile;
@@ -705,6 +792,9 @@ impl Game {
         let Some(tile) = self.tile else {
             return Err(IllegalMove::GameOver);
         };
+        if self.sea.phase != Phase::Place {
+            return Err(IllegalMove::NotPlacePhase);
+        }
         if mv.rotation > 3 {
             return Err(IllegalMove::BadRotation(mv.rotation));
         }
@@ -770,6 +860,9 @@ impl Game {
                     feature: def.describe_segment(seg as usize, mv.rotation),
                 });
             }
+        }
+        if let Some(spot) = mv.retrieve {
+            self.check_retrieve(spot, mv.meeple)?;
         }
         self.check_ferries(mv, cell, tile)
     }
@@ -889,8 +982,19 @@ impl Game {
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
         let Some(tile) = self.tile else { return out };
+        if self.sea.phase != Phase::Place {
+            return out;
+        }
         let mut placements = Vec::new();
         self.placements_into(tile, &mut placements);
+        let retrievable: Vec<Spot> =
+            if self.rules.system == System::SouthSeas && self.may_retrieve() {
+                self.islanders_of(self.current)
+                    .map(|e| self.spot_of(e))
+                    .collect()
+            } else {
+                Vec::new()
+            };
         for p in placements {
             let (x, y) = self.board.xy(p.cell);
             let choices = if self.rules.ferries {
@@ -898,14 +1002,17 @@ impl Game {
             } else {
                 vec![(None, FerryMoves::NONE)]
             };
-            let mut meeples = vec![None];
+            // The islander (meeple) choice: none, one on a free feature of the tile, or
+            // (South Seas) one of the player's islanders taken back.
+            let mut meeples: Vec<(Option<u8>, Option<Spot>)> = vec![(None, None)];
             let mut opts = self.meeple_options(p);
             while opts != 0 {
                 let i = opts.trailing_zeros() as u8;
                 opts &= opts - 1;
-                meeples.push(Some(i));
+                meeples.push((Some(i), None));
             }
-            for meeple in meeples {
+            meeples.extend(retrievable.iter().map(|s| (None, Some(*s))));
+            for (meeple, retrieve) in meeples {
                 for (ferry, ferry_moves) in &choices {
                     out.push(Move {
                         x,
@@ -914,6 +1021,7 @@ impl Game {
                         meeple,
                         ferry: *ferry,
                         ferry_moves: *ferry_moves,
+                        retrieve,
                     });
                 }
             }
@@ -973,11 +1081,19 @@ impl Game {
                 .place_meeple(first + seg as u32, self.current as u8);
             self.supply[self.current] -= 1;
         }
+        if let Some(spot) = mv.retrieve {
+            self.retrieve(spot);
+        }
         joined
     }
 
     /// The rest of a turn after `place_tile`: ferries, scoring, the next player and tile.
     fn finish_turn(&mut self, mv: Move, placed: usize) {
+        if self.rules.system == System::SouthSeas {
+            self.moves.push(mv);
+            self.south_seas_evaluation(placed, mv.meeple);
+            return;
+        }
         let tile = self.tile.expect("game not over");
         let first = self.board.placed[placed].first_element;
         // The Ferries: the new ferry, then the moves, then scoring (F-2).
@@ -1049,7 +1165,7 @@ impl Game {
         )
     }
 
-    fn draw(&mut self) {
+    pub(crate) fn draw(&mut self) {
         while self.next_draw < self.deck.len() {
             let t = self.deck[self.next_draw];
             self.next_draw += 1;
@@ -1177,7 +1293,7 @@ impl Game {
             .return_meeples(root, |p| supply[p as usize] += 1);
     }
 
-    fn ring_filled(&self, cell: u32, extra: Option<u32>) -> u32 {
+    pub(crate) fn ring_filled(&self, cell: u32, extra: Option<u32>) -> u32 {
         RING_DELTA
             .iter()
             .filter(|(dx, dy)| {
@@ -1209,8 +1325,12 @@ impl Game {
 
     /// Final scoring: incomplete roads, cities and monasteries, then fields, then goods.
     /// Meeples stay where they stood, so the final board can still be inspected.
-    fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         self.over = true;
+        if self.rules.system == System::SouthSeas {
+            self.finish_south_seas();
+            return;
+        }
         let rules = Arc::clone(&self.rules);
         let mut fields = Vec::new();
         for e in 0..self.features.len() as u32 {

@@ -26,6 +26,7 @@ pub mod rules;
 pub mod scoring;
 pub mod ships;
 pub mod simulate;
+pub mod south_seas;
 pub mod tileset;
 pub mod topology;
 

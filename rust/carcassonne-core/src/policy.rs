@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::ferries::{FerryMove, FerryMoves, Movable, lake_ends, pairs};
 use crate::game::{Game, Move, Placement};
 use crate::rng::Rng;
+use crate::south_seas::{Delivery, Phase, Spot};
+use crate::tileset::System;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -34,8 +36,9 @@ impl Policy {
 
     /// Chooses a move for the current player. `buf` is scratch space reused between calls.
     pub fn choose(self, game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move {
-        let (p, meeple) = self.choose_placement(game, rng, buf);
-        let mut mv = base_move(game, p, meeple);
+        let c = self.choose_placement(game, rng, buf);
+        let p = c.placement;
+        let mut mv = base_move(game, c);
         if game.rules().ferries {
             let tile = game.tile().expect("game not over");
             let movable = game.movable_ferries(p.cell, tile, p.rotation);
@@ -49,30 +52,74 @@ impl Policy {
     /// the same random stream, but the ferry choices are made once the tile is down, from
     /// the board lookups the placement has just made (the self-play fast path).
     pub fn play(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>) {
-        let (p, meeple) = self.choose_placement(game, rng, buf);
-        let mv = base_move(game, p, meeple);
+        if game.phase() == Phase::Deliver {
+            let d = self.choose_delivery(game, rng);
+            game.deliver_unchecked(d);
+            return;
+        }
+        let c = self.choose_placement(game, rng, buf);
+        let mv = base_move(game, c);
         let tile = game.tile().expect("game not over");
         let lake = game.rules().tiles[tile as usize].lake.then_some(tile);
         game.play_choosing_ferries(mv, |game, movable| choose_ferries(game, lake, movable, rng));
     }
 
     /// The placement and meeple part of a move.
-    fn choose_placement(
-        self,
-        game: &Game,
-        rng: &mut Rng,
-        buf: &mut Vec<Placement>,
-    ) -> (Placement, Option<u8>) {
+    fn choose_placement(self, game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Choice {
+        match (self, game.rules().system) {
+            (Policy::Random, _) => random_placement(game, rng),
+            (Policy::Greedy, System::Classic) => greedy_placement(game, rng, buf),
+            (Policy::Greedy, System::SouthSeas) => greedy_sea_placement(game, rng),
+        }
+    }
+
+    /// South Seas step 4 for the current player: random is uniform over not delivering
+    /// and every legal delivery; greedy takes the ship with the most points (ties
+    /// uniform), and delivers whenever it can.
+    pub fn choose_delivery(self, game: &Game, rng: &mut Rng) -> Option<Delivery> {
+        let all = game.legal_deliveries();
         match self {
-            Policy::Random => random_placement(game, rng),
-            Policy::Greedy => greedy_placement(game, rng, buf),
+            Policy::Random => {
+                let k = rng.below(all.len() as u32 + 1) as usize;
+                (k > 0).then(|| all[k - 1])
+            }
+            Policy::Greedy => {
+                let points = |d: &Delivery| {
+                    let ship = game.sea().display[d.ship as usize];
+                    game.rules().ships[ship as usize].points
+                };
+                let best = all.iter().map(points).max()?;
+                let top: Vec<&Delivery> = all.iter().filter(|d| points(d) == best).collect();
+                Some(*top[rng.below(top.len() as u32) as usize])
+            }
         }
     }
 }
 
-fn base_move(game: &Game, p: Placement, meeple: Option<u8>) -> Move {
-    let (x, y) = game.board().xy(p.cell);
-    Move::place(x, y, p.rotation, meeple)
+/// A placement with its islander (meeple) choice.
+#[derive(Clone, Copy, Debug)]
+struct Choice {
+    placement: Placement,
+    meeple: Option<u8>,
+    retrieve: Option<Spot>,
+}
+
+impl Choice {
+    fn new(placement: Placement, meeple: Option<u8>) -> Self {
+        Choice {
+            placement,
+            meeple,
+            retrieve: None,
+        }
+    }
+}
+
+fn base_move(game: &Game, c: Choice) -> Move {
+    let (x, y) = game.board().xy(c.placement.cell);
+    Move {
+        retrieve: c.retrieve,
+        ..Move::place(x, y, c.placement.rotation, c.meeple)
+    }
 }
 
 /// The Ferries choices, made uniformly at random by both policies: where the new ferry of
@@ -132,15 +179,23 @@ fn random_pair(ends: u16, except: Option<(u8, u8)>, rng: &mut Rng) -> (u8, u8) {
 /// `0..=segments`; if that option does not exist, start again. Each attempt picks every
 /// legal (placement, option) pair with the same chance, so the accepted move is exactly
 /// uniform over the joint set, and meeple options are computed only for drawn placements.
-fn random_placement(game: &Game, rng: &mut Rng) -> (Placement, Option<u8>) {
+fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
     let tile = game.tile().expect("game not over");
     let open = &game.board().open;
     let rules = game.rules();
-    let options_bound = if game.supply()[game.current_player()] > 0 {
-        rules.tiles[tile as usize].segments.len() as u32 + 1
+    let player = game.current_player();
+    let meeple_options = if game.supply()[player] > 0 {
+        rules.tiles[tile as usize].segments.len() as u32
     } else {
-        1
+        0
     };
+    // South Seas: each islander the player may take back is one more option.
+    let retrievable = if rules.system == System::SouthSeas && game.may_retrieve() {
+        rules.spec.meeples - game.supply()[player] as u32
+    } else {
+        0
+    };
+    let options_bound = 1 + meeple_options + retrievable;
     let squares = open.len() as u32;
     loop {
         // A uniformly drawn legal placement (redraw square and rotation until it fits) ...
@@ -159,21 +214,27 @@ fn random_placement(game: &Game, rng: &mut Rng) -> (Placement, Option<u8>) {
         };
         let k = rng.below(options_bound);
         if k == 0 {
-            return (p, None);
+            return Choice::new(p, None);
+        }
+        if k > meeple_options {
+            let e = game
+                .islanders_of(player)
+                .nth((k - 1 - meeple_options) as usize)
+                .expect("islanders on the board");
+            return Choice {
+                retrieve: Some(game.spot_of(e)),
+                ..Choice::new(p, None)
+            };
         }
         let seg = (k - 1) as u8;
         if game.meeple_options(p) & (1 << seg) != 0 {
-            return (p, Some(seg));
+            return Choice::new(p, Some(seg));
         }
     }
 }
 
 /// Best immediate gain for the player to move; ties broken uniformly at random.
-fn greedy_placement(
-    game: &Game,
-    rng: &mut Rng,
-    buf: &mut Vec<Placement>,
-) -> (Placement, Option<u8>) {
+fn greedy_placement(game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Choice {
     let tile = game.tile().expect("game not over");
     game.placements_into(tile, buf);
     let mut best = i32::MIN;
@@ -200,5 +261,43 @@ fn greedy_placement(
             consider(base + extra[i], Some(i as u8));
         }
     }
-    chosen
+    Choice::new(chosen.0, chosen.1)
+}
+
+/// South Seas greedy: the move gaining the most this turn, counting a ship's points and a
+/// third of a point per ware gained (what wares are worth at the end), found by playing
+/// each listed move on a copy; ties uniform.
+fn greedy_sea_placement(game: &Game, rng: &mut Rng) -> Choice {
+    let player = game.current_player();
+    let value = |g: &Game| 3 * g.scores()[player] + g.wares(player).iter().sum::<u32>() as i32;
+    let before = value(game);
+    let mut best = i32::MIN;
+    let mut ties = 0u32;
+    let mut chosen = None;
+    for mv in game.legal_moves() {
+        let mut g = game.clone();
+        g.set_record_events(false);
+        g.play_unchecked(mv);
+        let gain = value(&g) - before;
+        if gain > best {
+            best = gain;
+            ties = 1;
+            chosen = Some(mv);
+        } else if gain == best {
+            ties += 1;
+            if rng.below(ties) == 0 {
+                chosen = Some(mv);
+            }
+        }
+    }
+    let mv = chosen.expect("a drawn tile has a placement");
+    let cell = game.board().cell(mv.x, mv.y).expect("on the board");
+    Choice {
+        placement: Placement {
+            cell,
+            rotation: mv.rotation,
+        },
+        meeple: mv.meeple,
+        retrieve: mv.retrieve,
+    }
 }

@@ -16,9 +16,13 @@ pub enum ScoreKind {
     Monastery = 2,
     Field = 3,
     Goods = 4,
+    /// South Seas: points of the ships taken.
+    Ships = 5,
+    /// South Seas: 1 point per 3 wares left at the end.
+    Wares = 6,
 }
 
-pub const SCORE_KINDS: usize = 5;
+pub const SCORE_KINDS: usize = 7;
 
 impl ScoreKind {
     pub const ALL: [ScoreKind; SCORE_KINDS] = [
@@ -27,6 +31,8 @@ impl ScoreKind {
         ScoreKind::Monastery,
         ScoreKind::Field,
         ScoreKind::Goods,
+        ScoreKind::Ships,
+        ScoreKind::Wares,
     ];
 
     pub fn name(self) -> &'static str {
@@ -36,6 +42,8 @@ impl ScoreKind {
             ScoreKind::Monastery => "monastery",
             ScoreKind::Field => "field",
             ScoreKind::Goods => "goods",
+            ScoreKind::Ships => "ships",
+            ScoreKind::Wares => "wares",
         }
     }
 

@@ -94,6 +94,22 @@ impl Need {
     /// ware), sorted. `out` is cleared first.
     pub fn payments(self, have: [u32; 3], discount: u8, out: &mut Vec<[u8; 3]>) {
         out.clear();
+        if self.affordable(have, discount) {
+            self.list_payments(have, discount, out);
+        }
+    }
+
+    /// `payments` by listing every full payment and what it leaves out (no shortcut).
+    fn list_payments(self, have: [u32; 3], discount: u8, out: &mut Vec<[u8; 3]>) {
+        out.clear();
+        let fits = |w: &[u8; 3]| (0..3).all(|i| w[i] as u32 <= have[i]);
+        if discount == 0 {
+            // Full payments are distinct and generated in order.
+            self.full_payments(out);
+            out.retain(fits);
+            out.sort_unstable();
+            return;
+        }
         let mut full = Vec::new();
         self.full_payments(&mut full);
         let keep = self.total().saturating_sub(discount).max(1);
@@ -115,6 +131,24 @@ impl Need {
         }
         out.sort_unstable();
         out.dedup();
+    }
+
+    /// Whether a player holding `have` can pay for this ship at all (without listing the
+    /// ways): some full payment shares at least `total - discount` wares with `have`.
+    pub fn affordable(self, have: [u32; 3], discount: u8) -> bool {
+        let keep = self.total().saturating_sub(discount).max(1) as u32;
+        let m = |i: usize, cap: u8| have[i].min(cap as u32);
+        let best = match self {
+            Need::Fixed(w) => (0..3).map(|i| m(i, w[i])).sum(),
+            Need::Any(n) => have.iter().sum::<u32>().min(n as u32),
+            Need::Identical(n) => (0..3).map(|i| m(i, n)).max().unwrap_or(0),
+            Need::ThreePlus(k) => (0..3)
+                .flat_map(|a| (0..3).filter(move |b| *b != a).map(move |b| (a, b)))
+                .map(|(a, b)| m(a, 3) + m(b, k))
+                .max()
+                .unwrap_or(0),
+        };
+        best >= keep
     }
 
     /// Whether `pay` meets the need for a player holding `have`, with `discount`.
@@ -359,6 +393,38 @@ mod tests {
         assert_eq!(needs[14], "any 8");
         assert_eq!(needs[19], "6 identical");
         assert_eq!(needs[23], "3 + 3");
+    }
+
+    #[test]
+    fn affordable_agrees_with_listing_payments() {
+        let needs = [
+            Need::Fixed([2, 1, 1]),
+            Need::Fixed([0, 3, 0]),
+            Need::Any(6),
+            Need::Any(4),
+            Need::Identical(4),
+            Need::Identical(6),
+            Need::ThreePlus(1),
+            Need::ThreePlus(3),
+        ];
+        let mut out = Vec::new();
+        for need in needs {
+            for discount in 0..2 {
+                for a in 0..7 {
+                    for b in 0..7 {
+                        for c in 0..7 {
+                            need.list_payments([a, b, c], discount, &mut out);
+                            assert_eq!(
+                                need.affordable([a, b, c], discount),
+                                !out.is_empty(),
+                                "{need:?} {discount} {:?}",
+                                [a, b, c]
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

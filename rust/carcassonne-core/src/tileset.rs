@@ -68,7 +68,10 @@ pub fn builtin_set_text(name: &str) -> Option<&'static str> {
 
 /// Kinds of features a tile segment can belong to. New rule systems add kinds here; the
 /// topology class (`edge_kind`) decides how a kind connects to neighbouring tiles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 #[repr(u8)]
 pub enum FeatureKind {
     Road = 0,

@@ -397,6 +397,7 @@ impl Move {
                 meeple,
                 ferry,
                 ferry_moves,
+                retrieve: None,
             },
         })
     }

@@ -1,0 +1,499 @@
+//! Carcassonne: South Seas on the shared engine (decisions S-3..S-7): features evaluated into
+//! wares instead of points, islanders taken back, fishing boats and their tokens, markets
+//! and the ship display, deliveries, and the end of the game.
+//!
+//! Tiles, features, placement legality and islander placement are the classic engine's
+//! (an islander is a meeple; bridges, islands, sea and markets are feature kinds on the
+//! same topology). A turn has two decisions: the tile with its islander choice (a `Move`,
+//! whose `retrieve` takes an islander back), then, when a delivery is possible, a
+//! `Delivery` or none (`Game::deliver`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Game, IllegalMove};
+use crate::rules::MAX_PLAYERS;
+use crate::scoring::{ScoreKind, majority};
+use crate::tileset::FeatureKind;
+
+/// Face-up ships while the pile lasts.
+pub const DISPLAY_SIZE: usize = 4;
+/// Fishing-boat tokens in the box (S-5: when they run out, boats cover nothing).
+pub const BOAT_TOKENS: u8 = 19;
+/// Wares per point at the end.
+pub const WARES_PER_POINT: u32 = 3;
+/// Index of fish in ware arrays (shell, banana, fish).
+pub const FISH: usize = 2;
+
+/// An islander on the board: the square of its tile and the segment it stands on.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub struct Spot {
+    pub x: i16,
+    pub y: i16,
+    pub segment: u8,
+}
+
+/// Delivering wares to the ship in display slot `ship`: `pay` = (shells, bananas, fish).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub struct Delivery {
+    pub ship: u8,
+    pub pay: [u8; 3],
+}
+
+/// Which decision the current player faces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Place the drawn tile (and choose the islander action).
+    #[default]
+    Place,
+    /// South Seas step 4: deliver to one face-up ship, or not.
+    Deliver,
+}
+
+/// South Seas entries of the event log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum SeaEvent {
+    /// A bridge, island or sea region evaluated: each of `players` received `wares`.
+    Wares {
+        turn: u32,
+        kind: FeatureKind,
+        players: Vec<u8>,
+        wares: [u32; 3],
+        tiles: Vec<(i32, i32)>,
+        complete: bool,
+        /// Evaluated because a fishing boat was placed in it.
+        boat: bool,
+        final_scoring: bool,
+    },
+    /// A boat token covered `fish` fish (a group of 2, else 1) on the tile at (x, y).
+    Boat { turn: u32, x: i32, y: i32, fish: u8 },
+    /// `player` took ship `ship` (index in the rules' ship list), paying `paid`, or
+    /// nothing for a completed market.
+    Ship {
+        turn: u32,
+        player: u8,
+        ship: u16,
+        points: u8,
+        paid: Option<[u8; 3]>,
+    },
+}
+
+/// The South Seas part of a game's state (empty in classic games).
+#[derive(Clone, Debug, Default)]
+pub struct SeaState {
+    pub phase: Phase,
+    pub wares: [[u32; 3]; MAX_PLAYERS],
+    /// Face-down ships, drawn from the front.
+    pub pile: Vec<u16>,
+    pub next_ship: usize,
+    /// Face-up ships (indices into the rules' ships), at most `DISPLAY_SIZE`.
+    pub display: Vec<u16>,
+    /// Ships taken, in order: (player, ship).
+    pub taken: Vec<(u8, u16)>,
+    pub tokens_left: u8,
+    /// (x, y, element) of markets holding a merchant, not yet complete.
+    pub watched_markets: Vec<(i32, i32, u32)>,
+    pub events: Vec<SeaEvent>,
+    /// Deliveries made, with the turn they belong to (for records).
+    pub deliveries: Vec<(u32, Delivery)>,
+}
+
+impl SeaState {
+    /// A new game with the ships in `pile` order (kept).
+    pub(crate) fn reset(&mut self) {
+        self.phase = Phase::Place;
+        self.wares = [[0; 3]; MAX_PLAYERS];
+        self.next_ship = 0;
+        self.display.clear();
+        self.taken.clear();
+        self.tokens_left = BOAT_TOKENS;
+        self.watched_markets.clear();
+        self.events.clear();
+        self.deliveries.clear();
+        self.refill();
+    }
+
+    fn refill(&mut self) {
+        while self.display.len() < DISPLAY_SIZE && self.next_ship < self.pile.len() {
+            self.display.push(self.pile[self.next_ship]);
+            self.next_ship += 1;
+        }
+    }
+
+    /// The last ship has been taken.
+    pub fn ships_gone(&self) -> bool {
+        self.display.is_empty() && self.next_ship == self.pile.len()
+    }
+}
+
+impl Game {
+    pub fn phase(&self) -> Phase {
+        self.sea.phase
+    }
+
+    pub fn sea(&self) -> &SeaState {
+        &self.sea
+    }
+
+    /// Wares of `player` (shells, bananas, fish).
+    pub fn wares(&self, player: usize) -> [u32; 3] {
+        self.sea.wares[player]
+    }
+
+    /// Elements holding an islander of `player`, in element order.
+    pub fn islanders_of(&self, player: usize) -> impl Iterator<Item = u32> + '_ {
+        let on_board = self.rules.spec.meeples as usize - self.supply[player] as usize;
+        (0..self.features.len() as u32)
+            .filter(move |e| self.features.node(*e).meeple as usize == player)
+            .take(on_board)
+    }
+
+    /// Where an islander stands.
+    pub fn spot_of(&self, e: u32) -> Spot {
+        let n = self.features.node(e);
+        let p = &self.board.placed[n.placed as usize];
+        Spot {
+            x: p.x as i16,
+            y: p.y as i16,
+            segment: n.segment,
+        }
+    }
+
+    /// The element of an islander spot, if a tile stands there with that segment.
+    pub fn spot_element(&self, spot: Spot) -> Option<u32> {
+        let cell = self.board.cell(spot.x as i32, spot.y as i32)?;
+        let placed = self.board.placed_at(cell)?;
+        let p = &self.board.placed[placed];
+        let segments = self.rules.tiles[p.tile as usize].segments.len();
+        ((spot.segment as usize) < segments).then(|| p.first_element + spot.segment as u32)
+    }
+
+    /// Whether the current player may take an islander back this turn (S-3).
+    pub fn may_retrieve(&self) -> bool {
+        let supply = self.supply[self.current];
+        supply < self.rules.spec.meeples as u8
+            && (!self.rules.spec.retrieve_only_when_supply_empty || supply == 0)
+    }
+
+    /// Checks the islander taken back by a move (`retrieve`), before the tile goes down.
+    pub(crate) fn check_retrieve(&self, spot: Spot, meeple: Option<u8>) -> Result<(), IllegalMove> {
+        if self.rules.system != crate::tileset::System::SouthSeas {
+            return Err(IllegalMove::NotSouthSeas);
+        }
+        if meeple.is_some() {
+            return Err(IllegalMove::PlaceAndRetrieve);
+        }
+        if self.rules.spec.retrieve_only_when_supply_empty && self.supply[self.current] > 0 {
+            return Err(IllegalMove::RetrieveWithSupply);
+        }
+        match self.spot_element(spot) {
+            Some(e) if self.features.node(e).meeple as usize == self.current => Ok(()),
+            _ => Err(IllegalMove::NoOwnIslander {
+                x: spot.x as i32,
+                y: spot.y as i32,
+                segment: spot.segment,
+            }),
+        }
+    }
+
+    /// Takes the current player's islander at `spot` back into the supply.
+    pub(crate) fn retrieve(&mut self, spot: Spot) {
+        let e = self.spot_element(spot).expect("checked move");
+        self.features.remove_meeple(e);
+        self.supply[self.current] += 1;
+        self.sea.watched_markets.retain(|(_, _, m)| *m != e);
+    }
+
+    /// Steps 3 and 4 start: evaluates what the tile at `placed` triggered: its fishing
+    /// boats, the features it completed, the markets around it. Then the current player
+    /// delivers (if any delivery is possible) or the turn ends.
+    pub(crate) fn south_seas_evaluation(&mut self, placed: usize, meeple: Option<u8>) {
+        let p = self.board.placed[placed];
+        let rules = std::sync::Arc::clone(&self.rules);
+        let def = &rules.tiles[p.tile as usize];
+        // Boats first (S-4): the region is evaluated, then a token covers a group. A
+        // region the tile also completes then has no islander left to evaluate again.
+        for (i, seg) in def.segments.iter().enumerate() {
+            if seg.boat {
+                let root = self.features.find(p.first_element + i as u32);
+                self.boat(root, p.x, p.y);
+            }
+        }
+        for (i, seg) in def.segments.iter().enumerate() {
+            if seg.kind == FeatureKind::Market {
+                continue;
+            }
+            let root = self.features.find(p.first_element + i as u32);
+            let n = self.features.node(root);
+            if n.meeple_total > 0 && self.is_complete(root) {
+                self.give_wares(root, true, false, false);
+            }
+        }
+        // Markets: this tile's own (if its merchant was just placed) and those around it.
+        if let Some(seg) = meeple
+            && def.segments[seg as usize].kind == FeatureKind::Market
+        {
+            self.sea
+                .watched_markets
+                .push((p.x, p.y, p.first_element + seg as u32));
+        }
+        let mut done: Vec<(u8, u32)> = Vec::new();
+        let mut watched = std::mem::take(&mut self.sea.watched_markets);
+        watched.retain(|&(x, y, e)| {
+            let near = (x - p.x).abs() <= 1 && (y - p.y).abs() <= 1;
+            let cell = self.board.cell(x, y).expect("on the board");
+            if near && self.ring_filled(cell, None) == 8 {
+                done.push((self.features.node(e).meeple, e));
+                false
+            } else {
+                true
+            }
+        });
+        self.sea.watched_markets = watched;
+        // Several markets at once: the active player first, then clockwise (S-6).
+        let players = self.rules.players();
+        let current = self.current;
+        done.sort_by_key(|&(pl, e)| ((pl as usize + players - current) % players, e));
+        for (player, e) in done {
+            self.take_best_ship(player as usize);
+            let supply = &mut self.supply;
+            self.features
+                .return_meeples(e, |pl| supply[pl as usize] += 1);
+        }
+        if self.legal_deliveries_exist() {
+            self.sea.phase = Phase::Deliver;
+        } else {
+            self.end_south_seas_turn();
+        }
+    }
+
+    /// A fishing boat placed in the sea region `root` (S-4).
+    fn boat(&mut self, root: u32, x: i32, y: i32) {
+        let n = *self.features.node(root);
+        if n.goods[FISH] == 0 {
+            return;
+        }
+        if n.meeple_total > 0 {
+            let complete = self.is_complete(root);
+            self.give_wares(root, complete, true, false);
+        } else if !self.rules.spec.boat_evaluates_unoccupied {
+            return;
+        }
+        if self.sea.tokens_left == 0 {
+            return;
+        }
+        self.sea.tokens_left -= 1;
+        let node = self.features.node_mut(root);
+        let fish = if node.fish_pairs > 0 {
+            node.fish_pairs -= 1;
+            2
+        } else {
+            1
+        };
+        node.goods[FISH] -= fish;
+        if self.record_events {
+            self.sea.events.push(SeaEvent::Boat {
+                turn: self.turn,
+                x,
+                y,
+                fish: fish as u8,
+            });
+        }
+    }
+
+    /// Gives the wares of the feature rooted at `root` to the majority of its islanders
+    /// (all tied players in full) and returns them, except at the end of the game.
+    pub(crate) fn give_wares(
+        &mut self,
+        root: u32,
+        complete: bool,
+        boat: bool,
+        final_scoring: bool,
+    ) {
+        let n = *self.features.node(root);
+        let winners = majority(&n.meeples);
+        if winners == 0 {
+            return;
+        }
+        let wares = [n.goods[0] as u32, n.goods[1] as u32, n.goods[2] as u32];
+        for p in 0..self.rules.players() {
+            if winners & (1 << p) != 0 {
+                for w in 0..3 {
+                    self.sea.wares[p][w] += wares[w];
+                }
+            }
+        }
+        if self.record_events {
+            self.sea.events.push(SeaEvent::Wares {
+                turn: self.turn,
+                kind: n.kind,
+                players: (0..self.rules.players() as u8)
+                    .filter(|p| winners & (1 << p) != 0)
+                    .collect(),
+                wares,
+                tiles: self.feature_tiles(root),
+                complete,
+                boat,
+                final_scoring,
+            });
+        }
+        if !final_scoring {
+            let supply = &mut self.supply;
+            self.features
+                .return_meeples(root, |pl| supply[pl as usize] += 1);
+        }
+    }
+
+    /// A completed market: `player` takes the face-up ship with the most points, free.
+    /// Ties go to the leftmost of them in the display.
+    fn take_best_ship(&mut self, player: usize) {
+        let rules = std::sync::Arc::clone(&self.rules);
+        let Some(slot) = (0..self.sea.display.len()).max_by_key(|&i| {
+            (
+                rules.ships[self.sea.display[i] as usize].points,
+                std::cmp::Reverse(i),
+            )
+        }) else {
+            return;
+        };
+        self.take_ship(player, slot, None);
+    }
+
+    fn take_ship(&mut self, player: usize, slot: usize, paid: Option<[u8; 3]>) {
+        let ship = self.sea.display.remove(slot);
+        let points = self.rules.ships[ship as usize].points;
+        self.scores[player] += points as i32;
+        self.by_kind[player][ScoreKind::Ships as usize] += points as i32;
+        self.sea.taken.push((player as u8, ship));
+        if self.record_events {
+            self.sea.events.push(SeaEvent::Ship {
+                turn: self.turn,
+                player: player as u8,
+                ship,
+                points,
+                paid,
+            });
+        }
+        self.sea.refill();
+    }
+
+    fn legal_deliveries_exist(&self) -> bool {
+        let have = self.sea.wares[self.current];
+        self.sea
+            .display
+            .iter()
+            .any(|&s| self.rules.ships[s as usize].need.affordable(have, 0))
+    }
+
+    /// Every delivery the current player can make now (step 4), by display slot, then
+    /// payment. Not delivering is always allowed too.
+    pub fn legal_deliveries(&self) -> Vec<Delivery> {
+        let mut out = Vec::new();
+        if self.sea.phase != Phase::Deliver {
+            return out;
+        }
+        let have = self.sea.wares[self.current];
+        let mut buf = Vec::new();
+        for (slot, &s) in self.sea.display.iter().enumerate() {
+            self.rules.ships[s as usize]
+                .need
+                .payments(have, 0, &mut buf);
+            out.extend(buf.iter().map(|&pay| Delivery {
+                ship: slot as u8,
+                pay,
+            }));
+        }
+        out
+    }
+
+    /// Checks a delivery decision; `None` is not delivering.
+    pub fn check_delivery(&self, d: Option<Delivery>) -> Result<(), IllegalMove> {
+        if self.over {
+            return Err(IllegalMove::GameOver);
+        }
+        if self.sea.phase != Phase::Deliver {
+            return Err(IllegalMove::NotDeliveryPhase);
+        }
+        let Some(d) = d else {
+            return Ok(());
+        };
+        let Some(&ship) = self.sea.display.get(d.ship as usize) else {
+            return Err(IllegalMove::NoSuchShip {
+                slot: d.ship,
+                display: self.sea.display.len(),
+            });
+        };
+        let have = self.sea.wares[self.current];
+        if (0..3).any(|w| d.pay[w] as u32 > have[w]) {
+            return Err(IllegalMove::MissingWares { pay: d.pay, have });
+        }
+        let need = self.rules.ships[ship as usize].need;
+        if !need.accepts(d.pay, have, 0) {
+            return Err(IllegalMove::WrongWares {
+                pay: d.pay,
+                need: need.describe(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Step 4: delivers (or not) and ends the turn. A refused decision changes nothing.
+    pub fn deliver(&mut self, d: Option<Delivery>) -> Result<(), IllegalMove> {
+        self.check_delivery(d)?;
+        self.deliver_unchecked(d);
+        Ok(())
+    }
+
+    pub fn deliver_unchecked(&mut self, d: Option<Delivery>) {
+        debug_assert_eq!(self.check_delivery(d), Ok(()));
+        if let Some(d) = d {
+            let player = self.current;
+            for w in 0..3 {
+                self.sea.wares[player][w] -= d.pay[w] as u32;
+            }
+            self.sea.deliveries.push((self.turn, d));
+            self.take_ship(player, d.ship as usize, Some(d.pay));
+        }
+        self.end_south_seas_turn();
+    }
+
+    /// After step 4: the game ends after the turn in which the last ship was taken (or,
+    /// through the draw, the last tile placed); otherwise the next player draws.
+    fn end_south_seas_turn(&mut self) {
+        self.sea.phase = Phase::Place;
+        if self.sea.ships_gone() {
+            self.tile = None;
+            self.finish();
+            return;
+        }
+        self.current = (self.current + 1) % self.rules.players();
+        self.draw();
+    }
+
+    /// Final evaluation (S-7): incomplete bridges, islands and sea regions give their
+    /// wares (islanders stay on the board for inspection); markets nothing; then 1 point
+    /// per 3 wares left.
+    pub(crate) fn finish_south_seas(&mut self) {
+        for e in 0..self.features.len() as u32 {
+            if !self.features.is_root(e) {
+                continue;
+            }
+            let n = self.features.node(e);
+            if n.meeple_total == 0 || n.kind == FeatureKind::Market {
+                continue;
+            }
+            let complete = self.is_complete(e);
+            self.give_wares(e, complete, false, true);
+        }
+        for p in 0..self.rules.players() {
+            let points = (self.sea.wares[p].iter().sum::<u32>() / WARES_PER_POINT) as i32;
+            self.scores[p] += points;
+            self.by_kind[p][ScoreKind::Wares as usize] += points;
+        }
+    }
+}
