@@ -27,6 +27,7 @@ from carcassonne import (
     RULES_VERSION,
     SCORE_KINDS,
     TILE_SETS,
+    WARES,
     Feature,
     Game,
     GameOverError,
@@ -54,8 +55,9 @@ def test_public_names() -> None:
     assert carcassonne.__version__ == ENGINE_VERSION
     assert re.fullmatch(r"\d+\.\d+\.\d+.*", ENGINE_VERSION)
     assert isinstance(RULES_VERSION, int) and RULES_VERSION >= 1
-    assert list(TILE_SETS) == [*ALL_SETS, "ferries"]
-    assert list(SCORE_KINDS) == ["road", "city", "monastery", "field", "goods"]
+    assert list(TILE_SETS) == [*ALL_SETS, "ferries", "south-seas"]
+    assert list(SCORE_KINDS) == ["road", "city", "monastery", "field", "goods", "ships", "wares"]
+    assert list(WARES) == ["shell", "banana", "fish"]
     assert tuple(POLICIES) == ("random", "greedy")
     for cls in (Game, Move, Rules):
         assert cls.__doc__
@@ -411,8 +413,11 @@ def test_simulate_result_columns() -> None:
     assert res.scores.dtype == np.int32 and res.scores.shape == (300, 3)
     assert res.winners.dtype == np.bool_ and res.winners.shape == (300, 3)
     assert res.turns.dtype == np.uint32 and res.turns.shape == (300,)
-    assert res.points_by_kind.dtype == np.int32 and res.points_by_kind.shape == (300, 3, 5)
+    assert res.points_by_kind.dtype == np.int32 and res.points_by_kind.shape == (300, 3, len(SCORE_KINDS))
     assert res.discarded.dtype == np.uint32
+    # South Seas columns exist for every rule system and stay zero in classic games.
+    for column in (res.ships, res.wares_left):
+        assert column.dtype == np.uint32 and column.shape == (300, 3) and not column.any()
     assert res.elapsed_seconds >= 0 and res.games_per_second > 0
     assert res.rules_version == RULES_VERSION and res.engine_version == ENGINE_VERSION
     assert tuple(res.score_kinds) == tuple(SCORE_KINDS)

@@ -17,6 +17,9 @@ __all__ = [
     "PlacedTile",
     "Feature",
     "ScoreEvent",
+    "Ship",
+    "Delivery",
+    "SeaEvent",
     "simulate_batch",
     "IllegalMoveError",
     "GameOverError",
@@ -28,6 +31,7 @@ __all__ = [
     "ENGINE_VERSION",
     "TILE_SETS",
     "SCORE_KINDS",
+    "WARES",
 ]
 
 # ----- constants ---------------------------------------------------------------------
@@ -37,9 +41,13 @@ RULES_VERSION: int
 ENGINE_VERSION: str
 """Version of the engine (also ``carcassonne.__version__``)."""
 TILE_SETS: list[str]
-"""Names of the built-in tile sets: ``["base", "inns-and-cathedrals", "traders-and-builders"]``."""
+"""Names of the built-in tile sets: ``["base", "inns-and-cathedrals", "traders-and-builders",
+"ferries", "south-seas"]`` (South Seas: a labelled reconstruction, see ``Rules.reconstructions``)."""
 SCORE_KINDS: list[str]
-"""Scoring kinds in column order: ``["road", "city", "monastery", "field", "goods"]``."""
+"""Scoring kinds in column order: ``["road", "city", "monastery", "field", "goods", "ships",
+"wares"]`` (the last two: South Seas ship points and 1 point per 3 wares left)."""
+WARES: list[str]
+"""South Seas ware names in the order of every ware tuple: ``["shell", "banana", "fish"]``."""
 
 # ----- exceptions --------------------------------------------------------------------
 
@@ -74,18 +82,26 @@ class Rules:
         cls,
         *,
         players: int = 2,
-        meeples: int = 7,
+        meeples: int | None = None,
         tile_sets: Iterable[str | os.PathLike[str]] | None = None,
-        start_tile: str = "base/D",
+        start_tile: str | None = None,
         farmers: bool = True,
         inns_and_cathedrals_scoring: bool = False,
         traders_goods: bool = False,
         ferries_edition: str = "C3",
+        ships: str | os.PathLike[str] | None = None,
+        retrieve_only_when_supply_empty: bool = False,
+        boat_evaluates_unoccupied: bool = False,
     ) -> Rules:
         """Validates a configuration; raises RulesError (or TileDataError, UnknownTileError).
 
         ``tile_sets`` holds built-in set names (see ``TILE_SETS``) or paths of ``.toml``
-        tile files, never a bare string; ``None`` means ``("base",)``.
+        tile files, never a bare string; ``None`` means ``("base",)``. The rule system
+        follows from the sets: ``("south-seas",)`` plays Carcassonne: South Seas.
+        ``meeples=None`` means 7 (classic) or 4 islanders (South Seas); ``start_tile=None``
+        the tile the sets mark as start tile (base/D). South Seas options: ``ships`` (the
+        built-in "south-seas" set or a ``.toml`` ship file), ``retrieve_only_when_supply_empty``
+        (the English reading of step 2b, S-3) and ``boat_evaluates_unoccupied`` (S-4).
         """
 
     @property
@@ -119,6 +135,30 @@ class Rules:
     @property
     def ferries_edition(self) -> str:
         """Lake tile distribution of The Ferries: "C3" (3/3/2) or "C2" (3/4/1)."""
+
+    @property
+    def system(self) -> str:
+        """The rule system of the tile sets: "classic" or "south-seas"."""
+
+    @property
+    def ships(self) -> list[Ship]:
+        """South Seas: the ship set, in file order (empty for classic rules)."""
+
+    @property
+    def ship_set(self) -> str:
+        """South Seas: label of the ship set (built-in name or file path)."""
+
+    @property
+    def retrieve_only_when_supply_empty(self) -> bool:
+        """South Seas: an islander may be taken back only with an empty supply (S-3)."""
+
+    @property
+    def boat_evaluates_unoccupied(self) -> bool:
+        """South Seas: a fishing boat covers fish even where nobody fishes (S-4)."""
+
+    def reconstructions(self) -> list[tuple[str, str]]:
+        """``(set, how it was built)`` for every data set in use that is a reconstruction,
+        not a transcription of the printed game (the built-in South Seas tiles and ships)."""
 
     @property
     def deck_size(self) -> int:
@@ -172,6 +212,7 @@ class Move:
         meeple: int | None = None,
         ferry: tuple[int, int] | None = None,
         ferry_moves: Sequence[tuple[int, int, int, int]] = ...,
+        retrieve: tuple[int, int, int] | None = None,
     ) -> Move:
         """Raises IllegalMoveError if ``rotation`` is not 0-3, an index is negative, or more
         than four ferries move. Ferry ends are stored smaller first and ferry moves in square
@@ -201,6 +242,11 @@ class Move:
     def ferry_moves(self) -> list[tuple[int, int, int, int]]:
         """The Ferries: ``(x, y, a, b)`` for each ferry moved to ends a, b of the lake at (x, y)."""
 
+    @property
+    def retrieve(self) -> tuple[int, int, int] | None:
+        """South Seas: ``(x, y, feature index)`` of the player's islander taken back instead
+        of placing one (step 2b), or None."""
+
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __lt__(self, other: Move, /) -> bool: ...
@@ -211,8 +257,92 @@ class Move:
         self,
     ) -> tuple[
         type[Move],
-        tuple[int, int, int, int | None, tuple[int, int] | None, list[tuple[int, int, int, int]]],
+        tuple[
+            int,
+            int,
+            int,
+            int | None,
+            tuple[int, int] | None,
+            list[tuple[int, int, int, int]],
+            tuple[int, int, int] | None,
+        ],
     ]: ...
+
+# ----- South Seas --------------------------------------------------------------------
+
+@final
+class Ship:
+    """A South Seas ship token (a read-only view)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def needs(self) -> str:
+        """As in the ship file: "2 shell + 1 fish + 1 banana", "any 6", "4 identical", "3 + 1"."""
+
+    @property
+    def known(self) -> bool:
+        """Printed in the rulebook (the rest of a reconstructed set is not)."""
+
+@final
+class Delivery:
+    """South Seas step 4: wares ``(shells, bananas, fish)`` delivered to the face-up ship in
+    display slot ``ship``. Immutable, hashable, ordered and picklable."""
+
+    def __new__(cls, ship: int, wares: tuple[int, int, int]) -> Delivery:
+        """Raises IllegalMoveError for a negative slot or ware count."""
+
+    @property
+    def ship(self) -> int: ...
+    @property
+    def wares(self) -> tuple[int, int, int]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __lt__(self, other: Delivery, /) -> bool: ...
+    def __le__(self, other: Delivery, /) -> bool: ...
+    def __gt__(self, other: Delivery, /) -> bool: ...
+    def __ge__(self, other: Delivery, /) -> bool: ...
+    def __reduce__(self) -> tuple[type[Delivery], tuple[int, tuple[int, int, int]]]: ...
+
+@final
+class SeaEvent:
+    """One South Seas entry of the event log (a read-only view). ``kind`` is "wares" (a
+    feature evaluated: each of ``players`` received ``wares``), "boat" (a token covered
+    ``fish`` fish on the tile at ``square``) or "ship" (``players[0]`` took ``ship`` for
+    ``points``, paying ``wares``, or None at a completed market)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def players(self) -> list[int]: ...
+    @property
+    def wares(self) -> tuple[int, int, int] | None: ...
+    @property
+    def feature(self) -> str | None:
+        """"bridge", "island" or "sea" for wares events."""
+
+    @property
+    def tiles(self) -> list[tuple[int, int]]: ...
+    @property
+    def complete(self) -> bool: ...
+    @property
+    def boat(self) -> bool:
+        """Evaluated because a fishing boat was placed in the region."""
+
+    @property
+    def final_scoring(self) -> bool: ...
+    @property
+    def square(self) -> tuple[int, int] | None: ...
+    @property
+    def fish(self) -> int: ...
+    @property
+    def ship(self) -> str | None: ...
+    @property
+    def points(self) -> int: ...
 
 # ----- read views --------------------------------------------------------------------
 
@@ -336,10 +466,51 @@ class Game:
         seed: int = 0,
         deck: Sequence[str] | None = None,
         game_index: int = 0,
+        ships: Sequence[str] | None = None,
     ) -> Game:
         """A new game: the deck is shuffled from ``(seed, game_index)`` unless ``deck``
         gives the tile ids in draw order (then RulesError/UnknownTileError if invalid).
+        South Seas: ``ships`` fixes the ship order (every ship id once; the first four start
+        face up), else it is shuffled from the seed too.
         """
+
+    @property
+    def phase(self) -> str:
+        """"place" (``legal_moves``/``play``) or, in South Seas after a placement that
+        allows a delivery, "deliver" (``legal_deliveries``/``deliver``)."""
+
+    @property
+    def wares(self) -> list[tuple[int, int, int]]:
+        """South Seas: each player's (shells, bananas, fish)."""
+
+    @property
+    def ship_display(self) -> list[Ship]:
+        """South Seas: face-up ships by display slot."""
+
+    @property
+    def ship_pile(self) -> list[str]:
+        """South Seas: ids of the ships still face down, in draw order."""
+
+    @property
+    def ships_taken(self) -> list[tuple[int, str]]:
+        """South Seas: ``(player, ship id)`` of every ship taken, in order."""
+
+    @property
+    def boat_tokens_left(self) -> int:
+        """South Seas: fishing-boat tokens not yet placed (19 at the start)."""
+
+    def legal_deliveries(self) -> list[Delivery]:
+        """South Seas: every delivery the current player can make (only in the "deliver"
+        phase); not delivering, ``deliver(None)``, is always allowed then."""
+
+    def deliver(self, delivery: Delivery | None) -> None:
+        """South Seas step 4: take a face-up ship for its wares, or (None) not; the turn
+        then ends. Raises IllegalMoveError (the game unchanged) for a delivery the player
+        cannot make or outside the "deliver" phase."""
+
+    @property
+    def sea_events(self) -> list[SeaEvent]:
+        """South Seas: wares given, boat tokens placed and ships taken, in order."""
 
     @property
     def rules(self) -> Rules:

@@ -58,6 +58,10 @@ class SimulationResult:
     """(games, players, kinds) points by kind, kinds in ``SCORE_KINDS`` order."""
     discarded: npt.NDArray[np.uint32]
     """(games,) tiles removed because they could not be placed."""
+    ships: npt.NDArray[np.uint32]
+    """(games, players) South Seas: ships taken (zero in classic games)."""
+    wares_left: npt.NDArray[np.uint32]
+    """(games, players) South Seas: wares left at the end (zero in classic games)."""
     rules_version: int = RULES_VERSION
     engine_version: str = ENGINE_VERSION
     score_kinds: tuple[str, ...] = field(default=tuple(SCORE_KINDS))
@@ -89,6 +93,8 @@ class SimulationResult:
             turns=np.concatenate([p.turns for p in ordered]),
             points_by_kind=np.concatenate([p.points_by_kind for p in ordered]),
             discarded=np.concatenate([p.discarded for p in ordered]),
+            ships=np.concatenate([p.ships for p in ordered]),
+            wares_left=np.concatenate([p.wares_left for p in ordered]),
         )
 
     @property
@@ -153,6 +159,8 @@ class SimulationResult:
             "winner": self.winners.ravel(),
             "turns": np.repeat(self.turns, players),
             "discarded": np.repeat(self.discarded, players),
+            "ships": self.ships.ravel(),
+            "wares_left": self.wares_left.ravel(),
         }
         for k, kind in enumerate(self.score_kinds):
             data[f"points_{kind}"] = self.points_by_kind[:, :, k].ravel()
@@ -200,6 +208,8 @@ def simulate(
         turns=cols["turns"],
         points_by_kind=cols["points_by_kind"],
         discarded=cols["discarded"],
+        ships=cols["ships"],
+        wares_left=cols["wares_left"],
     )
 
 

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, IllegalMove, Move};
 use crate::rules::{RULES_VERSION, Rules, RulesError, RulesSpec};
+use crate::south_seas::{Delivery, Phase};
 
 pub const RECORD_FORMAT: &str = "carcassonne-game";
 pub const RECORD_FORMAT_VERSION: u32 = 1;
@@ -28,6 +29,12 @@ pub struct GameRecord {
     /// Every tile of the draw order after the start tile, as tile ids.
     pub deck: Vec<String>,
     pub moves: Vec<Move>,
+    /// South Seas: the ship order (ship ids; the first four start face up).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ships: Vec<String>,
+    /// South Seas: deliveries made, with the turn (the move number, from 1) they end.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deliveries: Vec<(u32, Delivery)>,
     /// Scores when saved (checked on load).
     pub scores: Vec<i32>,
 }
@@ -78,6 +85,13 @@ impl Game {
                 .map(|t| rules.tiles[*t as usize].id.clone())
                 .collect(),
             moves: self.moves().to_vec(),
+            ships: self
+                .sea()
+                .pile
+                .iter()
+                .map(|s| rules.ships[*s as usize].id.clone())
+                .collect(),
+            deliveries: self.sea().deliveries.clone(),
             scores: self.scores().to_vec(),
         }
     }
@@ -116,10 +130,31 @@ impl Game {
         let deck = rules
             .deck_from_ids(&record.deck)
             .map_err(RecordError::Rules)?;
-        let mut game = Game::new(rules, deck);
+        let mut game = if record.ships.is_empty() {
+            Game::new(rules, deck)
+        } else {
+            let ships = rules
+                .ships_from_ids(&record.ships)
+                .map_err(RecordError::Rules)?;
+            Game::with_ships(rules, deck, ships)
+        };
+        let mut deliveries = record.deliveries.iter().peekable();
         for (index, mv) in record.moves.iter().enumerate() {
             game.play(*mv)
                 .map_err(|error| RecordError::Move { index, error })?;
+            // South Seas: the delivery decision of the same turn, if it came up.
+            if game.phase() == Phase::Deliver {
+                let d = deliveries
+                    .next_if(|(turn, _)| *turn as usize == index + 1)
+                    .map(|(_, d)| *d);
+                game.deliver(d)
+                    .map_err(|error| RecordError::Move { index, error })?;
+            }
+        }
+        if let Some((turn, _)) = deliveries.next() {
+            return Err(RecordError::Format(format!(
+                "the record lists a delivery at turn {turn} where none was possible"
+            )));
         }
         if game.scores() != record.scores.as_slice() {
             return Err(RecordError::Scores {

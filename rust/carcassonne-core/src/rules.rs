@@ -138,6 +138,8 @@ pub enum RulesError {
     NoStartTile,
     UnknownShipSet(String),
     ShipData(ShipDataError),
+    UnknownShip(String),
+    ShipOrder(String),
 }
 
 impl fmt::Display for RulesError {
@@ -189,6 +191,8 @@ impl fmt::Display for RulesError {
                 "unknown ship set {s:?}: use \"south-seas\" or the path of a .toml ship file"
             ),
             RulesError::ShipData(e) => write!(f, "{e}"),
+            RulesError::UnknownShip(id) => write!(f, "unknown ship id {id:?}"),
+            RulesError::ShipOrder(why) => write!(f, "{why}"),
         }
     }
 }
@@ -223,6 +227,8 @@ pub struct Rules {
     pub system: System,
     /// South Seas: the ships (empty for classic games).
     pub ships: Vec<Ship>,
+    /// (source, text) of every data set in use that says it is a reconstruction.
+    pub reconstructions: Vec<(String, String)>,
     /// `roads[tile * 4 + rotation]`.
     pub roads: Vec<OrientedRoads>,
     /// `legal[tile * 256 + demand]`: bit r set when canonical rotation r fits an open
@@ -231,7 +237,7 @@ pub struct Rules {
 }
 
 impl Rules {
-    pub fn new(spec: RulesSpec) -> Result<Self, RulesError> {
+    pub fn new(mut spec: RulesSpec) -> Result<Self, RulesError> {
         if !(MIN_PLAYERS as u32..=MAX_PLAYERS as u32).contains(&spec.players) {
             return Err(RulesError::Players(spec.players));
         }
@@ -246,6 +252,7 @@ impl Rules {
         }
         let mut tiles: Vec<TileDef> = Vec::new();
         let mut system = None;
+        let mut reconstructions = Vec::new();
         for source in &spec.tile_sets {
             let set = match source {
                 TileSetSource::Builtin(name) => {
@@ -260,6 +267,9 @@ impl Rules {
                 return Err(RulesError::MixedSystems);
             }
             system = Some(set.system);
+            if let Some(text) = &set.reconstruction {
+                reconstructions.push((source.label().to_string(), text.trim().to_string()));
+            }
             for mut t in set.tiles {
                 if let Some((_, c)) = t
                     .edition_counts
@@ -289,6 +299,8 @@ impl Rules {
                 .position(|t| t.id == spec.start_tile)
                 .ok_or_else(|| RulesError::UnknownStartTile(spec.start_tile.clone()))?
         } as u16;
+        // Stored resolved, so equal rules compare equal and records name their start tile.
+        spec.start_tile = tiles[start as usize].id.clone();
         let mut full_deck = Vec::new();
         for (i, t) in tiles.iter().enumerate() {
             let copies = if i as u16 == start {
@@ -364,12 +376,16 @@ impl Rules {
                     TileSetSource::File { path, toml } => parse_ships(toml, path),
                 }
                 .map_err(RulesError::ShipData)?;
+                if let Some(text) = &set.reconstruction {
+                    reconstructions.push((spec.ships.label().to_string(), text.trim().to_string()));
+                }
                 set.ships
             }
         };
         Ok(Rules {
             system,
             ships,
+            reconstructions,
             roads,
             spec,
             tiles,
@@ -406,6 +422,33 @@ impl Rules {
                     .ok_or_else(|| RulesError::UnknownTile(id.as_ref().to_string()))
             })
             .collect()
+    }
+
+    /// Ship indices for ship ids, in order; every ship exactly once (a full ship order).
+    pub fn ships_from_ids<S: AsRef<str>>(&self, ids: &[S]) -> Result<Vec<u16>, RulesError> {
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            let i = self
+                .ships
+                .iter()
+                .position(|s| s.id == id.as_ref())
+                .ok_or_else(|| RulesError::UnknownShip(id.as_ref().to_string()))?;
+            if out.contains(&(i as u16)) {
+                return Err(RulesError::ShipOrder(format!(
+                    "ship {:?} is listed twice",
+                    id.as_ref()
+                )));
+            }
+            out.push(i as u16);
+        }
+        if out.len() != self.ships.len() {
+            return Err(RulesError::ShipOrder(format!(
+                "a ship order lists every ship once: {} of {} given",
+                out.len(),
+                self.ships.len()
+            )));
+        }
+        Ok(out)
     }
 
     pub fn players(&self) -> usize {

@@ -24,6 +24,9 @@ pub struct Columns {
     pub turns: Vec<u32>,
     pub points_by_kind: Vec<i32>,
     pub discarded: Vec<u32>,
+    /// South Seas (`games × players`; zero in classic games): ships taken, wares left.
+    pub ships: Vec<u32>,
+    pub wares_left: Vec<u32>,
 }
 
 #[derive(Clone, Copy)]
@@ -33,6 +36,8 @@ struct Summary {
     turns: u32,
     by_kind: [[i32; SCORE_KINDS]; MAX_PLAYERS],
     discarded: u32,
+    ships: [u32; MAX_PLAYERS],
+    wares_left: [u32; MAX_PLAYERS],
 }
 
 /// Plays one whole game into `game`, reusing its buffers.
@@ -55,10 +60,16 @@ fn summarize(game: &Game) -> Summary {
         turns: game.turn(),
         by_kind: [[0; SCORE_KINDS]; MAX_PLAYERS],
         discarded: game.discarded().len() as u32,
+        ships: [0; MAX_PLAYERS],
+        wares_left: [0; MAX_PLAYERS],
     };
     for (p, v) in game.scores().iter().enumerate() {
         s.scores[p] = *v;
         s.by_kind[p] = *game.points_by_kind(p);
+        s.wares_left[p] = game.wares(p).iter().sum();
+    }
+    for (p, _) in &game.sea().taken {
+        s.ships[*p as usize] += 1;
     }
     s
 }
@@ -150,12 +161,16 @@ pub fn simulate(
         turns: Vec::with_capacity(games),
         points_by_kind: Vec::with_capacity(games * players * SCORE_KINDS),
         discarded: Vec::with_capacity(games),
+        ships: Vec::with_capacity(games * players),
+        wares_left: Vec::with_capacity(games * players),
     };
     for s in &summaries {
         for p in 0..players {
             out.scores.push(s.scores[p]);
             out.winners.push(s.winners & (1 << p) != 0);
             out.points_by_kind.extend_from_slice(&s.by_kind[p]);
+            out.ships.push(s.ships[p]);
+            out.wares_left.push(s.wares_left[p]);
         }
         out.turns.push(s.turns);
         out.discarded.push(s.discarded);

@@ -3,6 +3,9 @@
 
 use std::sync::Arc;
 
+mod south_seas;
+use south_seas::{Delivery, SeaEvent, Ship};
+
 use carcassonne_core::ferries::{FerryMove, FerryMoves, MAX_FERRY_MOVES};
 use carcassonne_core::game::{Game as CoreGame, IllegalMove, Move as CoreMove};
 use carcassonne_core::policy::Policy;
@@ -12,7 +15,8 @@ use carcassonne_core::rules::{
 };
 use carcassonne_core::scoring::{SCORE_KINDS, ScoreKind};
 use carcassonne_core::simulate::simulate;
-use carcassonne_core::tileset::{BUILTIN_SETS, FeatureKind, NO_SEGMENT};
+use carcassonne_core::south_seas::{Phase, Spot};
+use carcassonne_core::tileset::{BUILTIN_SETS, FeatureKind, NO_SEGMENT, System};
 use carcassonne_core::topology::{SLOT_NAMES, parse_slot};
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::create_exception;
@@ -131,30 +135,39 @@ fn tile_set_source(py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<TileSetS
 #[pymethods]
 impl Rules {
     #[new]
-    #[pyo3(signature = (*, players=2, meeples=7, tile_sets=None, start_tile="base/D", farmers=true,
-                        inns_and_cathedrals_scoring=false, traders_goods=false, ferries_edition="C3"))]
+    #[pyo3(signature = (*, players=2, meeples=None, tile_sets=None, start_tile=None, farmers=true,
+                        inns_and_cathedrals_scoring=false, traders_goods=false, ferries_edition="C3",
+                        ships=None, retrieve_only_when_supply_empty=false,
+                        boat_evaluates_unoccupied=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         players: i64,
-        meeples: i64,
+        meeples: Option<i64>,
         tile_sets: Option<Bound<'_, PyAny>>,
-        start_tile: &str,
+        start_tile: Option<&str>,
         farmers: bool,
         inns_and_cathedrals_scoring: bool,
         traders_goods: bool,
         ferries_edition: &str,
+        ships: Option<Bound<'_, PyAny>>,
+        retrieve_only_when_supply_empty: bool,
+        boat_evaluates_unoccupied: bool,
     ) -> PyResult<Self> {
         let players = u32::try_from(players)
             .map_err(|_| rules_err(CoreRulesError::Players(u32::MAX)))
             .map_err(|_| {
                 RulesError::new_err(format!("players must be between 2 and 6, got {players}"))
             })?;
-        let meeples = u32::try_from(meeples).map_err(|_| {
-            RulesError::new_err(format!(
-                "meeples per player must be between 0 and 99, got {meeples}"
-            ))
-        })?;
+        let chosen_meeples = meeples
+            .map(|m| {
+                u32::try_from(m).map_err(|_| {
+                    RulesError::new_err(format!(
+                        "meeples per player must be between 0 and 99, got {m}"
+                    ))
+                })
+            })
+            .transpose()?;
         let sets = match tile_sets {
             None => vec![TileSetSource::Builtin("base".into())],
             Some(obj) => {
@@ -170,19 +183,32 @@ impl Rules {
                 out
             }
         };
-        let spec = RulesSpec {
+        let ships = match ships {
+            None => RulesSpec::default().ships,
+            Some(obj) => tile_set_source(py, &obj)?,
+        };
+        let mut spec = RulesSpec {
             players,
-            meeples,
+            meeples: chosen_meeples.unwrap_or(RulesSpec::default().meeples),
             tile_sets: sets,
-            start_tile: start_tile.to_string(),
+            // Empty: the tile the sets mark as the start tile (base/D in classic games).
+            start_tile: start_tile.unwrap_or("").to_string(),
             farmers,
             inns_and_cathedrals_scoring,
             traders_goods,
             ferries_edition: ferries_edition.to_string(),
-            ..RulesSpec::default()
+            ships,
+            retrieve_only_when_supply_empty,
+            boat_evaluates_unoccupied,
         };
+        let mut rules = CoreRules::new(spec.clone()).map_err(rules_err)?;
+        // South Seas players have 4 islanders unless told otherwise.
+        if chosen_meeples.is_none() && rules.system == System::SouthSeas {
+            spec.meeples = RulesSpec::south_seas(players).meeples;
+            rules = CoreRules::new(spec).map_err(rules_err)?;
+        }
         Ok(Rules {
-            inner: Arc::new(CoreRules::new(spec).map_err(rules_err)?),
+            inner: Arc::new(rules),
         })
     }
 
@@ -205,7 +231,40 @@ impl Rules {
     }
     #[getter]
     fn start_tile(&self) -> String {
-        self.inner.spec.start_tile.clone()
+        self.inner.tiles[self.inner.start_tile as usize].id.clone()
+    }
+
+    /// "classic" or "south-seas", from the tile sets.
+    #[getter]
+    fn system(&self) -> &'static str {
+        self.inner.system.name()
+    }
+
+    /// South Seas: the ships of the ship set, in file order (empty for classic rules).
+    #[getter]
+    fn ships(&self) -> Vec<Ship> {
+        self.inner.ships.iter().map(Ship::from_core).collect()
+    }
+
+    #[getter]
+    fn ship_set(&self) -> String {
+        self.inner.spec.ships.label().to_string()
+    }
+
+    #[getter]
+    fn retrieve_only_when_supply_empty(&self) -> bool {
+        self.inner.spec.retrieve_only_when_supply_empty
+    }
+
+    #[getter]
+    fn boat_evaluates_unoccupied(&self) -> bool {
+        self.inner.spec.boat_evaluates_unoccupied
+    }
+
+    /// Data sets in use that are reconstructions rather than transcriptions of the
+    /// printed game, with the text each file gives about how it was built.
+    fn reconstructions(&self) -> Vec<(String, String)> {
+        self.inner.reconstructions.clone()
     }
     #[getter]
     fn farmers(&self) -> bool {
@@ -295,6 +354,22 @@ impl Rules {
     }
     fn __repr__(&self) -> String {
         let s = &self.inner.spec;
+        if self.inner.system == System::SouthSeas {
+            return format!(
+                "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', ships='{}', retrieve_only_when_supply_empty={}, boat_evaluates_unoccupied={})",
+                s.players,
+                s.meeples,
+                self.tile_sets()
+                    .iter()
+                    .map(|t| format!("'{t}'"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                self.start_tile(),
+                s.ships.label(),
+                py_bool(s.retrieve_only_when_supply_empty),
+                py_bool(s.boat_evaluates_unoccupied),
+            );
+        }
         format!(
             "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', farmers={}, inns_and_cathedrals_scoring={}, traders_goods={}, ferries_edition='{}')",
             s.players,
@@ -304,7 +379,7 @@ impl Rules {
                 .map(|t| format!("'{t}'"))
                 .collect::<Vec<_>>()
                 .join(", "),
-            s.start_tile,
+            self.start_tile(),
             py_bool(s.farmers),
             py_bool(s.inns_and_cathedrals_scoring),
             py_bool(s.traders_goods),
@@ -333,7 +408,7 @@ struct Move {
 #[pymethods]
 impl Move {
     #[new]
-    #[pyo3(signature = (x, y, rotation=0, meeple=None, ferry=None, ferry_moves=Vec::new()))]
+    #[pyo3(signature = (x, y, rotation=0, meeple=None, ferry=None, ferry_moves=Vec::new(), retrieve=None))]
     fn new(
         x: i32,
         y: i32,
@@ -341,6 +416,7 @@ impl Move {
         meeple: Option<i64>,
         ferry: Option<(i64, i64)>,
         ferry_moves: Vec<(i32, i32, i64, i64)>,
+        retrieve: Option<(i32, i32, i64)>,
     ) -> PyResult<Self> {
         let rotation = u8::try_from(rotation)
             .ok()
@@ -389,6 +465,20 @@ impl Move {
         // Ferry moves are a set too: stored in square order.
         moves.sort_unstable();
         let ferry_moves = FerryMoves::from_slice(&moves).expect("length checked");
+        let square = |v: i32| {
+            i16::try_from(v).map_err(|_| {
+                IllegalMoveError::new_err(format!("no islander can be at {v}: too far out"))
+            })
+        };
+        let retrieve = retrieve
+            .map(|(rx, ry, seg)| -> PyResult<Spot> {
+                Ok(Spot {
+                    x: square(rx)?,
+                    y: square(ry)?,
+                    segment: index("an islander's feature", seg)?,
+                })
+            })
+            .transpose()?;
         Ok(Move {
             inner: CoreMove {
                 x,
@@ -397,7 +487,7 @@ impl Move {
                 meeple,
                 ferry,
                 ferry_moves,
-                retrieve: None,
+                retrieve,
             },
         })
     }
@@ -432,6 +522,13 @@ impl Move {
             .map(|m| (m.x as i32, m.y as i32, m.a, m.b))
             .collect()
     }
+    /// South Seas: the (x, y, feature) of the islander this move takes back, or None.
+    #[getter]
+    fn retrieve(&self) -> Option<(i32, i32, u8)> {
+        self.inner
+            .retrieve
+            .map(|s| (s.x as i32, s.y as i32, s.segment))
+    }
     fn __repr__(&self) -> String {
         let m = &self.inner;
         let mut text = format!("Move(x={}, y={}, rotation={}", m.x, m.y, m.rotation);
@@ -449,6 +546,9 @@ impl Move {
                 .collect();
             text += &format!(", ferry_moves=[{}]", items.join(", "));
         }
+        if let Some((x, y, s)) = self.retrieve() {
+            text += &format!(", retrieve=({x}, {y}, {s})");
+        }
         text + ")"
     }
     fn __reduce__<'py>(
@@ -463,6 +563,7 @@ impl Move {
             m.inner.meeple,
             m.inner.ferry,
             m.ferry_moves(),
+            m.retrieve(),
         )
             .into_pyobject(py)?;
         Ok((py.get_type::<Move>().into_any(), args))
@@ -573,24 +674,135 @@ struct Game {
 #[pymethods]
 impl Game {
     #[new]
-    #[pyo3(signature = (rules, *, seed=0, deck=None, game_index=0))]
+    #[pyo3(signature = (rules, *, seed=0, deck=None, game_index=0, ships=None))]
     fn new(
         rules: &Rules,
         seed: i128,
         deck: Option<Vec<String>>,
         game_index: i128,
+        ships: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let seed = u64_arg("seed", seed)?;
         let game_index = u64_arg("game_index", game_index)?;
         let r = Arc::clone(&rules.inner);
-        let inner = match deck {
-            None => CoreGame::shuffled(r, seed, game_index),
-            Some(ids) => {
-                let deck = r.deck_from_ids(&ids).map_err(rules_err)?;
-                CoreGame::new(r, deck)
+        if ships.is_some() && r.system != System::SouthSeas {
+            return Err(RulesError::new_err(
+                "ships= orders the ships of a South Seas game; these rules have none",
+            ));
+        }
+        let inner = match (deck, ships) {
+            (None, None) => CoreGame::shuffled(r, seed, game_index),
+            (deck, ships) => {
+                // A fixed part (tile or ship order); the other part is shuffled by the seed.
+                let shuffled = CoreGame::shuffled(Arc::clone(&r), seed, game_index);
+                let deck = match deck {
+                    Some(ids) => r.deck_from_ids(&ids).map_err(rules_err)?,
+                    None => shuffled.deck().to_vec(),
+                };
+                let ships = match ships {
+                    Some(ids) => r.ships_from_ids(&ids).map_err(rules_err)?,
+                    None => shuffled.sea().pile.clone(),
+                };
+                if r.system == System::SouthSeas {
+                    CoreGame::with_ships(r, deck, ships)
+                } else {
+                    CoreGame::new(r, deck)
+                }
             }
         };
         Ok(Game { inner })
+    }
+
+    /// "place" (the current player places the drawn tile: `legal_moves`, `play`) or
+    /// "deliver" (South Seas step 4: `legal_deliveries`, `deliver`).
+    #[getter]
+    fn phase(&self) -> &'static str {
+        match self.inner.phase() {
+            Phase::Place => "place",
+            Phase::Deliver => "deliver",
+        }
+    }
+
+    /// South Seas: each player's wares as (shells, bananas, fish).
+    #[getter]
+    fn wares(&self) -> Vec<(u32, u32, u32)> {
+        (0..self.inner.rules().players())
+            .map(|p| {
+                let w = self.inner.wares(p);
+                (w[0], w[1], w[2])
+            })
+            .collect()
+    }
+
+    /// South Seas: the face-up ships, by display slot.
+    #[getter]
+    fn ship_display(&self) -> Vec<Ship> {
+        let rules = self.inner.rules();
+        self.inner
+            .sea()
+            .display
+            .iter()
+            .map(|s| Ship::from_core(&rules.ships[*s as usize]))
+            .collect()
+    }
+
+    /// South Seas: ships still face down, in draw order.
+    #[getter]
+    fn ship_pile(&self) -> Vec<String> {
+        let (rules, sea) = (self.inner.rules(), self.inner.sea());
+        sea.pile[sea.next_ship..]
+            .iter()
+            .map(|s| rules.ships[*s as usize].id.clone())
+            .collect()
+    }
+
+    /// South Seas: ships taken, in order, as (player, ship id).
+    #[getter]
+    fn ships_taken(&self) -> Vec<(u8, String)> {
+        let rules = self.inner.rules();
+        self.inner
+            .sea()
+            .taken
+            .iter()
+            .map(|(p, s)| (*p, rules.ships[*s as usize].id.clone()))
+            .collect()
+    }
+
+    /// South Seas: fishing-boat tokens not yet placed.
+    #[getter]
+    fn boat_tokens_left(&self) -> u8 {
+        self.inner.sea().tokens_left
+    }
+
+    /// South Seas: every delivery the current player can make now (empty outside the
+    /// "deliver" phase). Not delivering, `deliver(None)`, is always allowed then.
+    fn legal_deliveries(&self) -> Vec<Delivery> {
+        self.inner
+            .legal_deliveries()
+            .into_iter()
+            .map(|inner| Delivery { inner })
+            .collect()
+    }
+
+    /// South Seas step 4: delivers to a face-up ship and takes it, or (None) does not;
+    /// then the turn ends. A refused delivery raises IllegalMoveError and changes nothing.
+    #[pyo3(signature = (delivery))]
+    fn deliver(&mut self, delivery: Option<PyRef<'_, Delivery>>) -> PyResult<()> {
+        self.inner
+            .deliver(delivery.map(|d| d.inner))
+            .map_err(move_err)
+    }
+
+    /// South Seas: wares given, boat tokens placed, ships taken, in order.
+    #[getter]
+    fn sea_events(&self) -> Vec<SeaEvent> {
+        let rules = self.inner.rules();
+        self.inner
+            .sea()
+            .events
+            .iter()
+            .map(|e| SeaEvent::from_core(e, rules))
+            .collect()
     }
 
     #[getter]
@@ -715,10 +927,10 @@ impl Game {
         ferry: Option<(i64, i64)>,
         ferry_moves: Vec<(i32, i32, i64, i64)>,
     ) -> PyResult<Move> {
-        let base = Move::new(x, y, rotation, None, ferry, ferry_moves.clone())?;
+        let base = Move::new(x, y, rotation, None, ferry, ferry_moves.clone(), None)?;
         let Some(m) = meeple else { return Ok(base) };
         if let Ok(i) = m.extract::<i64>() {
-            return Move::new(x, y, rotation, Some(i), ferry, ferry_moves);
+            return Move::new(x, y, rotation, Some(i), ferry, ferry_moves, None);
         }
         let name: String = m.extract()?;
         let tile = self.inner.tile().ok_or_else(|| {
@@ -746,7 +958,7 @@ impl Game {
                 SLOT_NAMES.join(" ")
             ))
         })?;
-        Move::new(x, y, rotation, Some(seg as i64), ferry, ferry_moves)
+        Move::new(x, y, rotation, Some(seg as i64), ferry, ferry_moves, None)
     }
     /// Description of the meeple target of a move for the current tile ("city N", ...).
     fn describe_meeple(&self, mv: PyRef<'_, Move>) -> PyResult<Option<String>> {
@@ -1008,6 +1220,11 @@ fn simulate_batch<'py>(
             .reshape([games, p, SCORE_KINDS])?,
     )?;
     d.set_item("discarded", cols.discarded.into_pyarray(py))?;
+    d.set_item("ships", cols.ships.into_pyarray(py).reshape([games, p])?)?;
+    d.set_item(
+        "wares_left",
+        cols.wares_left.into_pyarray(py).reshape([games, p])?,
+    )?;
     Ok(d)
 }
 
@@ -1020,6 +1237,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PlacedTile>()?;
     m.add_class::<Feature>()?;
     m.add_class::<ScoreEvent>()?;
+    m.add_class::<Ship>()?;
+    m.add_class::<Delivery>()?;
+    m.add_class::<SeaEvent>()?;
     m.add_function(wrap_pyfunction!(simulate_batch, m)?)?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("GameOverError", py.get_type::<GameOverError>())?;
@@ -1033,6 +1253,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "TILE_SETS",
         BUILTIN_SETS.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
     )?;
+    m.add("WARES", south_seas::ware_names())?;
     m.add(
         "SCORE_KINDS",
         ScoreKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>(),

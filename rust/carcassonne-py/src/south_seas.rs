@@ -1,0 +1,226 @@
+//! Python classes of Carcassonne: South Seas: ships, deliveries and the South Seas event
+//! log. The game and rules methods that use them live with `Game` and `Rules`.
+
+use pyo3::prelude::*;
+
+use carcassonne_core::rules::Rules as CoreRules;
+use carcassonne_core::ships::{Ship as CoreShip, WARES};
+use carcassonne_core::south_seas::{Delivery as CoreDelivery, SeaEvent as CoreSeaEvent};
+
+use crate::IllegalMoveError;
+
+/// A ship token: its id, points, what it needs (as in the ship file) and whether the
+/// rulebook prints it (a reconstructed set marks the others).
+#[pyclass(frozen, get_all, module = "carcassonne._core")]
+#[derive(Clone)]
+pub struct Ship {
+    id: String,
+    points: u8,
+    needs: String,
+    known: bool,
+}
+
+impl Ship {
+    pub fn from_core(s: &CoreShip) -> Self {
+        Ship {
+            id: s.id.clone(),
+            points: s.points,
+            needs: s.need.describe(),
+            known: s.known,
+        }
+    }
+}
+
+#[pymethods]
+impl Ship {
+    fn __repr__(&self) -> String {
+        format!(
+            "Ship(id='{}', points={}, needs='{}', known={})",
+            self.id,
+            self.points,
+            self.needs,
+            crate::py_bool(self.known)
+        )
+    }
+}
+
+/// Delivering wares to the face-up ship in display slot `ship`: `wares` = (shells,
+/// bananas, fish).
+#[pyclass(frozen, eq, hash, ord, module = "carcassonne._core")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Delivery {
+    pub inner: CoreDelivery,
+}
+
+#[pymethods]
+impl Delivery {
+    #[new]
+    fn new(ship: i64, wares: (i64, i64, i64)) -> PyResult<Self> {
+        let slot = u8::try_from(ship).map_err(|_| {
+            IllegalMoveError::new_err(format!("ship must be a display slot >= 0, got {ship}"))
+        })?;
+        let count = |n: i64| {
+            u8::try_from(n).map_err(|_| {
+                IllegalMoveError::new_err(format!("ware counts must be between 0 and 255, got {n}"))
+            })
+        };
+        Ok(Delivery {
+            inner: CoreDelivery {
+                ship: slot,
+                pay: [count(wares.0)?, count(wares.1)?, count(wares.2)?],
+            },
+        })
+    }
+
+    #[getter]
+    fn ship(&self) -> u8 {
+        self.inner.ship
+    }
+
+    #[getter]
+    fn wares(&self) -> (u8, u8, u8) {
+        let p = self.inner.pay;
+        (p[0], p[1], p[2])
+    }
+
+    fn __repr__(&self) -> String {
+        let p = self.inner.pay;
+        format!(
+            "Delivery(ship={}, wares=({}, {}, {}))",
+            self.inner.ship, p[0], p[1], p[2]
+        )
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (u8, (u8, u8, u8)))> {
+        let cls = py.get_type::<Delivery>().into_any();
+        Ok((cls, (self.inner.ship, self.wares())))
+    }
+}
+
+/// One South Seas entry of the event log: `kind` is "wares" (a feature evaluated:
+/// `players` each received `wares`), "boat" (a token covered `fish` fish on the tile at
+/// `square`) or "ship" (`players[0]` took `ship`, paying `wares`, or nothing at a market).
+#[pyclass(frozen, get_all, module = "carcassonne._core")]
+pub struct SeaEvent {
+    kind: &'static str,
+    turn: u32,
+    players: Vec<u8>,
+    wares: Option<(u32, u32, u32)>,
+    feature: Option<&'static str>,
+    tiles: Vec<(i32, i32)>,
+    complete: bool,
+    boat: bool,
+    final_scoring: bool,
+    square: Option<(i32, i32)>,
+    fish: u8,
+    ship: Option<String>,
+    points: u8,
+}
+
+impl SeaEvent {
+    pub fn from_core(e: &CoreSeaEvent, rules: &CoreRules) -> Self {
+        let blank = SeaEvent {
+            kind: "",
+            turn: 0,
+            players: Vec::new(),
+            wares: None,
+            feature: None,
+            tiles: Vec::new(),
+            complete: false,
+            boat: false,
+            final_scoring: false,
+            square: None,
+            fish: 0,
+            ship: None,
+            points: 0,
+        };
+        match e {
+            CoreSeaEvent::Wares {
+                turn,
+                kind,
+                players,
+                wares,
+                tiles,
+                complete,
+                boat,
+                final_scoring,
+            } => SeaEvent {
+                kind: "wares",
+                turn: *turn,
+                players: players.clone(),
+                wares: Some((wares[0], wares[1], wares[2])),
+                feature: Some(kind.name()),
+                tiles: tiles.clone(),
+                complete: *complete,
+                boat: *boat,
+                final_scoring: *final_scoring,
+                ..blank
+            },
+            CoreSeaEvent::Boat { turn, x, y, fish } => SeaEvent {
+                kind: "boat",
+                turn: *turn,
+                square: Some((*x, *y)),
+                fish: *fish,
+                ..blank
+            },
+            CoreSeaEvent::Ship {
+                turn,
+                player,
+                ship,
+                points,
+                paid,
+            } => SeaEvent {
+                kind: "ship",
+                turn: *turn,
+                players: vec![*player],
+                wares: paid.map(|p| (p[0] as u32, p[1] as u32, p[2] as u32)),
+                ship: Some(rules.ships[*ship as usize].id.clone()),
+                points: *points,
+                ..blank
+            },
+        }
+    }
+}
+
+#[pymethods]
+impl SeaEvent {
+    fn __repr__(&self) -> String {
+        match self.kind {
+            "wares" => format!(
+                "SeaEvent(kind='wares', turn={}, feature='{}', players={:?}, wares={:?}, complete={}, boat={}, final_scoring={})",
+                self.turn,
+                self.feature.unwrap_or(""),
+                self.players,
+                self.wares.unwrap_or_default(),
+                crate::py_bool(self.complete),
+                crate::py_bool(self.boat),
+                crate::py_bool(self.final_scoring)
+            ),
+            "boat" => format!(
+                "SeaEvent(kind='boat', turn={}, square={:?}, fish={})",
+                self.turn,
+                self.square.unwrap_or_default(),
+                self.fish
+            ),
+            _ => format!(
+                "SeaEvent(kind='ship', turn={}, players={:?}, ship='{}', points={}, wares={})",
+                self.turn,
+                self.players,
+                self.ship.as_deref().unwrap_or(""),
+                self.points,
+                self.wares.map_or("None".to_string(), |w| format!(
+                    "({}, {}, {})",
+                    w.0, w.1, w.2
+                ))
+            ),
+        }
+    }
+}
+
+/// Ware names, in the order of every ware tuple.
+pub fn ware_names() -> Vec<&'static str> {
+    WARES.to_vec()
+}
