@@ -44,6 +44,9 @@ impl Ship {
     }
 }
 
+/// What pickling a delivery rebuilds it from: the class and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (u8, (u8, u8, u8)));
+
 /// Delivering wares to the face-up ship in display slot `ship`: `wares` = (shells,
 /// bananas, fish).
 #[pyclass(frozen, eq, hash, ord, module = "carcassonne._core")]
@@ -91,10 +94,7 @@ impl Delivery {
         )
     }
 
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (u8, (u8, u8, u8)))> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let cls = py.get_type::<Delivery>().into_any();
         Ok((cls, (self.inner.ship, self.wares())))
     }
