@@ -235,8 +235,9 @@ impl Features {
         self.nodes[r].meeple_total -= 1;
     }
 
-    /// Takes every meeple off the feature rooted at `root`; calls `back(player)` for each.
-    pub fn return_meeples(&mut self, root: u32, mut back: impl FnMut(u8)) {
+    /// Takes every meeple off the feature rooted at `root`; calls `back(player, element)`
+    /// for each.
+    pub fn return_meeples(&mut self, root: u32, mut back: impl FnMut(u8, u32)) {
         if self.nodes[root as usize].meeple_total == 0 {
             return;
         }
@@ -244,7 +245,7 @@ impl Features {
         loop {
             let n = &mut self.nodes[e as usize];
             if n.meeple != NO_PLAYER {
-                back(n.meeple);
+                back(n.meeple, e);
                 n.meeple = NO_PLAYER;
             }
             e = n.next;

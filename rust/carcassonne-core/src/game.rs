@@ -1080,6 +1080,9 @@ impl Game {
             self.features
                 .place_meeple(first + seg as u32, self.current as u8);
             self.supply[self.current] -= 1;
+            if self.rules.system == System::SouthSeas {
+                self.sea.islanders[self.current].push(first + seg as u32);
+            }
         }
         if let Some(spot) = mv.retrieve {
             self.retrieve(spot);
@@ -1290,7 +1293,7 @@ impl Game {
         );
         let supply = &mut self.supply;
         self.features
-            .return_meeples(root, |p| supply[p as usize] += 1);
+            .return_meeples(root, |p, _| supply[p as usize] += 1);
     }
 
     pub(crate) fn ring_filled(&self, cell: u32, extra: Option<u32>) -> u32 {
@@ -1319,7 +1322,7 @@ impl Game {
         );
         let supply = &mut self.supply;
         self.features
-            .return_meeples(e, |pl| supply[pl as usize] += 1);
+            .return_meeples(e, |pl, _| supply[pl as usize] += 1);
         true
     }
 

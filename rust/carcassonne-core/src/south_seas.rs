@@ -96,6 +96,8 @@ pub struct SeaState {
     /// Ships taken, in order: (player, ship).
     pub taken: Vec<(u8, u16)>,
     pub tokens_left: u8,
+    /// Elements holding each player's islanders, in the order they were placed.
+    pub islanders: [Vec<u32>; MAX_PLAYERS],
     /// (x, y, element) of markets holding a merchant, not yet complete.
     pub watched_markets: Vec<(i32, i32, u32)>,
     pub events: Vec<SeaEvent>,
@@ -111,6 +113,9 @@ impl SeaState {
         self.next_ship = 0;
         self.display.clear();
         self.taken.clear();
+        for list in &mut self.islanders {
+            list.clear();
+        }
         self.tokens_left = BOAT_TOKENS;
         self.watched_markets.clear();
         self.events.clear();
@@ -145,12 +150,18 @@ impl Game {
         self.sea.wares[player]
     }
 
-    /// Elements holding an islander of `player`, in element order.
+    /// Elements holding an islander of `player`, in the order they were placed.
     pub fn islanders_of(&self, player: usize) -> impl Iterator<Item = u32> + '_ {
-        let on_board = self.rules.spec.meeples as usize - self.supply[player] as usize;
-        (0..self.features.len() as u32)
-            .filter(move |e| self.features.node(*e).meeple as usize == player)
-            .take(on_board)
+        self.sea.islanders[player].iter().copied()
+    }
+
+    /// Islanders of the feature rooted at `root` go back to their owners.
+    fn return_islanders(&mut self, root: u32) {
+        let (supply, islanders) = (&mut self.supply, &mut self.sea.islanders);
+        self.features.return_meeples(root, |pl, e| {
+            supply[pl as usize] += 1;
+            islanders[pl as usize].retain(|x| *x != e);
+        });
     }
 
     /// Where an islander stands.
@@ -206,6 +217,7 @@ impl Game {
         let e = self.spot_element(spot).expect("checked move");
         self.features.remove_meeple(e);
         self.supply[self.current] += 1;
+        self.sea.islanders[self.current].retain(|x| *x != e);
         self.sea.watched_markets.retain(|(_, _, m)| *m != e);
     }
 
@@ -214,18 +226,20 @@ impl Game {
     /// delivers (if any delivery is possible) or the turn ends.
     pub(crate) fn south_seas_evaluation(&mut self, placed: usize, meeple: Option<u8>) {
         let p = self.board.placed[placed];
-        let rules = std::sync::Arc::clone(&self.rules);
-        let def = &rules.tiles[p.tile as usize];
+        let segments = self.rules.tiles[p.tile as usize].segments.len();
+        fn segment(g: &Game, tile: u16, i: usize) -> &crate::tileset::Segment {
+            &g.rules.tiles[tile as usize].segments[i]
+        }
         // Boats first (S-4): the region is evaluated, then a token covers a group. A
         // region the tile also completes then has no islander left to evaluate again.
-        for (i, seg) in def.segments.iter().enumerate() {
-            if seg.boat {
+        for i in 0..segments {
+            if segment(self, p.tile, i).boat {
                 let root = self.features.find(p.first_element + i as u32);
                 self.boat(root, p.x, p.y);
             }
         }
-        for (i, seg) in def.segments.iter().enumerate() {
-            if seg.kind == FeatureKind::Market {
+        for i in 0..segments {
+            if segment(self, p.tile, i).kind == FeatureKind::Market {
                 continue;
             }
             let root = self.features.find(p.first_element + i as u32);
@@ -236,7 +250,7 @@ impl Game {
         }
         // Markets: this tile's own (if its merchant was just placed) and those around it.
         if let Some(seg) = meeple
-            && def.segments[seg as usize].kind == FeatureKind::Market
+            && segment(self, p.tile, seg as usize).kind == FeatureKind::Market
         {
             self.sea
                 .watched_markets
@@ -261,9 +275,7 @@ impl Game {
         done.sort_by_key(|&(pl, e)| ((pl as usize + players - current) % players, e));
         for (player, e) in done {
             self.take_best_ship(player as usize);
-            let supply = &mut self.supply;
-            self.features
-                .return_meeples(e, |pl| supply[pl as usize] += 1);
+            self.return_islanders(e);
         }
         if self.legal_deliveries_exist() {
             self.sea.phase = Phase::Deliver;
@@ -343,9 +355,7 @@ impl Game {
             });
         }
         if !final_scoring {
-            let supply = &mut self.supply;
-            self.features
-                .return_meeples(root, |pl| supply[pl as usize] += 1);
+            self.return_islanders(root);
         }
     }
 
@@ -384,6 +394,14 @@ impl Game {
 
     fn legal_deliveries_exist(&self) -> bool {
         let have = self.sea.wares[self.current];
+        // Most turns a player holds fewer wares than any face-up ship needs.
+        let least = self.sea.display.iter().map(|&s| {
+            let need = self.rules.ships[s as usize].need;
+            need.total() as u32
+        });
+        if least.min().is_none_or(|n| have.iter().sum::<u32>() < n) {
+            return false;
+        }
         self.sea
             .display
             .iter()
