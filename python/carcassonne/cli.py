@@ -24,7 +24,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
     sim.add_argument("--players", type=int, default=2, help="2 to 6 (default 2)")
-    sim.add_argument("--meeples", type=int, default=7, help="meeples per player (default 7)")
+    sim.add_argument(
+        "--meeples", type=int, default=None, help="meeples per player (default 7; South Seas 4 islanders)"
+    )
     sim.add_argument(
         "--tile-sets",
         nargs="+",
@@ -32,7 +34,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SET",
         help=f"built-in sets ({', '.join(TILE_SETS)}) or paths of .toml tile files (default base)",
     )
-    sim.add_argument("--start-tile", default="base/D", help="id of the start tile (default base/D)")
+    sim.add_argument(
+        "--start-tile", default=None, help="id of the start tile (default: the one the sets mark, base/D)"
+    )
     sim.add_argument("--no-farmers", action="store_true", help="no meeples on fields, no field scoring")
     sim.add_argument("--inns-and-cathedrals", action="store_true", help="Inns & Cathedrals scoring")
     sim.add_argument("--traders-goods", action="store_true", help="Traders & Builders goods")
@@ -41,6 +45,17 @@ def _parser() -> argparse.ArgumentParser:
         choices=("C3", "C2"),
         default="C3",
         help="lake tile distribution with the ferries tile set (default C3)",
+    )
+    sim.add_argument("--ships", default=None, help="South Seas ship set or .toml ship file (default south-seas)")
+    sim.add_argument(
+        "--retrieve-only-when-supply-empty",
+        action="store_true",
+        help="South Seas: take an islander back only with an empty supply (English rules)",
+    )
+    sim.add_argument(
+        "--boat-evaluates-unoccupied",
+        action="store_true",
+        help="South Seas: a fishing boat covers fish even where nobody fishes",
     )
     sim.add_argument("--policy", choices=POLICIES, default="random", help="player for every seat (default random)")
     sim.add_argument("--seed", type=int, default=0, help="study seed (default 0)")
@@ -69,6 +84,15 @@ def _report(result: SimulationResult) -> str:
             f"{s.seat:>4}  {s.win_rate:>8.4f}  [{s.win_rate_low:.4f}, {s.win_rate_high:.4f}]  "
             f"{s.mean_score:>10.2f}  {s.score_sd:>6.2f}"
         )
+    if r.system == "south-seas":
+        lines += [
+            "",
+            f"South Seas: ships per player {_mean(result.ships):.2f}, wares left per player "
+            f"{_mean(result.wares_left):.2f}",
+            "(reconstructed data in use: " + ", ".join(sorted({name for name, _ in r.reconstructions()})) + ")"
+            if r.reconstructions()
+            else "",
+        ]
     lines += [
         "",
         f"mean turns {_mean(result.turns):.1f}, discarded tiles per game {_mean(result.discarded):.3f}",
@@ -111,6 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             inns_and_cathedrals_scoring=args.inns_and_cathedrals,
             traders_goods=args.traders_goods,
             ferries_edition=args.ferries_edition,
+            ships=args.ships,
+            retrieve_only_when_supply_empty=args.retrieve_only_when_supply_empty,
+            boat_evaluates_unoccupied=args.boat_evaluates_unoccupied,
         )
         result = simulate(
             rules,

@@ -481,7 +481,14 @@ impl Game {
 
     /// A South Seas game drawing exactly `deck`, with the ships in the order `ships`
     /// (indices into the rules' ships; the first four are face up at the start).
+    /// Panics unless `ships` lists every ship once (`Rules::ships_from_ids` checks ids).
     pub fn with_ships(rules: Arc<Rules>, deck: Vec<u16>, ships: Vec<u16>) -> Self {
+        let mut sorted = ships.clone();
+        sorted.sort_unstable();
+        assert!(
+            sorted.iter().copied().eq(0..rules.ships.len() as u16),
+            "a ship order lists every ship of the rules once"
+        );
         let mut g = Game::new(rules, Vec::new());
         g.sea.pile = ships;
         g.reset(deck.into_iter());
