@@ -42,4 +42,15 @@ FERRIES_CONFIGS: dict[str, dict[str, Any]] = {
     "C2-4p": dict(players=4, tile_sets=SETS, ferries_edition="C2"),
 }
 
-ALL_CONFIGS: dict[str, dict[str, Any]] = {**CLASSIC_CONFIGS, **FERRIES_CONFIGS}
+SOUTH_SEAS_CONFIGS: dict[str, dict[str, Any]] = {
+    "south-seas-2p": dict(players=2, tile_sets=("south-seas",)),
+    "south-seas-5p": dict(players=5, tile_sets=("south-seas",)),
+    "south-seas-options-3p": dict(
+        players=3,
+        tile_sets=("south-seas",),
+        retrieve_only_when_supply_empty=True,
+        boat_evaluates_unoccupied=True,
+    ),
+}
+
+ALL_CONFIGS: dict[str, dict[str, Any]] = {**CLASSIC_CONFIGS, **FERRIES_CONFIGS, **SOUTH_SEAS_CONFIGS}
