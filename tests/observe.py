@@ -53,6 +53,10 @@ def play_random(game: Game, rnd: random.Random, turns: int | None = None) -> Non
     """Plays up to ``turns`` random moves (all remaining ones when None)."""
     n = 0
     while not game.is_over and (turns is None or n < turns):
+        if game.phase == "market":
+            slots = game.market_ships()
+            game.take_market_ship(slots[rnd.randrange(len(slots))])
+            continue
         if game.phase == "deliver":
             # South Seas step 4 belongs to the turn just played: deliver or not.
             options = [*game.legal_deliveries(), None]

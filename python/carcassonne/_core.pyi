@@ -476,8 +476,22 @@ class Game:
 
     @property
     def phase(self) -> str:
-        """"place" (``legal_moves``/``play``) or, in South Seas after a placement that
-        allows a delivery, "deliver" (``legal_deliveries``/``deliver``)."""
+        """"place" (``legal_moves``/``play``) or, in South Seas after a placement, "market"
+        (a merchant chooses among tied ships: ``market_ships``/``take_market_ship``) and
+        "deliver" when a delivery is possible (``legal_deliveries``/``deliver``)."""
+
+    @property
+    def decider(self) -> int:
+        """The player who makes the pending decision: the merchant's owner in the "market"
+        phase, else ``current_player``."""
+
+    def market_ships(self) -> list[int]:
+        """South Seas "market" phase: display slots of the face-up ships tied for the most
+        points, among which the merchant's owner (``decider``) chooses (S-6)."""
+
+    def take_market_ship(self, slot: int) -> None:
+        """South Seas: the merchant of a completed market takes the ship in ``slot`` (one of
+        ``market_ships()``); raises IllegalMoveError otherwise, changing nothing."""
 
     @property
     def wares(self) -> list[tuple[int, int, int]]:

@@ -130,7 +130,13 @@ pub enum IllegalMove {
         segment: u8,
     },
     NotPlacePhase,
+    NotPlacePhaseMarket,
     NotDeliveryPhase,
+    NotMarketPhase,
+    NotTopShip {
+        slot: u8,
+        top: Vec<u8>,
+    },
     NoSuchShip {
         slot: u8,
         display: usize,
@@ -255,9 +261,18 @@ impl fmt::Display for IllegalMove {
                 f,
                 "the current player must first decide the delivery (deliver to a ship or not)"
             ),
+            IllegalMove::NotPlacePhaseMarket => write!(
+                f,
+                "a completed market's merchant must first choose among the tied face-up ships"
+            ),
             IllegalMove::NotDeliveryPhase => write!(
                 f,
                 "no delivery is possible now: the current player must place the drawn tile"
+            ),
+            IllegalMove::NotMarketPhase => write!(f, "no market ship is to be chosen now"),
+            IllegalMove::NotTopShip { slot, top } => write!(
+                f,
+                "a completed market takes a face-up ship with the most points: slot {slot} is not one of {top:?}"
             ),
             IllegalMove::NoSuchShip { slot, display } => write!(
                 f,
@@ -800,7 +815,10 @@ impl Game {
             return Err(IllegalMove::GameOver);
         };
         if self.sea.phase != Phase::Place {
-            return Err(IllegalMove::NotPlacePhase);
+            return Err(match self.sea.phase {
+                Phase::Market => IllegalMove::NotPlacePhaseMarket,
+                _ => IllegalMove::NotPlacePhase,
+            });
         }
         if mv.rotation > 3 {
             return Err(IllegalMove::BadRotation(mv.rotation));

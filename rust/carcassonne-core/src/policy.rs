@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::ferries::{FerryMove, FerryMoves, Movable, lake_ends, pairs};
 use crate::game::{Game, Move, Placement};
 use crate::rng::Rng;
-use crate::south_seas::{Delivery, Phase, Spot};
+use crate::south_seas::{Decision, Delivery, Phase, Spot};
 use crate::tileset::System;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,9 +52,9 @@ impl Policy {
     /// the same random stream, but the ferry choices are made once the tile is down, from
     /// the board lookups the placement has just made (the self-play fast path).
     pub fn play(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>) {
-        if game.phase() == Phase::Deliver {
-            let d = self.choose_delivery(game, rng);
-            game.deliver_unchecked(d);
+        if game.phase() != Phase::Place {
+            let d = self.choose_decision(game, rng);
+            game.decide_unchecked(d);
             return;
         }
         let c = self.choose_placement(game, rng, buf);
@@ -70,6 +70,18 @@ impl Policy {
             (Policy::Random, _) => random_placement(game, rng),
             (Policy::Greedy, System::Classic) => greedy_placement(game, rng, buf),
             (Policy::Greedy, System::SouthSeas) => greedy_sea_placement(game, rng),
+        }
+    }
+
+    /// A South Seas decision after the placement: the delivery (`choose_delivery`), or a
+    /// market pick among tied ships (uniform: the ships are worth the same).
+    pub fn choose_decision(self, game: &Game, rng: &mut Rng) -> Decision {
+        match game.phase() {
+            Phase::Deliver => Decision::Deliver(self.choose_delivery(game, rng)),
+            _ => {
+                let all = game.legal_decisions();
+                all[rng.below(all.len() as u32) as usize]
+            }
         }
     }
 

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, IllegalMove, Move};
 use crate::rules::{RULES_VERSION, Rules, RulesError, RulesSpec};
-use crate::south_seas::{Delivery, Phase};
+use crate::south_seas::{Decision, Phase};
 
 pub const RECORD_FORMAT: &str = "carcassonne-game";
 pub const RECORD_FORMAT_VERSION: u32 = 1;
@@ -32,9 +32,10 @@ pub struct GameRecord {
     /// South Seas: the ship order (ship ids; the first four start face up).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ships: Vec<String>,
-    /// South Seas: deliveries made, with the turn (the move number, from 1) they end.
+    /// South Seas: decisions after placements (deliveries, market picks), with the turn
+    /// (the move number, from 1) they belong to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub deliveries: Vec<(u32, Delivery)>,
+    pub decisions: Vec<(u32, Decision)>,
     /// Scores when saved (checked on load).
     pub scores: Vec<i32>,
 }
@@ -91,7 +92,7 @@ impl Game {
                 .iter()
                 .map(|s| rules.ships[*s as usize].id.clone())
                 .collect(),
-            deliveries: self.sea().deliveries.clone(),
+            decisions: self.sea().decisions.clone(),
             scores: self.scores().to_vec(),
         }
     }
@@ -138,22 +139,31 @@ impl Game {
                 .map_err(RecordError::Rules)?;
             Game::with_ships(rules, deck, ships)
         };
-        let mut deliveries = record.deliveries.iter().peekable();
+        let mut decisions = record.decisions.iter();
         for (index, mv) in record.moves.iter().enumerate() {
             game.play(*mv)
                 .map_err(|error| RecordError::Move { index, error })?;
-            // South Seas: the delivery decision of the same turn, if it came up.
-            if game.phase() == Phase::Deliver {
-                let d = deliveries
-                    .next_if(|(turn, _)| *turn as usize == index + 1)
-                    .map(|(_, d)| *d);
-                game.deliver(d)
+            // South Seas: the decisions of the same turn, as they came up.
+            while game.phase() != Phase::Place && !game.is_over() {
+                let Some((turn, d)) = decisions.next() else {
+                    return Err(RecordError::Format(format!(
+                        "the record lacks the decisions of turn {}",
+                        index + 1
+                    )));
+                };
+                if *turn as usize != index + 1 {
+                    return Err(RecordError::Format(format!(
+                        "the record gives a decision for turn {turn} where turn {} needs one",
+                        index + 1
+                    )));
+                }
+                game.decide(*d)
                     .map_err(|error| RecordError::Move { index, error })?;
             }
         }
-        if let Some((turn, _)) = deliveries.next() {
+        if let Some((turn, _)) = decisions.next() {
             return Err(RecordError::Format(format!(
-                "the record lists a delivery at turn {turn} where none was possible"
+                "the record lists a decision at turn {turn} where none was open"
             )));
         }
         if game.scores() != record.scores.as_slice() {

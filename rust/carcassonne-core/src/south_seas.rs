@@ -52,6 +52,19 @@ pub enum Phase {
     Place,
     /// South Seas step 4: deliver to one face-up ship, or not.
     Deliver,
+    /// A completed market whose merchant chooses among face-up ships tied for the most
+    /// points (S-6); the merchant's owner decides (`Game::decider`).
+    Market,
+}
+
+/// A decision other than placing a tile, as recorded and replayed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// Step 4: a delivery, or none.
+    Deliver(Option<Delivery>),
+    /// A market merchant's pick among tied top ships: the display slot.
+    MarketShip(u8),
 }
 
 /// South Seas entries of the event log.
@@ -101,8 +114,10 @@ pub struct SeaState {
     /// (x, y, element) of markets holding a merchant, not yet complete.
     pub watched_markets: Vec<(i32, i32, u32)>,
     pub events: Vec<SeaEvent>,
-    /// Deliveries made, with the turn they belong to (for records).
-    pub deliveries: Vec<(u32, Delivery)>,
+    /// Decisions made after placements, with the turn they belong to (for records).
+    pub decisions: Vec<(u32, Decision)>,
+    /// Completed markets not yet given a ship, in picking order: (player, element).
+    pub pending_markets: Vec<(u8, u32)>,
 }
 
 impl SeaState {
@@ -119,7 +134,8 @@ impl SeaState {
         self.tokens_left = BOAT_TOKENS;
         self.watched_markets.clear();
         self.events.clear();
-        self.deliveries.clear();
+        self.decisions.clear();
+        self.pending_markets.clear();
         self.refill();
     }
 
@@ -273,14 +289,114 @@ impl Game {
         let players = self.rules.players();
         let current = self.current;
         done.sort_by_key(|&(pl, e)| ((pl as usize + players - current) % players, e));
-        for (player, e) in done {
-            self.take_best_ship(player as usize);
+        self.sea.pending_markets = done;
+        self.continue_turn();
+    }
+
+    /// Hands out the ships of completed markets in order, stopping when a merchant must
+    /// choose among tied ships; then step 4, or the end of the turn.
+    fn continue_turn(&mut self) {
+        while let Some(&(player, e)) = self.sea.pending_markets.first() {
+            let top = self.top_ship_slots();
+            if top.len() > 1 {
+                self.sea.phase = Phase::Market;
+                return;
+            }
+            if let Some(&slot) = top.first() {
+                self.take_ship(player as usize, slot as usize, None);
+            }
             self.return_islanders(e);
+            self.sea.pending_markets.remove(0);
         }
         if self.legal_deliveries_exist() {
             self.sea.phase = Phase::Deliver;
         } else {
             self.end_south_seas_turn();
+        }
+    }
+
+    /// Display slots of the face-up ships with the most points.
+    fn top_ship_slots(&self) -> Vec<u8> {
+        let points = |slot: usize| self.rules.ships[self.sea.display[slot] as usize].points;
+        let best = (0..self.sea.display.len()).map(points).max();
+        (0..self.sea.display.len())
+            .filter(|&i| Some(points(i)) == best)
+            .map(|i| i as u8)
+            .collect()
+    }
+
+    /// The player who makes the pending decision: the merchant's owner while a market
+    /// ship is chosen, else the player whose turn it is.
+    pub fn decider(&self) -> usize {
+        match self.sea.phase {
+            Phase::Market => self.sea.pending_markets[0].0 as usize,
+            _ => self.current,
+        }
+    }
+
+    /// The decisions open now (empty in the "place" phase, where `legal_moves` applies).
+    pub fn legal_decisions(&self) -> Vec<Decision> {
+        if self.over {
+            return Vec::new();
+        }
+        match self.sea.phase {
+            Phase::Place => Vec::new(),
+            Phase::Deliver => std::iter::once(Decision::Deliver(None))
+                .chain(
+                    self.legal_deliveries()
+                        .into_iter()
+                        .map(|d| Decision::Deliver(Some(d))),
+                )
+                .collect(),
+            Phase::Market => self
+                .top_ship_slots()
+                .into_iter()
+                .map(Decision::MarketShip)
+                .collect(),
+        }
+    }
+
+    /// Checks a decision; a refused one changes nothing.
+    pub fn check_decision(&self, d: Decision) -> Result<(), IllegalMove> {
+        match d {
+            Decision::Deliver(d) => self.check_delivery(d),
+            Decision::MarketShip(slot) => {
+                if self.over {
+                    return Err(IllegalMove::GameOver);
+                }
+                if self.sea.phase != Phase::Market {
+                    return Err(IllegalMove::NotMarketPhase);
+                }
+                let top = self.top_ship_slots();
+                if !top.contains(&slot) {
+                    return Err(IllegalMove::NotTopShip { slot, top });
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Makes a decision (after checking it).
+    pub fn decide(&mut self, d: Decision) -> Result<(), IllegalMove> {
+        self.check_decision(d)?;
+        self.decide_unchecked(d);
+        Ok(())
+    }
+
+    pub fn decide_unchecked(&mut self, d: Decision) {
+        debug_assert_eq!(self.check_decision(d), Ok(()));
+        match d {
+            Decision::Deliver(d) => self.deliver_unchecked(d),
+            Decision::MarketShip(slot) => {
+                self.sea
+                    .decisions
+                    .push((self.turn, Decision::MarketShip(slot)));
+                let (player, e) = self.sea.pending_markets.remove(0);
+                self.take_ship(player as usize, slot as usize, None);
+                self.return_islanders(e);
+                self.sea.phase = Phase::Place;
+                self.continue_turn();
+            }
         }
     }
 
@@ -357,21 +473,6 @@ impl Game {
         if !final_scoring {
             self.return_islanders(root);
         }
-    }
-
-    /// A completed market: `player` takes the face-up ship with the most points, free.
-    /// Ties go to the leftmost of them in the display.
-    fn take_best_ship(&mut self, player: usize) {
-        let rules = std::sync::Arc::clone(&self.rules);
-        let Some(slot) = (0..self.sea.display.len()).max_by_key(|&i| {
-            (
-                rules.ships[self.sea.display[i] as usize].points,
-                std::cmp::Reverse(i),
-            )
-        }) else {
-            return;
-        };
-        self.take_ship(player, slot, None);
     }
 
     fn take_ship(&mut self, player: usize, slot: usize, paid: Option<[u8; 3]>) {
@@ -469,12 +570,12 @@ impl Game {
 
     pub fn deliver_unchecked(&mut self, d: Option<Delivery>) {
         debug_assert_eq!(self.check_delivery(d), Ok(()));
+        self.sea.decisions.push((self.turn, Decision::Deliver(d)));
         if let Some(d) = d {
             let player = self.current;
             for w in 0..3 {
                 self.sea.wares[player][w] -= d.pay[w] as u32;
             }
-            self.sea.deliveries.push((self.turn, d));
             self.take_ship(player, d.ship as usize, Some(d.pay));
         }
         self.end_south_seas_turn();

@@ -17,7 +17,7 @@ use carcassonne_core::policy::Policy;
 use carcassonne_core::rng::Rng;
 use carcassonne_core::rules::{Rules, RulesSpec, TileSetSource};
 use carcassonne_core::scoring::ScoreKind;
-use carcassonne_core::south_seas::{Delivery, Phase, SeaEvent, Spot};
+use carcassonne_core::south_seas::{Decision, Delivery, Phase, SeaEvent, Spot};
 use carcassonne_core::tileset::FeatureKind;
 use carcassonne_core::{Game, IllegalMove, Move};
 
@@ -819,6 +819,60 @@ fn completed_market_takes_the_best_face_up_ship() {
     assert_eq!(g.supply(), &[4, 4], "the merchant returns");
 }
 
+/// DECISIONS S-6: when face-up ships tie for the most points, the merchant's owner
+/// chooses among them (a "market" decision, made by that player even on another
+/// player's turn); other slots are refused; the rest of the turn follows the choice.
+#[test]
+fn market_tie_is_the_merchants_choice() {
+    // Face up: 3, 6, 2, 6 points; then 5.
+    const TIED: &[(u8, &str)] = &[
+        (3, "any 20"),
+        (6, "any 20"),
+        (2, "any 20"),
+        (6, "any 20"),
+        (5, "any 20"),
+    ];
+    let r = rules(2, "SEA", TIED);
+    let steps: &[Step] = &[
+        ("MARKET", 1, 0, 0, Some(0)), // Red's merchant
+        ("SEA", 0, -1, 0, None),
+        ("SEA", 1, -1, 0, None),
+        ("SEA", 2, -1, 0, None),
+        ("SEA", 2, 0, 0, None),
+        ("SEA", 2, 1, 0, None),
+        ("SEA", 1, 1, 0, None),
+        ("SEA", 0, 1, 0, None), // 8th tile around the market, placed by Blue
+    ];
+    let mut g = game_for(&r, steps, &["SEA"]);
+    play_steps(&mut g, &steps[..7]);
+    let (_, x, y, rotation, meeple) = steps[7];
+    put(&mut g, x, y, rotation, meeple);
+    assert_eq!(g.phase(), Phase::Market);
+    assert_eq!(
+        (g.current_player(), g.decider()),
+        (1, 0),
+        "Red decides on Blue's turn"
+    );
+    assert_eq!(
+        g.legal_decisions(),
+        vec![Decision::MarketShip(1), Decision::MarketShip(3)]
+    );
+    let before = format!("{:?} {:?}", g.sea().display, g.scores());
+    assert!(matches!(
+        g.decide(Decision::MarketShip(0)),
+        Err(IllegalMove::NotTopShip { slot: 0, .. })
+    ));
+    assert!(g.deliver(None).is_err());
+    assert_eq!(format!("{:?} {:?}", g.sea().display, g.scores()), before);
+    g.decide(Decision::MarketShip(3)).unwrap();
+    assert_eq!(g.sea().taken, vec![(0, 3)]);
+    assert_eq!(g.scores(), &[6, 0]);
+    assert_eq!(g.sea().display, vec![0, 1, 2, 4], "refilled from the pile");
+    assert_eq!(g.supply(), &[4, 4], "the merchant returns");
+    assert_eq!(g.phase(), Phase::Place);
+    assert_eq!(g.current_player(), 0, "then Red's turn");
+}
+
 /// south-seas.md 4.5: a market placed with its merchant into a square whose 8 neighbours
 /// are already there is complete at once.
 #[test]
@@ -1467,6 +1521,31 @@ fn check_decision(g: &Game) {
             };
             assert!(g.check_delivery(Some(too_much)).is_err());
         }
+        Phase::Market => {
+            // A merchant chooses among the face-up ships tied for the most points (S-6).
+            assert!(g.legal_moves().is_empty());
+            assert_eq!(
+                g.check(Move::default()),
+                Err(IllegalMove::NotPlacePhaseMarket)
+            );
+            let all = g.legal_decisions();
+            assert!(all.len() > 1, "a choice only when ships tie");
+            for d in &all {
+                assert_eq!(g.check_decision(*d), Ok(()), "{d:?}");
+            }
+            let listed: Vec<u8> = all
+                .iter()
+                .map(|d| match d {
+                    Decision::MarketShip(slot) => *slot,
+                    other => panic!("not a market decision: {other:?}"),
+                })
+                .collect();
+            for slot in 0..g.sea().display.len() as u8 + 1 {
+                if !listed.contains(&slot) {
+                    assert!(g.check_decision(Decision::MarketShip(slot)).is_err());
+                }
+            }
+        }
     }
 }
 
@@ -1586,7 +1665,7 @@ fn same_seed_same_south_seas_game() {
             let b = play_checked(&rules, 21, index, Policy::Random, false);
             assert_eq!(a.moves(), b.moves());
             assert_eq!(a.sea().events, b.sea().events);
-            assert_eq!(a.sea().deliveries, b.sea().deliveries);
+            assert_eq!(a.sea().decisions, b.sea().decisions);
             assert_eq!(a.scores(), b.scores());
             assert_eq!(all_wares(&a), all_wares(&b));
         }

@@ -15,7 +15,7 @@ use carcassonne_core::rules::{
 };
 use carcassonne_core::scoring::{SCORE_KINDS, ScoreKind};
 use carcassonne_core::simulate::simulate;
-use carcassonne_core::south_seas::{Phase, Spot};
+use carcassonne_core::south_seas::{Decision, Phase, Spot};
 use carcassonne_core::tileset::{BUILTIN_SETS, FeatureKind, NO_SEGMENT, System};
 use carcassonne_core::topology::{SLOT_NAMES, parse_slot};
 use numpy::{IntoPyArray, PyArrayMethods};
@@ -720,7 +720,39 @@ impl Game {
         match self.inner.phase() {
             Phase::Place => "place",
             Phase::Deliver => "deliver",
+            Phase::Market => "market",
         }
+    }
+
+    /// The player who makes the pending decision: the merchant's owner in the "market"
+    /// phase, else `current_player`.
+    #[getter]
+    fn decider(&self) -> usize {
+        self.inner.decider()
+    }
+
+    /// South Seas "market" phase: display slots of the face-up ships tied for the most
+    /// points, among which the merchant's owner chooses (S-6).
+    fn market_ships(&self) -> Vec<u8> {
+        self.inner
+            .legal_decisions()
+            .into_iter()
+            .filter_map(|d| match d {
+                Decision::MarketShip(slot) => Some(slot),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// South Seas: the merchant of a completed market takes the face-up ship in `slot`
+    /// (one of `market_ships()`). Raises IllegalMoveError otherwise, changing nothing.
+    fn take_market_ship(&mut self, slot: i64) -> PyResult<()> {
+        let slot = u8::try_from(slot).map_err(|_| {
+            IllegalMoveError::new_err(format!("slot must be a display slot >= 0, got {slot}"))
+        })?;
+        self.inner
+            .decide(Decision::MarketShip(slot))
+            .map_err(move_err)
     }
 
     /// South Seas: each player's wares as (shells, bananas, fish).
