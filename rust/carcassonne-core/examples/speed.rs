@@ -1,5 +1,6 @@
 //! Quick throughput probe:
-//! `cargo run --release --example speed -- [games] [threads] [random|greedy] [set,set,...]`.
+//! `cargo run --release --example speed -- [games] [threads] [random|greedy] [set,set,...]`
+//! (`south-seas` or `south-seas,friday` for South Seas).
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -18,6 +19,11 @@ fn main() {
     let sets: Vec<&str> = args.get(4).map_or(vec!["base"], |s| s.split(',').collect());
     let spec = if sets == ["south-seas"] {
         RulesSpec::south_seas(2)
+    } else if sets == ["south-seas", "friday"] {
+        RulesSpec {
+            friday: true,
+            ..RulesSpec::south_seas(2)
+        }
     } else {
         RulesSpec {
             tile_sets: carcassonne_core::TileSetSource::builtins(&sets),

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::board::{Board, Placed};
 use crate::features::{Features, NO_PLAYER};
 use crate::ferries::{FerryLink, FerryMoves, lake_ends, pairs};
+use crate::friday::FridayState;
 use crate::rng::Rng;
 use crate::rules::{MAX_PLAYERS, Rules};
 use crate::scoring::{
@@ -130,9 +131,19 @@ pub enum IllegalMove {
         segment: u8,
     },
     NotPlacePhase,
-    NotPlacePhaseMarket,
+    DecisionPending,
     NotDeliveryPhase,
     NotMarketPhase,
+    NotFridayPhase,
+    FridayStays,
+    NoSuchFridayTile {
+        tile: u8,
+    },
+    NotHomecomingPhase,
+    NoTrade {
+        give: u8,
+        take: u8,
+    },
     NotTopShip {
         slot: u8,
         top: Vec<u8>,
@@ -261,13 +272,26 @@ impl fmt::Display for IllegalMove {
                 f,
                 "the current player must first decide the delivery (deliver to a ship or not)"
             ),
-            IllegalMove::NotPlacePhaseMarket => write!(
+            IllegalMove::DecisionPending => write!(
                 f,
-                "a completed market's merchant must first choose among the tied face-up ships"
+                "a decision must be made first: a market ship, Friday's move or an islander taken home (see the game's phase)"
             ),
             IllegalMove::NotDeliveryPhase => write!(
                 f,
                 "no delivery is possible now: the current player must place the drawn tile"
+            ),
+            IllegalMove::NotFridayPhase => write!(f, "Friday is not to be moved now"),
+            IllegalMove::FridayStays => write!(
+                f,
+                "Friday must move to another tile: he already stands on that one"
+            ),
+            IllegalMove::NoSuchFridayTile { tile } => {
+                write!(f, "Friday tile {tile} is not a revealed Friday tile")
+            }
+            IllegalMove::NotHomecomingPhase => write!(f, "no islander is to be taken home now"),
+            IllegalMove::NoTrade { give, take } => write!(
+                f,
+                "no trade of ware {give} for ware {take} now: trading needs Friday's trading bonus, once per turn, a ware to give and another kind to take"
             ),
             IllegalMove::NotMarketPhase => write!(f, "no market ship is to be chosen now"),
             IllegalMove::NotTopShip { slot, top } => write!(
@@ -366,6 +390,8 @@ pub struct Game {
     pub(crate) scratch: Vec<u32>,
     /// South Seas: wares, ships, boats, the delivery phase.
     pub(crate) sea: SeaState,
+    /// Friday (South Seas expansion): weeks and where Friday stands.
+    pub(crate) friday: FridayState,
 }
 
 /// Calls `f(side, position on the side, segment, neighbour's element)` for every slot where a
@@ -486,9 +512,11 @@ impl Game {
             ferries: Vec::new(),
             scratch: Vec::new(),
             sea: SeaState::default(),
+            friday: FridayState::default(),
         };
         if g.rules.system == System::SouthSeas {
             g.sea.pile = (0..g.rules.ships.len() as u16).collect();
+            g.friday.order = (0..g.rules.friday.len() as u8).collect();
         }
         g.reset(deck.into_iter());
         g
@@ -533,6 +561,13 @@ impl Game {
             pile.extend(0..self.rules.ships.len() as u16);
             rng.shuffle(&mut pile);
             self.sea.pile = pile;
+            if self.rules.spec.friday {
+                let mut order = std::mem::take(&mut self.friday.order);
+                order.clear();
+                order.extend(0..self.rules.friday.len() as u8);
+                rng.shuffle(&mut order);
+                self.friday.order = order;
+            }
         }
         self.setup();
     }
@@ -568,6 +603,7 @@ impl Game {
         self.watched_monasteries.clear();
         self.ferries.clear();
         self.sea.reset();
+        self.friday.reset();
         self.over = false;
         self.seed = None;
         let start = rules.start_tile;
@@ -816,8 +852,8 @@ impl Game {
         };
         if self.sea.phase != Phase::Place {
             return Err(match self.sea.phase {
-                Phase::Market => IllegalMove::NotPlacePhaseMarket,
-                _ => IllegalMove::NotPlacePhase,
+                Phase::Deliver => IllegalMove::NotPlacePhase,
+                _ => IllegalMove::DecisionPending,
             });
         }
         if mv.rotation > 3 {

@@ -18,6 +18,7 @@
 pub mod board;
 pub mod features;
 pub mod ferries;
+pub mod friday;
 pub mod game;
 pub mod policy;
 pub mod record;

@@ -73,11 +73,14 @@ impl Policy {
         }
     }
 
-    /// A South Seas decision after the placement: the delivery (`choose_delivery`), or a
-    /// market pick among tied ships (uniform: the ships are worth the same).
+    /// A South Seas decision after the placement. Random: uniform over the listed
+    /// decisions (in step 4: not delivering, each delivery and, with Friday's trading, each
+    /// swap). Greedy: `choose_delivery` in step 4 (it never trades); uniform otherwise
+    /// (tied market ships are worth the same; Friday's moves and homecomings are not
+    /// evaluated).
     pub fn choose_decision(self, game: &Game, rng: &mut Rng) -> Decision {
-        match game.phase() {
-            Phase::Deliver => Decision::Deliver(self.choose_delivery(game, rng)),
+        match (self, game.phase()) {
+            (Policy::Greedy, Phase::Deliver) => Decision::Deliver(self.choose_delivery(game, rng)),
             _ => {
                 let all = game.legal_decisions();
                 all[rng.below(all.len() as u32) as usize]

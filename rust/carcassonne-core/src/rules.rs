@@ -7,7 +7,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ships::{Ship, ShipDataError, builtin_ship_text, parse_ships};
+use crate::friday::{FridayTile, builtin_friday_text, parse_friday};
+use crate::ships::{DataError, Ship, builtin_ship_text, parse_ships};
 use crate::tileset::{
     FeatureKind, Shape, System, TileDataError, TileDef, builtin_set_text, parse_tileset,
 };
@@ -79,6 +80,16 @@ pub struct RulesSpec {
     /// South Seas: a fishing boat covers fish even in a region nobody fishes (S-4).
     #[serde(default)]
     pub boat_evaluates_unoccupied: bool,
+    /// South Seas: play with the Friday mini expansion (S-8).
+    #[serde(default)]
+    pub friday: bool,
+    /// Friday: the bonus file (the built-in "friday" is a labelled reconstruction).
+    #[serde(default = "default_friday_tiles")]
+    pub friday_tiles: TileSetSource,
+}
+
+fn default_friday_tiles() -> TileSetSource {
+    TileSetSource::Builtin("friday".into())
 }
 
 fn default_ships() -> TileSetSource {
@@ -103,6 +114,8 @@ impl Default for RulesSpec {
             ships: default_ships(),
             retrieve_only_when_supply_empty: false,
             boat_evaluates_unoccupied: false,
+            friday: false,
+            friday_tiles: default_friday_tiles(),
         }
     }
 }
@@ -137,9 +150,11 @@ pub enum RulesError {
     PlayersSouthSeas(u32),
     NoStartTile,
     UnknownShipSet(String),
-    ShipData(ShipDataError),
+    ShipData(DataError),
     UnknownShip(String),
     ShipOrder(String),
+    FridayNeedsSouthSeas,
+    UnknownFridaySet(String),
 }
 
 impl fmt::Display for RulesError {
@@ -193,6 +208,14 @@ impl fmt::Display for RulesError {
             RulesError::ShipData(e) => write!(f, "{e}"),
             RulesError::UnknownShip(id) => write!(f, "unknown ship id {id:?}"),
             RulesError::ShipOrder(why) => write!(f, "{why}"),
+            RulesError::FridayNeedsSouthSeas => write!(
+                f,
+                "Friday is an expansion of South Seas: use tile_sets=(\"south-seas\",) with friday=True"
+            ),
+            RulesError::UnknownFridaySet(s) => write!(
+                f,
+                "unknown Friday set {s:?}: use \"friday\" or the path of a .toml Friday file"
+            ),
         }
     }
 }
@@ -227,6 +250,8 @@ pub struct Rules {
     pub system: System,
     /// South Seas: the ships (empty for classic games).
     pub ships: Vec<Ship>,
+    /// Friday: the six Friday tiles (empty unless `spec.friday`).
+    pub friday: Vec<FridayTile>,
     /// (source, text) of every data set in use that says it is a reconstruction.
     pub reconstructions: Vec<(String, String)>,
     /// `roads[tile * 4 + rotation]`.
@@ -382,9 +407,33 @@ impl Rules {
                 set.ships
             }
         };
+        if spec.friday && system != System::SouthSeas {
+            return Err(RulesError::FridayNeedsSouthSeas);
+        }
+        let friday = if spec.friday {
+            let set = match &spec.friday_tiles {
+                TileSetSource::Builtin(name) => {
+                    let text = builtin_friday_text(name)
+                        .ok_or_else(|| RulesError::UnknownFridaySet(name.clone()))?;
+                    parse_friday(text, name)
+                }
+                TileSetSource::File { path, toml } => parse_friday(toml, path),
+            }
+            .map_err(RulesError::ShipData)?;
+            if let Some(text) = &set.reconstruction {
+                reconstructions.push((
+                    spec.friday_tiles.label().to_string(),
+                    text.trim().to_string(),
+                ));
+            }
+            set.tiles
+        } else {
+            Vec::new()
+        };
         Ok(Rules {
             system,
             ships,
+            friday,
             reconstructions,
             roads,
             spec,

@@ -233,24 +233,27 @@ pub struct ShipSet {
     pub ships: Vec<Ship>,
 }
 
-/// A malformed ship file: names the file, the ship and the fault.
+/// A malformed data file other than a tile file (ships, Friday tiles): names the file,
+/// the item (`what` and its id) and the fault.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShipDataError {
+pub struct DataError {
     pub file: String,
-    pub ship: Option<String>,
+    /// "ship" or "Friday tile".
+    pub what: &'static str,
+    pub item: Option<String>,
     pub fault: String,
 }
 
-impl fmt::Display for ShipDataError {
+impl fmt::Display for DataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.ship {
-            Some(s) => write!(f, "{}: ship {:?}: {}", self.file, s, self.fault),
+        match &self.item {
+            Some(s) => write!(f, "{}: {} {:?}: {}", self.file, self.what, s, self.fault),
             None => write!(f, "{}: {}", self.file, self.fault),
         }
     }
 }
 
-impl std::error::Error for ShipDataError {}
+impl std::error::Error for DataError {}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -274,10 +277,11 @@ struct RawShip {
 }
 
 /// Parses and validates a ship file. `file` names the source in error messages.
-pub fn parse_ships(text: &str, file: &str) -> Result<ShipSet, ShipDataError> {
-    let err = |ship: Option<&str>, fault: String| ShipDataError {
+pub fn parse_ships(text: &str, file: &str) -> Result<ShipSet, DataError> {
+    let err = |ship: Option<&str>, fault: String| DataError {
         file: file.to_string(),
-        ship: ship.map(str::to_string),
+        what: "ship",
+        item: ship.map(str::to_string),
         fault,
     };
     let raw: RawShips =
@@ -434,7 +438,8 @@ mod tests {
             "x.toml",
         )
         .unwrap_err();
-        assert_eq!((e.file.as_str(), e.ship.as_deref()), ("x.toml", Some("7")));
+        assert_eq!((e.file.as_str(), e.item.as_deref()), ("x.toml", Some("7")));
+        assert!(e.to_string().starts_with("x.toml: ship \"7\": "), "{e}");
         assert!(e.fault.contains("rum"), "{e}");
     }
 }

@@ -55,6 +55,10 @@ pub enum Phase {
     /// A completed market whose merchant chooses among face-up ships tied for the most
     /// points (S-6); the merchant's owner decides (`Game::decider`).
     Market,
+    /// Friday: the player who emptied one of stacks 7-10 moves Friday to another tile.
+    MoveFriday,
+    /// Friday's homecoming: each player in turn takes one of his islanders back.
+    Homecoming,
 }
 
 /// A decision other than placing a tile, as recorded and replayed.
@@ -65,6 +69,12 @@ pub enum Decision {
     Deliver(Option<Delivery>),
     /// A market merchant's pick among tied top ships: the display slot.
     MarketShip(u8),
+    /// Friday moves to this Friday tile (index into the rules' Friday tiles).
+    MoveFriday(u8),
+    /// Homecoming: the deciding player's islander taken back.
+    Homecoming(Spot),
+    /// Friday's trading, in step 4 before delivering: (ware given, ware taken).
+    Trade(u8, u8),
 }
 
 /// South Seas entries of the event log.
@@ -308,7 +318,7 @@ impl Game {
             self.return_islanders(e);
             self.sea.pending_markets.remove(0);
         }
-        if self.legal_deliveries_exist() {
+        if self.legal_deliveries_exist() || self.may_trade() {
             self.sea.phase = Phase::Deliver;
         } else {
             self.end_south_seas_turn();
@@ -330,6 +340,7 @@ impl Game {
     pub fn decider(&self) -> usize {
         match self.sea.phase {
             Phase::Market => self.sea.pending_markets[0].0 as usize,
+            Phase::Homecoming => self.homecoming_player(),
             _ => self.current,
         }
     }
@@ -347,6 +358,21 @@ impl Game {
                         .into_iter()
                         .map(|d| Decision::Deliver(Some(d))),
                 )
+                .chain(
+                    self.legal_trades()
+                        .into_iter()
+                        .map(|(g, t)| Decision::Trade(g, t)),
+                )
+                .collect(),
+            Phase::MoveFriday => self
+                .friday_targets()
+                .into_iter()
+                .map(Decision::MoveFriday)
+                .collect(),
+            Phase::Homecoming => self
+                .homecoming_spots()
+                .into_iter()
+                .map(Decision::Homecoming)
                 .collect(),
             Phase::Market => self
                 .top_ship_slots()
@@ -373,6 +399,12 @@ impl Game {
                 }
                 Ok(())
             }
+            _ => {
+                if self.over {
+                    return Err(IllegalMove::GameOver);
+                }
+                self.check_friday_decision(d)
+            }
         }
     }
 
@@ -396,6 +428,12 @@ impl Game {
                 self.return_islanders(e);
                 self.sea.phase = Phase::Place;
                 self.continue_turn();
+            }
+            _ => {
+                self.sea.decisions.push((self.turn, d));
+                if !self.apply_friday_decision(d) {
+                    self.next_turn();
+                }
             }
         }
     }
@@ -495,10 +533,11 @@ impl Game {
 
     fn legal_deliveries_exist(&self) -> bool {
         let have = self.sea.wares[self.current];
+        let discount = self.delivery_discount();
         // Most turns a player holds fewer wares than any face-up ship needs.
         let least = self.sea.display.iter().map(|&s| {
             let need = self.rules.ships[s as usize].need;
-            need.total() as u32
+            need.total().saturating_sub(discount).max(1) as u32
         });
         if least.min().is_none_or(|n| have.iter().sum::<u32>() < n) {
             return false;
@@ -506,7 +545,7 @@ impl Game {
         self.sea
             .display
             .iter()
-            .any(|&s| self.rules.ships[s as usize].need.affordable(have, 0))
+            .any(|&s| self.rules.ships[s as usize].need.affordable(have, discount))
     }
 
     /// Every delivery the current player can make now (step 4), by display slot, then
@@ -517,11 +556,12 @@ impl Game {
             return out;
         }
         let have = self.sea.wares[self.current];
+        let discount = self.delivery_discount();
         let mut buf = Vec::new();
         for (slot, &s) in self.sea.display.iter().enumerate() {
             self.rules.ships[s as usize]
                 .need
-                .payments(have, 0, &mut buf);
+                .payments(have, discount, &mut buf);
             out.extend(buf.iter().map(|&pay| Delivery {
                 ship: slot as u8,
                 pay,
@@ -552,7 +592,7 @@ impl Game {
             return Err(IllegalMove::MissingWares { pay: d.pay, have });
         }
         let need = self.rules.ships[ship as usize].need;
-        if !need.accepts(d.pay, have, 0) {
+        if !need.accepts(d.pay, have, self.delivery_discount()) {
             return Err(IllegalMove::WrongWares {
                 pay: d.pay,
                 need: need.describe(),
@@ -590,7 +630,17 @@ impl Game {
             self.finish();
             return;
         }
+        // Friday: a week that has just ended may need decisions first.
+        if self.end_friday_weeks() {
+            return;
+        }
+        self.next_turn();
+    }
+
+    /// The next player draws.
+    pub(crate) fn next_turn(&mut self) {
         self.current = (self.current + 1) % self.rules.players();
+        self.friday.traded = false;
         self.draw();
     }
 

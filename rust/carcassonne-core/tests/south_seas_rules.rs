@@ -1524,10 +1524,7 @@ fn check_decision(g: &Game) {
         Phase::Market => {
             // A merchant chooses among the face-up ships tied for the most points (S-6).
             assert!(g.legal_moves().is_empty());
-            assert_eq!(
-                g.check(Move::default()),
-                Err(IllegalMove::NotPlacePhaseMarket)
-            );
+            assert_eq!(g.check(Move::default()), Err(IllegalMove::DecisionPending));
             let all = g.legal_decisions();
             assert!(all.len() > 1, "a choice only when ships tie");
             for d in &all {
@@ -1544,6 +1541,19 @@ fn check_decision(g: &Game) {
                 if !listed.contains(&slot) {
                     assert!(g.check_decision(Decision::MarketShip(slot)).is_err());
                 }
+            }
+        }
+        Phase::MoveFriday | Phase::Homecoming => {
+            // Friday's decisions: every listed one passes, placing a tile does not.
+            assert!(g.legal_moves().is_empty());
+            assert_eq!(g.check(Move::default()), Err(IllegalMove::DecisionPending));
+            let all = g.legal_decisions();
+            assert!(!all.is_empty());
+            for d in &all {
+                assert_eq!(g.check_decision(*d), Ok(()), "{d:?}");
+            }
+            if let Some(at) = g.friday().at {
+                assert!(g.check_decision(Decision::MoveFriday(at)).is_err());
             }
         }
     }

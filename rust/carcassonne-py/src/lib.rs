@@ -63,7 +63,9 @@ create_exception!(
 
 fn rules_err(e: CoreRulesError) -> PyErr {
     match e {
-        CoreRulesError::TileData(_) => TileDataError::new_err(e.to_string()),
+        CoreRulesError::TileData(_) | CoreRulesError::ShipData(_) => {
+            TileDataError::new_err(e.to_string())
+        }
         CoreRulesError::UnknownTile(_) | CoreRulesError::UnknownStartTile(_) => {
             UnknownTileError::new_err(e.to_string())
         }
@@ -138,7 +140,7 @@ impl Rules {
     #[pyo3(signature = (*, players=2, meeples=None, tile_sets=None, start_tile=None, farmers=true,
                         inns_and_cathedrals_scoring=false, traders_goods=false, ferries_edition="C3",
                         ships=None, retrieve_only_when_supply_empty=false,
-                        boat_evaluates_unoccupied=false))]
+                        boat_evaluates_unoccupied=false, friday=false, friday_tiles=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -153,6 +155,8 @@ impl Rules {
         ships: Option<Bound<'_, PyAny>>,
         retrieve_only_when_supply_empty: bool,
         boat_evaluates_unoccupied: bool,
+        friday: bool,
+        friday_tiles: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let players = u32::try_from(players)
             .map_err(|_| rules_err(CoreRulesError::Players(u32::MAX)))
@@ -187,6 +191,10 @@ impl Rules {
             None => RulesSpec::default().ships,
             Some(obj) => tile_set_source(py, &obj)?,
         };
+        let friday_tiles = match friday_tiles {
+            None => RulesSpec::default().friday_tiles,
+            Some(obj) => tile_set_source(py, &obj)?,
+        };
         let mut spec = RulesSpec {
             players,
             meeples: chosen_meeples.unwrap_or(RulesSpec::default().meeples),
@@ -200,6 +208,8 @@ impl Rules {
             ships,
             retrieve_only_when_supply_empty,
             boat_evaluates_unoccupied,
+            friday,
+            friday_tiles,
         };
         let mut rules = CoreRules::new(spec.clone()).map_err(rules_err)?;
         // South Seas players have 4 islanders unless told otherwise.
@@ -721,6 +731,8 @@ impl Game {
             Phase::Place => "place",
             Phase::Deliver => "deliver",
             Phase::Market => "market",
+            Phase::MoveFriday => "move_friday",
+            Phase::Homecoming => "homecoming",
         }
     }
 
