@@ -45,6 +45,8 @@ FERRIES_CONFIGS: dict[str, dict[str, Any]] = {
 SOUTH_SEAS_CONFIGS: dict[str, dict[str, Any]] = {
     "south-seas-2p": dict(players=2, tile_sets=("south-seas",)),
     "south-seas-5p": dict(players=5, tile_sets=("south-seas",)),
+    "south-seas-friday-2p": dict(players=2, tile_sets=("south-seas",), friday=True),
+    "south-seas-friday-4p": dict(players=4, tile_sets=("south-seas",), friday=True),
     "south-seas-options-3p": dict(
         players=3,
         tile_sets=("south-seas",),

@@ -13,6 +13,19 @@ from carcassonne import Game, Move
 def snapshot(game: Game) -> tuple[Any, ...]:
     """Everything observable about a game; equal snapshots mean an unchanged game."""
     return (
+        game.phase,
+        game.decider,
+        game.wares,
+        [repr(s) for s in game.ship_display],
+        game.ship_pile,
+        game.ships_taken,
+        game.boat_tokens_left,
+        [repr(e) for e in game.sea_events],
+        game.legal_deliveries(),
+        game.friday_order,
+        game.friday_revealed,
+        game.friday_at,
+        game.weeks_done,
         game.to_json(),
         list(game.supply),
         list(game.scores),
@@ -49,18 +62,42 @@ def pick(legal: list[Move], rnd: random.Random) -> Move:
     return pool[rnd.randrange(len(pool))]
 
 
+Action = tuple[str, tuple[Any, ...]]
+"""A decision as a Game method name and its arguments, so it can be applied to copies."""
+
+
+def random_action(game: Game, rnd: random.Random) -> Action:
+    """A random decision for the current phase: a listed move (see ``pick``), or a South
+    Seas decision (market ship, Friday's move, homecoming, a trade now and then, a delivery
+    or none)."""
+    if game.phase == "market":
+        slots = game.market_ships()
+        return ("take_market_ship", (slots[rnd.randrange(len(slots))],))
+    if game.phase == "move_friday":
+        targets = game.friday_targets()
+        return ("move_friday", (targets[rnd.randrange(len(targets))],))
+    if game.phase == "homecoming":
+        spots = game.homecoming_choices()
+        return ("take_home", spots[rnd.randrange(len(spots))])
+    if game.phase == "deliver":
+        trades = game.legal_trades()
+        if trades and rnd.random() < 0.3:
+            return ("trade", trades[rnd.randrange(len(trades))])
+        options = [*game.legal_deliveries(), None]
+        return ("deliver", (options[rnd.randrange(len(options))],))
+    return ("play", (pick(game.legal_moves(), rnd),))
+
+
+def apply(game: Game, action: Action) -> None:
+    name, args = action
+    getattr(game, name)(*args)
+
+
 def play_random(game: Game, rnd: random.Random, turns: int | None = None) -> None:
-    """Plays up to ``turns`` random moves (all remaining ones when None)."""
+    """Plays up to ``turns`` random turns (all remaining ones when None), with every
+    decision of those turns."""
     n = 0
-    while not game.is_over and (turns is None or n < turns):
-        if game.phase == "market":
-            slots = game.market_ships()
-            game.take_market_ship(slots[rnd.randrange(len(slots))])
-            continue
-        if game.phase == "deliver":
-            # South Seas step 4 belongs to the turn just played: deliver or not.
-            options = [*game.legal_deliveries(), None]
-            game.deliver(options[rnd.randrange(len(options))])
-            continue
-        game.play(pick(game.legal_moves(), rnd))
-        n += 1
+    while not game.is_over and (turns is None or n < turns or game.phase != "place"):
+        action = random_action(game, rnd)
+        apply(game, action)
+        n += action[0] == "play"

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import carcassonne
 from carcassonne import SCORE_KINDS, Game, Rules, SimulationResult, simulate
 from configs import ALL_CONFIGS
-from observe import pick, play_random, snapshot
+from observe import apply, pick, play_random, random_action, snapshot
 from oracle import assert_same_game
 
 RULES: dict[str, Rules] = {name: Rules(**kw) for name, kw in ALL_CONFIGS.items()}
@@ -79,9 +79,9 @@ def test_json_and_pickle_round_trip(config: str, seed: int, choice_seed: int, sp
 
     # Both continue identically.
     while not game.is_over:
-        mv = pick(game.legal_moves(), rnd)
-        game.play(mv)
-        restored.play(mv)
+        action = random_action(game, rnd)
+        apply(game, action)
+        apply(restored, action)
     assert_same_game(restored, game)
     assert_same_game(Game.from_json(game.to_json()), game)  # at the end
     assert_same_game(pickle.loads(pickle.dumps(game)), game)
@@ -113,20 +113,33 @@ def test_same_seed_same_game(config: str, seed: int, game_index: int, choice_see
     assert a.tile is not None
     deck = [t for _, t in a.discarded] + [a.tile] + a.remaining_tiles
     assert Counter(deck) == Counter(RULES[config].full_deck())
-    # The same draw order given explicitly is the same game.
-    explicit = Game(RULES[config], deck=deck)
+    # The same draw order (and South Seas ship and Friday orders) given explicitly is the
+    # same game.
+    orders: dict[str, Any] = {}
+    if a.rules.system == "south-seas":
+        orders["ships"] = [s.id for s in a.ship_display] + a.ship_pile
+        if a.rules.friday:
+            orders["friday"] = a.friday_order
+    explicit = Game(RULES[config], deck=deck, **orders)
     rnd = random.Random(choice_seed)
     while not a.is_over:
         legal = a.legal_moves()
         assert legal == b.legal_moves() == explicit.legal_moves()
-        mv = pick(legal, rnd)
-        for m in {mv, legal[0], legal[-1]}:
-            assert a.movable_ferries(m.x, m.y, m.rotation) == b.movable_ferries(m.x, m.y, m.rotation)
-        a.play(mv)
-        b.play(mv)
-        explicit.play(mv)
+        if a.phase == "place":
+            mv = pick(legal, rnd)
+            for m in {mv, legal[0], legal[-1]}:
+                assert a.movable_ferries(m.x, m.y, m.rotation) == b.movable_ferries(m.x, m.y, m.rotation)
+        action = random_action(a, rnd)
+        for g in (a, b, explicit):
+            apply(g, action)
         assert a.ferries == b.ferries == explicit.ferries
         assert snapshot(a) == snapshot(b)
+        # The explicit game differs only in not knowing the seed it was shuffled from.
+        assert (explicit.wares, explicit.ships_taken, explicit.friday_revealed) == (
+            a.wares,
+            a.ships_taken,
+            a.friday_revealed,
+        )
     assert explicit.is_over and explicit.scores == a.scores and explicit.moves == a.moves
 
 

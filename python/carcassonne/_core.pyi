@@ -92,6 +92,8 @@ class Rules:
         ships: str | os.PathLike[str] | None = None,
         retrieve_only_when_supply_empty: bool = False,
         boat_evaluates_unoccupied: bool = False,
+        friday: bool = False,
+        friday_tiles: str | os.PathLike[str] | None = None,
     ) -> Rules:
         """Validates a configuration; raises RulesError (or TileDataError, UnknownTileError).
 
@@ -101,7 +103,9 @@ class Rules:
         ``meeples=None`` means 7 (classic) or 4 islanders (South Seas); ``start_tile=None``
         the tile the sets mark as start tile (base/D). South Seas options: ``ships`` (the
         built-in "south-seas" set or a ``.toml`` ship file), ``retrieve_only_when_supply_empty``
-        (the English reading of step 2b, S-3) and ``boat_evaluates_unoccupied`` (S-4).
+        (the English reading of step 2b, S-3) and ``boat_evaluates_unoccupied`` (S-4);
+        ``friday=True`` adds the Friday expansion, whose bonuses come from ``friday_tiles``
+        (the built-in "friday" file, a labelled reconstruction, or a ``.toml`` file).
         """
 
     @property
@@ -155,6 +159,17 @@ class Rules:
     @property
     def boat_evaluates_unoccupied(self) -> bool:
         """South Seas: a fishing boat covers fish even where nobody fishes (S-4)."""
+
+    @property
+    def friday(self) -> bool:
+        """South Seas: the Friday expansion is played."""
+
+    @property
+    def friday_set(self) -> str:
+        """Friday: label of the bonus file (built-in name or path)."""
+
+    def friday_tiles(self) -> list[tuple[str, str]]:
+        """Friday: ``(id, bonus)`` of the six Friday tiles (empty unless Friday is played)."""
 
     def reconstructions(self) -> list[tuple[str, str]]:
         """``(set, how it was built)`` for every data set in use that is a reconstruction,
@@ -467,18 +482,66 @@ class Game:
         deck: Sequence[str] | None = None,
         game_index: int = 0,
         ships: Sequence[str] | None = None,
+        friday: Sequence[str] | None = None,
     ) -> Game:
         """A new game: the deck is shuffled from ``(seed, game_index)`` unless ``deck``
         gives the tile ids in draw order (then RulesError/UnknownTileError if invalid).
         South Seas: ``ships`` fixes the ship order (every ship id once; the first four start
-        face up), else it is shuffled from the seed too.
+        face up), else it is shuffled from the seed too; ``friday`` likewise fixes the order
+        in which the Friday tiles are revealed.
         """
 
     @property
     def phase(self) -> str:
         """"place" (``legal_moves``/``play``) or, in South Seas after a placement, "market"
-        (a merchant chooses among tied ships: ``market_ships``/``take_market_ship``) and
-        "deliver" when a delivery is possible (``legal_deliveries``/``deliver``)."""
+        (a merchant chooses among tied ships: ``market_ships``/``take_market_ship``),
+        "deliver" when a delivery (or, with Friday's trading, a swap) is possible
+        (``legal_deliveries``/``deliver``, ``legal_trades``/``trade``), and with Friday at
+        the end of a week "move_friday" (``friday_targets``/``move_friday``) and
+        "homecoming" (``homecoming_choices``/``take_home``). ``decider`` says who decides."""
+
+    @property
+    def friday_order(self) -> list[str]:
+        """Friday: the order in which the Friday tiles are (or will be) revealed (the hidden
+        stack, like ``remaining_tiles``); empty without Friday."""
+
+    @property
+    def friday_revealed(self) -> list[str]:
+        """Friday: ids of the Friday tiles revealed so far, in order."""
+
+    @property
+    def friday_at(self) -> str | None:
+        """Friday: id of the tile Friday stands on, or None before the first reveal."""
+
+    @property
+    def friday_bonus(self) -> str | None:
+        """Friday: what the tile Friday stands on gives, or None."""
+
+    @property
+    def weeks_done(self) -> int:
+        """Friday: weeks (stacks of 7 tiles) that have ended."""
+
+    def friday_targets(self) -> list[str]:
+        """Friday "move_friday" phase: ids of the tiles Friday may move to."""
+
+    def move_friday(self, tile: str) -> None:
+        """Friday: the player who emptied one of stacks 7-10 moves Friday to ``tile``;
+        IllegalMoveError (the game unchanged) for the tile Friday stands on or another."""
+
+    def homecoming_choices(self) -> list[tuple[int, int, int]]:
+        """Friday "homecoming" phase: ``(x, y, feature)`` of the islanders ``decider`` may
+        take back."""
+
+    def take_home(self, x: int, y: int, feature: int) -> None:
+        """Friday's homecoming: ``decider`` takes his islander at (x, y, feature) back."""
+
+    def legal_trades(self) -> list[tuple[int, int]]:
+        """Friday's trading, in the "deliver" phase: ``(ware given, ware taken)`` indices
+        into ``WARES`` of the swaps open now."""
+
+    def trade(self, give: int, take: int) -> None:
+        """Friday's trading: swap one ware for one of another kind, once per turn before
+        delivering; IllegalMoveError otherwise, changing nothing."""
 
     @property
     def decider(self) -> int:

@@ -52,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="South Seas: take an islander back only with an empty supply (English rules)",
     )
+    sim.add_argument("--friday", action="store_true", help="South Seas: play with the Friday expansion")
     sim.add_argument(
         "--boat-evaluates-unoccupied",
         action="store_true",
@@ -138,6 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ships=args.ships,
             retrieve_only_when_supply_empty=args.retrieve_only_when_supply_empty,
             boat_evaluates_unoccupied=args.boat_evaluates_unoccupied,
+            friday=args.friday,
         )
         result = simulate(
             rules,

@@ -532,8 +532,27 @@ impl Game {
             sorted.iter().copied().eq(0..rules.ships.len() as u16),
             "a ship order lists every ship of the rules once"
         );
+        let friday = (0..rules.friday.len() as u8).collect();
+        Game::with_orders(rules, deck, ships, friday)
+    }
+
+    /// `with_ships`, with the Friday tiles revealed in the order `friday` (indices into
+    /// the rules' Friday tiles, each once).
+    pub fn with_orders(
+        rules: Arc<Rules>,
+        deck: Vec<u16>,
+        ships: Vec<u16>,
+        friday: Vec<u8>,
+    ) -> Self {
+        let mut sorted = friday.clone();
+        sorted.sort_unstable();
+        assert!(
+            sorted.iter().copied().eq(0..rules.friday.len() as u8),
+            "a Friday order lists every Friday tile of the rules once"
+        );
         let mut g = Game::new(rules, Vec::new());
         g.sea.pile = ships;
+        g.friday.order = friday;
         g.reset(deck.into_iter());
         g
     }

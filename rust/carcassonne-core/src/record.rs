@@ -32,6 +32,9 @@ pub struct GameRecord {
     /// South Seas: the ship order (ship ids; the first four start face up).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ships: Vec<String>,
+    /// Friday: the order in which the Friday tiles are revealed (ids).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub friday: Vec<String>,
     /// South Seas: decisions after placements (deliveries, market picks), with the turn
     /// (the move number, from 1) they belong to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -92,6 +95,15 @@ impl Game {
                 .iter()
                 .map(|s| rules.ships[*s as usize].id.clone())
                 .collect(),
+            friday: if rules.spec.friday {
+                self.friday()
+                    .order
+                    .iter()
+                    .map(|t| rules.friday[*t as usize].id.clone())
+                    .collect()
+            } else {
+                Vec::new()
+            },
             decisions: self.sea().decisions.clone(),
             scores: self.scores().to_vec(),
         }
@@ -137,15 +149,27 @@ impl Game {
             let ships = rules
                 .ships_from_ids(&record.ships)
                 .map_err(RecordError::Rules)?;
-            Game::with_ships(rules, deck, ships)
+            let friday = if record.friday.is_empty() {
+                (0..rules.friday.len() as u8).collect()
+            } else {
+                rules
+                    .friday_from_ids(&record.friday)
+                    .map_err(RecordError::Rules)?
+            };
+            Game::with_orders(rules, deck, ships, friday)
         };
         let mut decisions = record.decisions.iter();
         for (index, mv) in record.moves.iter().enumerate() {
             game.play(*mv)
                 .map_err(|error| RecordError::Move { index, error })?;
             // South Seas: the decisions of the same turn, as they came up.
+            let last = index + 1 == record.moves.len();
             while game.phase() != Phase::Place && !game.is_over() {
                 let Some((turn, d)) = decisions.next() else {
+                    // A game saved while a decision was pending stops there.
+                    if last {
+                        break;
+                    }
                     return Err(RecordError::Format(format!(
                         "the record lacks the decisions of turn {}",
                         index + 1

@@ -155,6 +155,7 @@ pub enum RulesError {
     ShipOrder(String),
     FridayNeedsSouthSeas,
     UnknownFridaySet(String),
+    UnknownFridayTile(String),
 }
 
 impl fmt::Display for RulesError {
@@ -211,6 +212,10 @@ impl fmt::Display for RulesError {
             RulesError::FridayNeedsSouthSeas => write!(
                 f,
                 "Friday is an expansion of South Seas: use tile_sets=(\"south-seas\",) with friday=True"
+            ),
+            RulesError::UnknownFridayTile(id) => write!(
+                f,
+                "unknown Friday tile {id:?} (Friday is off, or the id is not in the Friday file)"
             ),
             RulesError::UnknownFridaySet(s) => write!(
                 f,
@@ -471,6 +476,34 @@ impl Rules {
                     .ok_or_else(|| RulesError::UnknownTile(id.as_ref().to_string()))
             })
             .collect()
+    }
+
+    /// Friday tile indices for ids, in order; every Friday tile exactly once.
+    pub fn friday_from_ids<S: AsRef<str>>(&self, ids: &[S]) -> Result<Vec<u8>, RulesError> {
+        let mut out: Vec<u8> = Vec::with_capacity(ids.len());
+        for id in ids {
+            let i = self
+                .friday
+                .iter()
+                .position(|t| t.id == id.as_ref())
+                .ok_or_else(|| RulesError::UnknownFridayTile(id.as_ref().to_string()))?
+                as u8;
+            if out.contains(&i) {
+                return Err(RulesError::ShipOrder(format!(
+                    "Friday tile {:?} is listed twice",
+                    id.as_ref()
+                )));
+            }
+            out.push(i);
+        }
+        if out.len() != self.friday.len() {
+            return Err(RulesError::ShipOrder(format!(
+                "a Friday order lists every Friday tile once: {} of {} given",
+                out.len(),
+                self.friday.len()
+            )));
+        }
+        Ok(out)
     }
 
     /// Ship indices for ship ids, in order; every ship exactly once (a full ship order).

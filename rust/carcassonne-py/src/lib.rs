@@ -87,6 +87,28 @@ fn record_err(e: CoreRecordError) -> PyErr {
     }
 }
 
+/// An islander's place from Python arguments.
+fn spot_arg(x: i32, y: i32, feature: i64) -> PyResult<Spot> {
+    let square = |v: i32| {
+        i16::try_from(v).map_err(|_| {
+            IllegalMoveError::new_err(format!("no islander can be at {v}: too far out"))
+        })
+    };
+    let segment = u8::try_from(feature)
+        .ok()
+        .filter(|f| *f != NO_SEGMENT)
+        .ok_or_else(|| {
+            IllegalMoveError::new_err(format!(
+                "an islander's feature must be an index >= 0, got {feature}"
+            ))
+        })?;
+    Ok(Spot {
+        x: square(x)?,
+        y: square(y)?,
+        segment,
+    })
+}
+
 fn py_bool(b: bool) -> &'static str {
     if b { "True" } else { "False" }
 }
@@ -271,6 +293,27 @@ impl Rules {
         self.inner.spec.boat_evaluates_unoccupied
     }
 
+    /// South Seas: the Friday expansion is played.
+    #[getter]
+    fn friday(&self) -> bool {
+        self.inner.spec.friday
+    }
+
+    /// Friday: label of the bonus file (built-in name or path).
+    #[getter]
+    fn friday_set(&self) -> String {
+        self.inner.spec.friday_tiles.label().to_string()
+    }
+
+    /// Friday: (id, bonus) of the six Friday tiles (empty unless Friday is played).
+    fn friday_tiles(&self) -> Vec<(String, String)> {
+        self.inner
+            .friday
+            .iter()
+            .map(|t| (t.id.clone(), t.bonus.describe()))
+            .collect()
+    }
+
     /// Data sets in use that are reconstructions rather than transcriptions of the
     /// printed game, with the text each file gives about how it was built.
     fn reconstructions(&self) -> Vec<(String, String)> {
@@ -366,7 +409,7 @@ impl Rules {
         let s = &self.inner.spec;
         if self.inner.system == System::SouthSeas {
             return format!(
-                "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', ships='{}', retrieve_only_when_supply_empty={}, boat_evaluates_unoccupied={})",
+                "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', ships='{}', retrieve_only_when_supply_empty={}, boat_evaluates_unoccupied={}, friday={}, friday_tiles='{}')",
                 s.players,
                 s.meeples,
                 self.tile_sets()
@@ -378,6 +421,8 @@ impl Rules {
                 s.ships.label(),
                 py_bool(s.retrieve_only_when_supply_empty),
                 py_bool(s.boat_evaluates_unoccupied),
+                py_bool(s.friday),
+                s.friday_tiles.label(),
             );
         }
         format!(
@@ -684,13 +729,14 @@ struct Game {
 #[pymethods]
 impl Game {
     #[new]
-    #[pyo3(signature = (rules, *, seed=0, deck=None, game_index=0, ships=None))]
+    #[pyo3(signature = (rules, *, seed=0, deck=None, game_index=0, ships=None, friday=None))]
     fn new(
         rules: &Rules,
         seed: i128,
         deck: Option<Vec<String>>,
         game_index: i128,
         ships: Option<Vec<String>>,
+        friday: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let seed = u64_arg("seed", seed)?;
         let game_index = u64_arg("game_index", game_index)?;
@@ -700,9 +746,14 @@ impl Game {
                 "ships= orders the ships of a South Seas game; these rules have none",
             ));
         }
-        let inner = match (deck, ships) {
-            (None, None) => CoreGame::shuffled(r, seed, game_index),
-            (deck, ships) => {
+        if friday.is_some() && !r.spec.friday {
+            return Err(RulesError::new_err(
+                "friday= orders the Friday tiles; these rules do not play Friday",
+            ));
+        }
+        let inner = match (deck, ships, friday) {
+            (None, None, None) => CoreGame::shuffled(r, seed, game_index),
+            (deck, ships, friday) => {
                 // A fixed part (tile or ship order); the other part is shuffled by the seed.
                 let shuffled = CoreGame::shuffled(Arc::clone(&r), seed, game_index);
                 let deck = match deck {
@@ -713,8 +764,12 @@ impl Game {
                     Some(ids) => r.ships_from_ids(&ids).map_err(rules_err)?,
                     None => shuffled.sea().pile.clone(),
                 };
+                let friday = match friday {
+                    Some(ids) => r.friday_from_ids(&ids).map_err(rules_err)?,
+                    None => shuffled.friday().order.clone(),
+                };
                 if r.system == System::SouthSeas {
-                    CoreGame::with_ships(r, deck, ships)
+                    CoreGame::with_orders(r, deck, ships, friday)
                 } else {
                     CoreGame::new(r, deck)
                 }
@@ -834,6 +889,130 @@ impl Game {
     fn deliver(&mut self, delivery: Option<PyRef<'_, Delivery>>) -> PyResult<()> {
         self.inner
             .deliver(delivery.map(|d| d.inner))
+            .map_err(move_err)
+    }
+
+    /// Friday: ids of the Friday tiles revealed so far, in order.
+    #[getter]
+    fn friday_revealed(&self) -> Vec<String> {
+        let (rules, f) = (self.inner.rules(), self.inner.friday());
+        f.order[..f.revealed]
+            .iter()
+            .map(|t| rules.friday[*t as usize].id.clone())
+            .collect()
+    }
+
+    /// Friday: the order in which the Friday tiles are (or will be) revealed, as ids (the
+    /// hidden stack, like `remaining_tiles`).
+    #[getter]
+    fn friday_order(&self) -> Vec<String> {
+        let rules = self.inner.rules();
+        if !rules.spec.friday {
+            return Vec::new();
+        }
+        self.inner
+            .friday()
+            .order
+            .iter()
+            .map(|t| rules.friday[*t as usize].id.clone())
+            .collect()
+    }
+
+    /// Friday: the id of the tile Friday stands on, or None before the first reveal.
+    #[getter]
+    fn friday_at(&self) -> Option<String> {
+        let rules = self.inner.rules();
+        self.inner
+            .friday()
+            .at
+            .map(|t| rules.friday[t as usize].id.clone())
+    }
+
+    /// Friday: what the tile Friday stands on gives, or None.
+    #[getter]
+    fn friday_bonus(&self) -> Option<String> {
+        self.inner.friday_bonus().map(|b| b.describe())
+    }
+
+    /// Friday: weeks (stacks of 7 tiles) that have ended.
+    #[getter]
+    fn weeks_done(&self) -> usize {
+        self.inner.friday().weeks_done
+    }
+
+    /// Friday "move_friday" phase: ids of the tiles Friday may move to.
+    fn friday_targets(&self) -> Vec<String> {
+        let rules = self.inner.rules();
+        self.inner
+            .legal_decisions()
+            .into_iter()
+            .filter_map(|d| match d {
+                Decision::MoveFriday(t) => Some(rules.friday[t as usize].id.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Friday: the player who emptied one of stacks 7-10 moves Friday to the tile `tile`
+    /// (one of `friday_targets()`); IllegalMoveError otherwise, changing nothing.
+    fn move_friday(&mut self, tile: &str) -> PyResult<()> {
+        let index = self
+            .inner
+            .rules()
+            .friday
+            .iter()
+            .position(|t| t.id == tile)
+            .ok_or_else(|| {
+                IllegalMoveError::new_err(format!("{tile:?} is not a Friday tile of these rules"))
+            })?;
+        self.inner
+            .decide(Decision::MoveFriday(index as u8))
+            .map_err(move_err)
+    }
+
+    /// Friday "homecoming" phase: (x, y, feature) of the islanders `decider` may take back.
+    fn homecoming_choices(&self) -> Vec<(i32, i32, u8)> {
+        self.inner
+            .legal_decisions()
+            .into_iter()
+            .filter_map(|d| match d {
+                Decision::Homecoming(s) => Some((s.x as i32, s.y as i32, s.segment)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Friday's homecoming: `decider` takes his islander at (x, y, feature) back.
+    fn take_home(&mut self, x: i32, y: i32, feature: i64) -> PyResult<()> {
+        let spot = spot_arg(x, y, feature)?;
+        self.inner
+            .decide(Decision::Homecoming(spot))
+            .map_err(move_err)
+    }
+
+    /// Friday's trading (in the "deliver" phase, before delivering): the swaps open now,
+    /// as (ware given, ware taken) indices into `WARES`.
+    fn legal_trades(&self) -> Vec<(u8, u8)> {
+        self.inner
+            .legal_decisions()
+            .into_iter()
+            .filter_map(|d| match d {
+                Decision::Trade(g, t) => Some((g, t)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Friday's trading: swap 1 ware `give` for 1 ware `take` (indices into `WARES`), once
+    /// per turn before delivering; IllegalMoveError otherwise, changing nothing.
+    fn trade(&mut self, give: i64, take: i64) -> PyResult<()> {
+        let ware = |w: i64| {
+            u8::try_from(w).ok().filter(|w| *w < 3).ok_or_else(|| {
+                IllegalMoveError::new_err(format!("a ware is 0, 1 or 2 (see WARES), got {w}"))
+            })
+        };
+        self.inner
+            .decide(Decision::Trade(ware(give)?, ware(take)?))
             .map_err(move_err)
     }
 
