@@ -648,12 +648,19 @@ impl Game {
     /// wares (islanders stay on the board for inspection); markets nothing; then 1 point
     /// per 3 wares left.
     pub(crate) fn finish_south_seas(&mut self) {
-        for e in 0..self.features.len() as u32 {
-            if !self.features.is_root(e) {
-                continue;
-            }
-            let n = self.features.node(e);
-            if n.meeple_total == 0 || n.kind == FeatureKind::Market {
+        // Only features with islanders give anything: find them from the islanders, each
+        // feature once, in order of its root element.
+        let mut roots: Vec<u32> = self
+            .sea
+            .islanders
+            .iter()
+            .flatten()
+            .map(|e| self.features.find(*e))
+            .collect();
+        roots.sort_unstable();
+        roots.dedup();
+        for e in roots {
+            if self.features.node(e).kind == FeatureKind::Market {
                 continue;
             }
             let complete = self.is_complete(e);
