@@ -7,6 +7,7 @@ mod south_seas;
 use south_seas::{Delivery, SeaEvent, Ship};
 
 use carcassonne_core::ferries::{FerryMove, FerryMoves, MAX_FERRY_MOVES};
+use carcassonne_core::friday::BUILTIN_FRIDAY_SETS;
 use carcassonne_core::game::{Game as CoreGame, IllegalMove, Move as CoreMove};
 use carcassonne_core::policy::Policy;
 use carcassonne_core::record::{ENGINE_VERSION, RecordError as CoreRecordError};
@@ -14,6 +15,7 @@ use carcassonne_core::rules::{
     RULES_VERSION, Rules as CoreRules, RulesError as CoreRulesError, RulesSpec, TileSetSource,
 };
 use carcassonne_core::scoring::{SCORE_KINDS, ScoreKind};
+use carcassonne_core::ships::BUILTIN_SHIP_SETS;
 use carcassonne_core::simulate::simulate;
 use carcassonne_core::south_seas::{Decision, Phase, Spot};
 use carcassonne_core::tileset::{BUILTIN_SETS, FeatureKind, NO_SEGMENT, System};
@@ -142,18 +144,31 @@ struct Rules {
 }
 
 fn tile_set_source(py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<TileSetSource> {
+    let names: Vec<&str> = BUILTIN_SETS.iter().map(|(n, _)| *n).collect();
+    data_source(py, item, &names, "tile", CoreRulesError::UnknownTileSet)
+}
+
+/// A built-in data set named in `builtins`, or a `.toml` file (read now, so the rules are
+/// self-contained); `unknown` builds the error for anything else.
+fn data_source(
+    py: Python<'_>,
+    item: &Bound<'_, PyAny>,
+    builtins: &[&str],
+    what: &str,
+    unknown: fn(String) -> CoreRulesError,
+) -> PyResult<TileSetSource> {
     let os = py.import("os")?;
     let text: String = os.call_method1("fspath", (item,))?.extract()?;
-    if BUILTIN_SETS.iter().any(|(n, _)| *n == text) {
+    if builtins.contains(&text.as_str()) {
         return Ok(TileSetSource::Builtin(text));
     }
     if text.ends_with(".toml") || std::path::Path::new(&text).is_file() {
         let toml = std::fs::read_to_string(&text).map_err(|e| {
-            TileDataError::new_err(format!("{text}: cannot read the tile file: {e}"))
+            TileDataError::new_err(format!("{text}: cannot read the {what} file: {e}"))
         })?;
         return Ok(TileSetSource::File { path: text, toml });
     }
-    Err(rules_err(CoreRulesError::UnknownTileSet(text)))
+    Err(rules_err(unknown(text)))
 }
 
 #[pymethods]
@@ -211,11 +226,17 @@ impl Rules {
         };
         let ships = match ships {
             None => RulesSpec::default().ships,
-            Some(obj) => tile_set_source(py, &obj)?,
+            Some(obj) => {
+                let names: Vec<&str> = BUILTIN_SHIP_SETS.iter().map(|(n, _)| *n).collect();
+                data_source(py, &obj, &names, "ship", CoreRulesError::UnknownShipSet)?
+            }
         };
         let friday_tiles = match friday_tiles {
             None => RulesSpec::default().friday_tiles,
-            Some(obj) => tile_set_source(py, &obj)?,
+            Some(obj) => {
+                let names: Vec<&str> = BUILTIN_FRIDAY_SETS.iter().map(|(n, _)| *n).collect();
+                data_source(py, &obj, &names, "Friday", CoreRulesError::UnknownFridaySet)?
+            }
         };
         let mut spec = RulesSpec {
             players,
