@@ -47,10 +47,11 @@ def test_simulate_base_and_ferries_one_thread(benchmark: Any) -> None:
     _run(benchmark, Rules(players=2, tile_sets=("base", "ferries")), threads=1)
 
 
-def test_simulate_south_seas_one_thread(benchmark: Any) -> None:
-    """South Seas (reconstructed tiles and ships), random 2-player games. A game may end
-    before the last tile when the last ship is taken."""
-    rules = Rules(players=2, tile_sets=("south-seas",))
+@pytest.mark.parametrize("friday", [False, True], ids=["plain", "friday"])
+def test_simulate_south_seas_one_thread(benchmark: Any, friday: bool) -> None:
+    """South Seas (reconstructed tiles and ships; Friday's reconstructed bonuses), random
+    2-player games. A game may end before the last tile when the last ship is taken."""
+    rules = Rules(players=2, tile_sets=("south-seas",), friday=friday)
     result = benchmark(carcassonne.simulate, rules, games=GAMES, seed=1, threads=1)
     assert result.scores.shape == (GAMES, 2)
     assert (result.turns + result.discarded <= rules.deck_size).all()
