@@ -449,6 +449,8 @@ fn place_and_join(
         &def.edges_at[rotation as usize],
     );
     let mut ferry_roads = 0u8;
+    let mut occupied = 0u16;
+    let south_seas = rules.system == System::SouthSeas;
     for_each_contact(
         rules,
         board,
@@ -457,6 +459,9 @@ fn place_and_join(
         rotation,
         |side, pos, seg, neighbour| {
             let r = features.union(first + seg as u32, neighbour);
+            if south_seas && features.node(r).meeple_total > 0 {
+                occupied |= 1 << seg;
+            }
             if def.segments[seg as usize].kind.counts_open_at(pos) {
                 // One open side of each of the two features is now matched.
                 let root = features.node_mut(r);
@@ -471,6 +476,7 @@ fn place_and_join(
     Joined {
         placed,
         ferry_roads,
+        occupied,
     }
 }
 
@@ -482,6 +488,10 @@ struct Joined {
     /// can a walk reach a ferry that may move (F-3). A road joined at one side and merged
     /// at another may be marked at both; the walk decides.
     ferry_roads: u8,
+    /// Segments (bit per segment) that joined a feature holding a meeple: with the
+    /// segment the player's own meeple goes on, the only features this tile can make
+    /// worth evaluating (South Seas gives nothing for unoccupied ones).
+    pub(crate) occupied: u16,
 }
 
 impl Game {
@@ -1124,7 +1134,7 @@ impl Game {
     pub fn play_unchecked(&mut self, mv: Move) {
         debug_assert_eq!(self.check(mv), Ok(()));
         let joined = self.place_tile(mv);
-        self.finish_turn(mv, joined.placed);
+        self.finish_turn(mv, joined.placed, joined.occupied);
     }
 
     /// Self-play: places the current tile as `mv` says (position, rotation, meeple), then
@@ -1146,7 +1156,7 @@ impl Game {
                 (mv.ferry, mv.ferry_moves) = choose(self, &movable);
             }
         }
-        self.finish_turn(mv, joined.placed);
+        self.finish_turn(mv, joined.placed, joined.occupied);
     }
 
     /// The first part of a turn: the tile and its meeple.
@@ -1171,10 +1181,10 @@ impl Game {
     }
 
     /// The rest of a turn after `place_tile`: ferries, scoring, the next player and tile.
-    fn finish_turn(&mut self, mv: Move, placed: usize) {
+    fn finish_turn(&mut self, mv: Move, placed: usize, occupied: u16) {
         if self.rules.system == System::SouthSeas {
             self.moves.push(mv);
-            self.south_seas_evaluation(placed, mv.meeple);
+            self.south_seas_evaluation(placed, mv.meeple, occupied);
             return;
         }
         let tile = self.tile.expect("game not over");

@@ -250,7 +250,13 @@ impl Game {
     /// Steps 3 and 4 start: evaluates what the tile at `placed` triggered: its fishing
     /// boats, the features it completed, the markets around it. Then the current player
     /// delivers (if any delivery is possible) or the turn ends.
-    pub(crate) fn south_seas_evaluation(&mut self, placed: usize, meeple: Option<u8>) {
+    /// `occupied`: segments that joined a feature holding an islander (see `Joined`).
+    pub(crate) fn south_seas_evaluation(
+        &mut self,
+        placed: usize,
+        meeple: Option<u8>,
+        occupied: u16,
+    ) {
         let p = self.board.placed[placed];
         let segments = self.rules.tiles[p.tile as usize].segments.len();
         fn segment(g: &Game, tile: u16, i: usize) -> &crate::tileset::Segment {
@@ -264,7 +270,12 @@ impl Game {
                 self.boat(root, p.x, p.y);
             }
         }
-        for i in 0..segments {
+        // Only occupied features give wares: those the tile joined with an islander on
+        // them, and the one its own islander stands on.
+        let mut candidates = occupied | meeple.map_or(0, |m| 1 << m);
+        while candidates != 0 {
+            let i = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
             if segment(self, p.tile, i).kind == FeatureKind::Market {
                 continue;
             }
