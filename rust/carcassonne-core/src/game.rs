@@ -632,6 +632,7 @@ impl Game {
         self.watched_monasteries.clear();
         self.ferries.clear();
         self.sea.reset();
+        self.update_least_need();
         self.friday.reset();
         self.over = false;
         self.seed = None;

@@ -116,6 +116,9 @@ pub struct SeaState {
     pub next_ship: usize,
     /// Face-up ships (indices into the rules' ships), at most `DISPLAY_SIZE`.
     pub display: Vec<u16>,
+    /// Fewest wares any face-up ship needs (u32::MAX with none): most turns a player
+    /// holds fewer, and no delivery needs checking.
+    pub least_need: u32,
     /// Ships taken, in order: (player, ship).
     pub taken: Vec<(u8, u16)>,
     pub tokens_left: u8,
@@ -540,17 +543,27 @@ impl Game {
             });
         }
         self.sea.refill();
+        self.update_least_need();
+    }
+
+    /// Recomputes `SeaState::least_need` after the display changed.
+    pub(crate) fn update_least_need(&mut self) {
+        self.sea.least_need = self
+            .sea
+            .display
+            .iter()
+            .map(|&s| self.rules.ships[s as usize].need.total() as u32)
+            .min()
+            .unwrap_or(u32::MAX);
     }
 
     fn legal_deliveries_exist(&self) -> bool {
         let have = self.sea.wares[self.current];
         let discount = self.delivery_discount();
         // Most turns a player holds fewer wares than any face-up ship needs.
-        let least = self.sea.display.iter().map(|&s| {
-            let need = self.rules.ships[s as usize].need;
-            need.total().saturating_sub(discount).max(1) as u32
-        });
-        if least.min().is_none_or(|n| have.iter().sum::<u32>() < n) {
+        if self.sea.least_need == u32::MAX
+            || have.iter().sum::<u32>() < self.sea.least_need.saturating_sub(discount as u32).max(1)
+        {
             return false;
         }
         self.sea
