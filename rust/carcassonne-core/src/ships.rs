@@ -94,8 +94,60 @@ impl Need {
     /// ware), sorted. `out` is cleared first.
     pub fn payments(self, have: [u32; 3], discount: u8, out: &mut Vec<[u8; 3]>) {
         out.clear();
-        if self.affordable(have, discount) {
-            self.list_payments(have, discount, out);
+        self.for_each_payment(have, discount, |p| out.push(p));
+    }
+
+    /// Calls `f` with every payment of `payments`, in the same (sorted) order, without
+    /// allocating when there is no discount (the hot path of deliveries in self-play).
+    pub fn for_each_payment(self, have: [u32; 3], discount: u8, mut f: impl FnMut([u8; 3])) {
+        if !self.affordable(have, discount) {
+            return;
+        }
+        let fits = |w: &[u8; 3]| (0..3).all(|i| w[i] as u32 <= have[i]);
+        if discount > 0 {
+            let mut all = Vec::new();
+            self.list_payments(have, discount, &mut all);
+            all.into_iter().for_each(f);
+            return;
+        }
+        match self {
+            Need::Fixed(w) => {
+                if fits(&w) {
+                    f(w)
+                }
+            }
+            // Generated in ascending order already.
+            Need::Any(n) => {
+                for a in 0..=n {
+                    for b in 0..=n - a {
+                        let w = [a, b, n - a - b];
+                        if fits(&w) {
+                            f(w);
+                        }
+                    }
+                }
+            }
+            Need::Identical(n) => {
+                for t in (0..3).rev() {
+                    let mut w = [0; 3];
+                    w[t] = n;
+                    if fits(&w) {
+                        f(w);
+                    }
+                }
+            }
+            Need::ThreePlus(_) => {
+                let mut all = [[0u8; 3]; 6];
+                let mut len = 0;
+                let mut v = Vec::new();
+                self.full_payments(&mut v);
+                for w in v.into_iter().filter(fits) {
+                    all[len] = w;
+                    len += 1;
+                }
+                all[..len].sort_unstable();
+                all[..len].iter().copied().for_each(f);
+            }
         }
     }
 
@@ -424,6 +476,10 @@ mod tests {
                                 "{need:?} {discount} {:?}",
                                 [a, b, c]
                             );
+                            // The allocation-free path lists the same payments in order.
+                            let mut fast = Vec::new();
+                            need.payments([a, b, c], discount, &mut fast);
+                            assert_eq!(fast, out, "{need:?} {discount} {:?}", [a, b, c]);
                         }
                     }
                 }

@@ -581,15 +581,15 @@ impl Game {
         }
         let have = self.sea.wares[self.current];
         let discount = self.delivery_discount();
-        let mut buf = Vec::new();
         for (slot, &s) in self.sea.display.iter().enumerate() {
             self.rules.ships[s as usize]
                 .need
-                .payments(have, discount, &mut buf);
-            out.extend(buf.iter().map(|&pay| Delivery {
-                ship: slot as u8,
-                pay,
-            }));
+                .for_each_payment(have, discount, |pay| {
+                    out.push(Delivery {
+                        ship: slot as u8,
+                        pay,
+                    })
+                });
         }
         out
     }
