@@ -451,6 +451,9 @@ fn place_and_join(
     let mut ferry_roads = 0u8;
     let mut occupied = 0u16;
     let south_seas = rules.system == System::SouthSeas;
+    // The slots of one side often pair the same two segments (a city side: all three),
+    // and nothing joins in between: the union is done once.
+    let mut last = (u8::MAX, u32::MAX, 0u32);
     for_each_contact(
         rules,
         board,
@@ -458,7 +461,13 @@ fn place_and_join(
         tile,
         rotation,
         |side, pos, seg, neighbour| {
-            let r = features.union(first + seg as u32, neighbour);
+            let r = if (last.0, last.1) == (seg, neighbour) {
+                last.2
+            } else {
+                let r = features.union(first + seg as u32, neighbour);
+                last = (seg, neighbour, r);
+                r
+            };
             if south_seas && features.node(r).meeple_total > 0 {
                 occupied |= 1 << seg;
             }
@@ -816,6 +825,7 @@ impl Game {
     /// Which features of the board each segment of `tile` at `cell` would touch.
     fn contacts(&self, cell: u32, tile: u16, rotation: u8) -> Contacts {
         let mut c = Contacts::default();
+        let mut last = (u32::MAX, 0u32);
         for_each_contact(
             &self.rules,
             &self.board,
@@ -823,7 +833,14 @@ impl Game {
             tile,
             rotation,
             |_, pos, seg, neighbour| {
-                let root = self.features.find(neighbour);
+                // Adjacent slots often touch the same neighbour segment: one find.
+                let root = if neighbour == last.0 {
+                    last.1
+                } else {
+                    let root = self.features.find(neighbour);
+                    last = (neighbour, root);
+                    root
+                };
                 if pos == CENTRE {
                     c.matched[seg as usize] += 1;
                 }
