@@ -242,7 +242,20 @@ fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
             };
         }
         let seg = (k - 1) as u8;
-        if game.meeple_options(p) & (1 << seg) != 0 {
+        // A segment touching no placed neighbour is a feature of its own, free if a
+        // meeple may stand on it at all; only the others need the full check.
+        let neighbours = (0..4).fold(0u8, |m, side| {
+            m | ((((square.demand >> (2 * side)) & 3 != 0) as u8) << side)
+        });
+        let alone = rules.segment_sides[tile as usize * 4 + rotation as usize][seg as usize]
+            & neighbours
+            == 0;
+        let free = if alone {
+            rules.meeple_segments[tile as usize] & (1 << seg) != 0
+        } else {
+            game.meeple_options(p) & (1 << seg) != 0
+        };
+        if free {
             return Choice::new(p, Some(seg));
         }
     }

@@ -261,6 +261,9 @@ pub struct Rules {
     pub reconstructions: Vec<(String, String)>,
     /// `roads[tile * 4 + rotation]`.
     pub roads: Vec<OrientedRoads>,
+    /// `segment_sides[tile * 4 + rotation][segment]`: the sides (bit per side) a segment
+    /// reaches; a segment reaching no side that has a neighbour is a feature of its own.
+    pub segment_sides: Vec<[u8; crate::tileset::MAX_SEGMENTS]>,
     /// `legal[tile * 256 + demand]`: bit r set when canonical rotation r fits an open
     /// square whose neighbours demand `demand` (2 bits per side, 0 = no neighbour).
     legal: Vec<u8>,
@@ -435,7 +438,22 @@ impl Rules {
         } else {
             Vec::new()
         };
+        let segment_sides = tiles
+            .iter()
+            .flat_map(|t| {
+                (0..4).map(move |r| {
+                    let mut sides = [0u8; crate::tileset::MAX_SEGMENTS];
+                    for (s, seg) in t.slot_segment[r].iter().enumerate() {
+                        if *seg != crate::tileset::NO_SEGMENT {
+                            sides[*seg as usize] |= 1 << (s / 3);
+                        }
+                    }
+                    sides
+                })
+            })
+            .collect();
         Ok(Rules {
+            segment_sides,
             system,
             ships,
             friday,
