@@ -325,8 +325,11 @@ class Delivery:
 class SeaEvent:
     """One South Seas entry of the event log (a read-only view). ``kind`` is "wares" (a
     feature evaluated: each of ``players`` received ``wares``), "boat" (a token covered
-    ``fish`` fish on the tile at ``square``) or "ship" (``players[0]`` took ``ship`` for
-    ``points``, paying ``wares``, or None at a completed market)."""
+    ``fish`` fish on the tile at ``square``), "ship" (``players[0]`` took ``ship`` for
+    ``points``, paying ``wares``, or None at a completed market), "friday" (Friday arrived
+    on ``friday_tile``, revealed, or moved by ``players[0]``; a wares bonus gave every
+    player ``wares``), "homecoming" (``players[0]`` took his islander at ``square`` back)
+    or "trade" (``players[0]`` swapped ware ``trade[0]`` for ``trade[1]``)."""
 
     @property
     def kind(self) -> str: ...
@@ -358,6 +361,10 @@ class SeaEvent:
     def ship(self) -> str | None: ...
     @property
     def points(self) -> int: ...
+    @property
+    def friday_tile(self) -> str | None: ...
+    @property
+    def trade(self) -> tuple[int, int] | None: ...
 
 # ----- read views --------------------------------------------------------------------
 

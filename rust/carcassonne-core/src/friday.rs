@@ -16,7 +16,7 @@ use serde::Deserialize;
 
 use crate::game::{Game, IllegalMove};
 use crate::ships::{DataError, WARES};
-use crate::south_seas::{Decision, Phase, Spot};
+use crate::south_seas::{Decision, Phase, SeaEvent, Spot};
 
 /// Tiles per weekly stack.
 pub const STACK: usize = 7;
@@ -228,7 +228,7 @@ impl Game {
                 // The next player turns up the next Friday tile; Friday moves onto it.
                 let tile = self.friday.order[self.friday.revealed];
                 self.friday.revealed += 1;
-                if self.friday_arrives(tile) {
+                if self.friday_arrives(tile, None) {
                     return true;
                 }
             } else {
@@ -242,10 +242,23 @@ impl Game {
 
     /// Friday arrives on `tile`: one-time bonuses are given. Returns true when players
     /// must now choose islanders to take back.
-    fn friday_arrives(&mut self, tile: u8) -> bool {
+    fn friday_arrives(&mut self, tile: u8, moved_by: Option<u8>) -> bool {
         self.friday.at = Some(tile);
         let players = self.rules.players();
-        match self.rules.friday[tile as usize].bonus {
+        let bonus = self.rules.friday[tile as usize].bonus;
+        if self.record_events {
+            let mut wares = [0; 3];
+            if let Bonus::Wares(w) = bonus {
+                wares[w as usize] = 1;
+            }
+            self.sea.events.push(SeaEvent::Friday {
+                turn: self.turn,
+                tile,
+                moved_by,
+                wares,
+            });
+        }
+        match bonus {
             Bonus::Wares(w) => {
                 for p in 0..players {
                     self.sea.wares[p][w as usize] += 1;
@@ -324,10 +337,18 @@ impl Game {
         match d {
             Decision::MoveFriday(tile) => {
                 self.sea.phase = Phase::Place;
-                self.friday_arrives(tile) || self.end_friday_weeks()
+                self.friday_arrives(tile, Some(self.current as u8)) || self.end_friday_weeks()
             }
             Decision::Homecoming(spot) => {
                 let player = self.friday.homecoming.remove(0) as usize;
+                if self.record_events {
+                    self.sea.events.push(SeaEvent::Homecoming {
+                        turn: self.turn,
+                        player: player as u8,
+                        x: spot.x as i32,
+                        y: spot.y as i32,
+                    });
+                }
                 let e = self.spot_element(spot).expect("checked decision");
                 self.features.remove_meeple(e);
                 self.supply[player] += 1;
@@ -340,6 +361,14 @@ impl Game {
                 self.end_friday_weeks()
             }
             Decision::Trade(give, take) => {
+                if self.record_events {
+                    self.sea.events.push(SeaEvent::Trade {
+                        turn: self.turn,
+                        player: self.current as u8,
+                        give,
+                        take,
+                    });
+                }
                 let w = &mut self.sea.wares[self.current];
                 w[give as usize] -= 1;
                 w[take as usize] += 1;

@@ -95,6 +95,29 @@ pub enum SeaEvent {
     },
     /// A boat token covered `fish` fish (a group of 2, else 1) on the tile at (x, y).
     Boat { turn: u32, x: i32, y: i32, fish: u8 },
+    /// Friday arrived on Friday tile `tile` (index into the rules' Friday tiles): revealed
+    /// after weeks 1-6, or moved there by `player` after weeks 7-10; a wares bonus gave
+    /// every player `wares`.
+    Friday {
+        turn: u32,
+        tile: u8,
+        moved_by: Option<u8>,
+        wares: [u32; 3],
+    },
+    /// Friday's homecoming: `player` took his islander at (x, y) back.
+    Homecoming {
+        turn: u32,
+        player: u8,
+        x: i32,
+        y: i32,
+    },
+    /// Friday's trading: `player` swapped one ware `give` for one ware `take`.
+    Trade {
+        turn: u32,
+        player: u8,
+        give: u8,
+        take: u8,
+    },
     /// `player` took ship `ship` (index in the rules' ship list), paying `paid`, or
     /// nothing for a completed market.
     Ship {

@@ -1091,7 +1091,32 @@ fn homecoming_takes_one_islander_each_in_turn_order() {
     assert_eq!(red, vec![spot(1, 0, 0)]);
     // Back without evaluation: no wares, no evaluation event.
     assert_eq!(all_wares(&g), vec![[0, 0, 0]; 3]);
-    assert!(g.sea().events.is_empty(), "{:?}", g.sea().events);
+    // The log has Friday's arrival and the homecomings, and no evaluation.
+    assert!(
+        !g.sea()
+            .events
+            .iter()
+            .any(|e| matches!(e, SeaEvent::Wares { .. } | SeaEvent::Ship { .. })),
+        "{:?}",
+        g.sea().events
+    );
+    let homecomings: Vec<(u8, i32, i32)> = g
+        .sea()
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            SeaEvent::Homecoming { player, x, y, .. } => Some((*player, *x, *y)),
+            _ => None,
+        })
+        .collect();
+    // Blue (next after the turn's player) first, then Red; Green had none on the board.
+    assert_eq!(homecomings, vec![(1, 2, 0), (0, 4, 0)]);
+    assert!(
+        g.sea()
+            .events
+            .iter()
+            .any(|e| matches!(e, SeaEvent::Friday { moved_by: None, .. }))
+    );
     // Blue's turn 8 follows.
     assert_eq!(
         (g.phase(), g.current_player(), g.turn()),

@@ -821,12 +821,13 @@ impl Game {
 
     /// South Seas "market" phase: display slots of the face-up ships tied for the most
     /// points, among which the merchant's owner chooses (S-6).
-    fn market_ships(&self) -> Vec<u8> {
+    fn market_ships(&self) -> Vec<usize> {
+        // usize, not u8: PyO3 turns a Vec<u8> into bytes.
         self.inner
             .legal_decisions()
             .into_iter()
             .filter_map(|d| match d {
-                Decision::MarketShip(slot) => Some(slot),
+                Decision::MarketShip(slot) => Some(slot as usize),
                 _ => None,
             })
             .collect()

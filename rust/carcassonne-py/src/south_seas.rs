@@ -102,12 +102,16 @@ impl Delivery {
 
 /// One South Seas entry of the event log: `kind` is "wares" (a feature evaluated:
 /// `players` each received `wares`), "boat" (a token covered `fish` fish on the tile at
-/// `square`) or "ship" (`players[0]` took `ship`, paying `wares`, or nothing at a market).
+/// `square`), "ship" (`players[0]` took `ship`, paying `wares`, or nothing at a market),
+/// "friday" (Friday arrived on `friday_tile`, revealed or moved by `players[0]`; a wares
+/// bonus gave every player `wares`), "homecoming" (`players[0]` took his islander at
+/// `square` back) or "trade" (`players[0]` swapped ware `trade[0]` for `trade[1]`).
 #[pyclass(frozen, get_all, module = "carcassonne._core")]
 pub struct SeaEvent {
     kind: &'static str,
     turn: u32,
-    players: Vec<u8>,
+    /// usize, not u8: PyO3 turns a Vec<u8> into bytes.
+    players: Vec<usize>,
     wares: Option<(u32, u32, u32)>,
     feature: Option<&'static str>,
     tiles: Vec<(i32, i32)>,
@@ -118,6 +122,8 @@ pub struct SeaEvent {
     fish: u8,
     ship: Option<String>,
     points: u8,
+    friday_tile: Option<String>,
+    trade: Option<(u8, u8)>,
 }
 
 impl SeaEvent {
@@ -136,6 +142,8 @@ impl SeaEvent {
             fish: 0,
             ship: None,
             points: 0,
+            friday_tile: None,
+            trade: None,
         };
         match e {
             CoreSeaEvent::Wares {
@@ -150,7 +158,7 @@ impl SeaEvent {
             } => SeaEvent {
                 kind: "wares",
                 turn: *turn,
-                players: players.clone(),
+                players: players.iter().map(|p| *p as usize).collect(),
                 wares: Some((wares[0], wares[1], wares[2])),
                 feature: Some(kind.name()),
                 tiles: tiles.clone(),
@@ -175,10 +183,42 @@ impl SeaEvent {
             } => SeaEvent {
                 kind: "ship",
                 turn: *turn,
-                players: vec![*player],
+                players: vec![*player as usize],
                 wares: paid.map(|p| (p[0] as u32, p[1] as u32, p[2] as u32)),
                 ship: Some(rules.ships[*ship as usize].id.clone()),
                 points: *points,
+                ..blank
+            },
+            CoreSeaEvent::Friday {
+                turn,
+                tile,
+                moved_by,
+                wares,
+            } => SeaEvent {
+                kind: "friday",
+                turn: *turn,
+                players: moved_by.iter().map(|p| *p as usize).collect(),
+                wares: Some((wares[0], wares[1], wares[2])),
+                friday_tile: Some(rules.friday[*tile as usize].id.clone()),
+                ..blank
+            },
+            CoreSeaEvent::Homecoming { turn, player, x, y } => SeaEvent {
+                kind: "homecoming",
+                turn: *turn,
+                players: vec![*player as usize],
+                square: Some((*x, *y)),
+                ..blank
+            },
+            CoreSeaEvent::Trade {
+                turn,
+                player,
+                give,
+                take,
+            } => SeaEvent {
+                kind: "trade",
+                turn: *turn,
+                players: vec![*player as usize],
+                trade: Some((*give, *take)),
                 ..blank
             },
         }
@@ -198,6 +238,25 @@ impl SeaEvent {
                 crate::py_bool(self.complete),
                 crate::py_bool(self.boat),
                 crate::py_bool(self.final_scoring)
+            ),
+            "friday" => format!(
+                "SeaEvent(kind='friday', turn={}, friday_tile='{}', players={:?}, wares={:?})",
+                self.turn,
+                self.friday_tile.as_deref().unwrap_or(""),
+                self.players,
+                self.wares.unwrap_or_default()
+            ),
+            "homecoming" => format!(
+                "SeaEvent(kind='homecoming', turn={}, players={:?}, square={:?})",
+                self.turn,
+                self.players,
+                self.square.unwrap_or_default()
+            ),
+            "trade" => format!(
+                "SeaEvent(kind='trade', turn={}, players={:?}, trade={:?})",
+                self.turn,
+                self.players,
+                self.trade.unwrap_or_default()
             ),
             "boat" => format!(
                 "SeaEvent(kind='boat', turn={}, square={:?}, fish={})",

@@ -1,0 +1,656 @@
+"""Property tests for South Seas (with and without Friday): invariants over random games.
+
+Games of the ``SOUTH_SEAS_CONFIGS`` (2 to 5 players, the S-3/S-4 options, with and without
+the Friday expansion) are drawn with Hypothesis (configuration, deck seed and the seed of
+the choices) and played to the end with ``random_action``; after every decision:
+
+* wares are never negative and change exactly as the new ``sea_events`` say (wares events
+  add to their players, ship events subtract the paid wares), plus Friday's effects: a
+  trade (one ware -1, another +1) and the arrival on a wares tile (every player +1);
+* the event log only grows, the new events carry the current turn, ship events match the
+  new ``ships_taken`` entries and the decision that took the ship;
+* islanders are conserved (supply + islanders on the board == ``rules.meeples``);
+* boat tokens: 19 at the start, never more, never below 0, one "boat" event per token;
+* ships are conserved (display + pile + taken == every ship once, at most 4 face up, the
+  display full while the pile lasts); scores are the points of the ships taken while the
+  game runs, plus 1 per 3 wares at the end (``points_by_kind`` "ships" and "wares");
+* the phase decides which decision lists are non-empty;
+* Friday: ``weeks_done`` never exceeds 10 nor jumps, the revealed tiles follow
+  ``friday_order`` (``min(weeks_done, 6)`` of them), Friday moves after every
+  ``move_friday`` and only in weeks 7-10.
+
+Further: listed moves and decisions are accepted, near ones that are not listed are
+refused and change nothing; clones and JSON records taken mid-game keep everything and
+continue identically; the same seeds give the same game.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from carcassonne import (
+    WARES,
+    Delivery,
+    Game,
+    IllegalMoveError,
+    Move,
+    Rules,
+)
+from configs import SOUTH_SEAS_CONFIGS
+from observe import Action, apply, board_meeples, play_random, random_action, snapshot
+
+CONFIGS = SOUTH_SEAS_CONFIGS
+RULES: dict[str, Rules] = {name: Rules(**kw) for name, kw in CONFIGS.items()}
+BY_FRIDAY: dict[bool, list[str]] = {
+    f: sorted(name for name, kw in CONFIGS.items() if bool(kw.get("friday")) == f) for f in (False, True)
+}
+BOAT_TOKENS = 19
+MAX_WEEKS = 10
+FRIDAY_TILES = 6
+DISPLAY = 4
+PHASES = ("place", "market", "deliver", "move_friday", "homecoming")
+LOGGED_DECISIONS = ("friday", "homecoming", "trade")  # sea events of builds that log them
+
+seeds = st.integers(min_value=0, max_value=2**64 - 1)
+choice_seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+Wares = tuple[int, int, int]
+
+
+def configs_for(friday: bool) -> st.SearchStrategy[str]:
+    assert BY_FRIDAY[friday], friday
+    return st.sampled_from(BY_FRIDAY[friday])
+
+
+def arrival_wares(rules: Rules) -> dict[str, int]:
+    """Friday tiles whose arrival gives every player one ware: tile id -> ware index."""
+    out: dict[str, int] = {}
+    for tile, text in rules.friday_tiles():
+        m = re.fullmatch(r"wares: every player takes 1 (\w+)", text)
+        if m:
+            out[tile] = list(WARES).index(m.group(1))
+    return out
+
+
+def ship_points(rules: Rules) -> dict[str, int]:
+    return {s.id: s.points for s in rules.ships}
+
+
+def add(a: Wares, b: Wares, sign: int = 1) -> Wares:
+    return (a[0] + sign * b[0], a[1] + sign * b[1], a[2] + sign * b[2])
+
+
+def islanders(game: Game, player: int) -> list[tuple[int, int, int]]:
+    return [(p.x, p.y, p.meeple[1]) for p in game.board if p.meeple is not None and p.meeple[0] == player]
+
+
+# ----- the state a decision is checked against -----------------------------------------------
+
+
+@dataclass
+class Before:
+    phase: str
+    decider: int
+    player: int
+    turn: int
+    wares: list[Wares]
+    events: list[str]
+    boats: int
+    ships_taken: list[tuple[int, str]]
+    display: list[str]
+    weeks: int
+    friday_at: str | None
+    revealed: list[str]
+    traded: bool  # a trade was made in this delivery step already
+
+    @staticmethod
+    def of(game: Game, traded: bool) -> Before:
+        return Before(
+            game.phase,
+            game.decider,
+            game.current_player,
+            game.turn,
+            list(game.wares),
+            [repr(e) for e in game.sea_events],
+            game.boat_tokens_left,
+            list(game.ships_taken),
+            [s.id for s in game.ship_display],
+            game.weeks_done,
+            game.friday_at,
+            list(game.friday_revealed),
+            traded,
+        )
+
+
+def check_state(game: Game, traded: bool) -> None:
+    """What holds in every state of a game, whatever led to it."""
+    rules = game.rules
+    players = rules.players
+    assert game.phase in PHASES, game.phase
+    # Wares.
+    wares = game.wares
+    assert len(wares) == players
+    assert all(n >= 0 for w in wares for n in w), wares
+    # Islanders.
+    on_board = board_meeples(game)
+    for p in range(players):
+        assert game.supply[p] >= 0
+        assert game.supply[p] + on_board[p] == rules.meeples, (p, list(game.supply), on_board)
+    # Boat tokens.
+    events = game.sea_events
+    assert 0 <= game.boat_tokens_left <= BOAT_TOKENS
+    boats = [e for e in events if e.kind == "boat"]
+    assert len(boats) == BOAT_TOKENS - game.boat_tokens_left
+    assert all(e.fish in (1, 2) and e.square is not None for e in boats), boats
+    # Ships.
+    ids = [s.id for s in rules.ships]
+    display = [s.id for s in game.ship_display]
+    taken = game.ships_taken
+    assert len(display) <= DISPLAY
+    assert sorted(display + game.ship_pile + [sid for _p, sid in taken]) == sorted(ids)
+    assert len(set(ids)) == len(ids)
+    if game.ship_pile:
+        assert len(display) == DISPLAY, (display, game.ship_pile)
+    ship_events = [e for e in events if e.kind == "ship"]
+    assert [(e.players[0], e.ship) for e in ship_events] == taken
+    points = ship_points(rules)
+    assert all(e.points == points[e.ship] for e in ship_events if e.ship is not None)
+    per_player = [0] * players
+    for p, sid in taken:
+        assert 0 <= p < players
+        per_player[p] += points[sid]
+    by_kind = game.points_by_kind
+    assert by_kind["ships"] == per_player, (by_kind, taken)
+    wares_points = [sum(w) // 3 for w in wares] if game.is_over else [0] * players
+    assert by_kind["wares"] == wares_points, (by_kind, wares)
+    for kind, pts in by_kind.items():
+        if kind not in ("ships", "wares"):
+            assert pts == [0] * players, (kind, pts)
+    assert list(game.scores) == [s + w for s, w in zip(per_player, wares_points, strict=True)]
+    # The phase decides which lists are non-empty.
+    moves = game.legal_moves()
+    deliveries = game.legal_deliveries()
+    trades = game.legal_trades()
+    lists: dict[str, Sequence[Any]] = {
+        "market": game.market_ships(),
+        "move_friday": game.friday_targets(),
+        "homecoming": game.homecoming_choices(),
+    }
+    phase = game.phase
+    if phase not in ("market", "homecoming"):
+        assert game.decider == game.current_player
+    if game.is_over:
+        # The end: the last tile placed or the last ship taken.
+        assert not game.remaining_tiles or not (display or game.ship_pile), game.remaining_tiles
+        assert phase == "place" and not moves and game.tile is None
+        assert not deliveries and not trades and not any(lists.values())
+    elif phase == "place":
+        assert moves and not deliveries and not trades and not any(lists.values())
+    else:
+        assert not moves, phase
+        for name, items in lists.items():
+            assert bool(items) == (phase == name), (phase, name, items)
+        if phase == "deliver":
+            # Nothing may be listed only after this step's trade: not delivering is left.
+            assert deliveries or trades or traded, "a delivery step with nothing to decide"
+        else:
+            assert not deliveries and not trades, phase
+    have = wares[game.current_player]
+    for d in deliveries:
+        assert 0 <= d.ship < len(display) and all(0 <= w <= h for w, h in zip(d.wares, have)), (d, have)
+        assert sum(d.wares) > 0, d
+    for give, take in trades:
+        assert give != take and have[give] >= 1, (give, take, have)
+    if trades:
+        assert (game.friday_bonus or "").startswith("trading"), game.friday_bonus
+    if phase == "market":
+        shown = game.ship_display
+        best = max(s.points for s in shown)
+        assert list(lists["market"]) == [i for i, s in enumerate(shown) if s.points == best]
+        assert len(lists["market"]) > 1, "a market choice between fewer than two ships"
+    if phase == "homecoming":
+        own = set(islanders(game, game.decider))
+        assert set(lists["homecoming"]) <= own and lists["homecoming"], (lists["homecoming"], own)
+    # Friday.
+    order = game.friday_order
+    weeks = game.weeks_done
+    revealed = game.friday_revealed
+    if rules.friday:
+        assert sorted(order) == sorted(t for t, _ in rules.friday_tiles()) and len(order) == FRIDAY_TILES
+        assert 0 <= weeks <= MAX_WEEKS
+        assert revealed == order[: min(weeks, FRIDAY_TILES)], (revealed, order, weeks)
+        if weeks == 0:
+            assert game.friday_at is None and game.friday_bonus is None
+        else:
+            assert game.friday_at in revealed
+            assert game.friday_bonus == dict(rules.friday_tiles())[game.friday_at]
+        if phase == "move_friday":
+            assert weeks > FRIDAY_TILES
+            assert set(lists["move_friday"]) == set(revealed) - {game.friday_at}
+    else:
+        assert order == revealed == [] and game.friday_at is None and weeks == 0
+
+
+def check_step(before: Before, action: Action, game: Game) -> None:
+    """The change one decision made: wares, events, ships, boats, Friday."""
+    rules = game.rules
+    players = rules.players
+    name, args = action
+    assert before.phase == {
+        "play": "place",
+        "take_market_ship": "market",
+        "deliver": "deliver",
+        "trade": "deliver",
+        "move_friday": "move_friday",
+        "take_home": "homecoming",
+    }[name], (before.phase, action)
+    events = game.sea_events
+    n = len(before.events)
+    assert [repr(e) for e in events[:n]] == before.events, "the event log was rewritten"
+    new = events[n:]
+    for e in new:
+        assert e.kind in ("wares", "boat", "ship", *LOGGED_DECISIONS), e
+        assert e.turn == game.turn, (e, game.turn)
+        if e.kind == "wares":
+            if e.final_scoring:
+                assert game.is_over, e
+            else:
+                assert name == "play", (action, e)
+        if e.kind == "boat":
+            assert name == "play", (action, e)
+    # Wares: exactly what the new events, the trade and Friday's arrival explain.
+    expected = list(before.wares)
+    for e in new:
+        if e.kind == "wares":
+            assert e.wares is not None and min(e.wares) >= 0, e  # (0, 0, 0): nothing on it
+            assert e.players and len(set(e.players)) == len(e.players), e
+            for p in e.players:
+                expected[p] = add(expected[p], e.wares)
+        elif e.kind == "ship" and e.wares is not None:
+            expected[e.players[0]] = add(expected[e.players[0]], e.wares, -1)
+    if name == "trade":
+        give, take = args
+        delta = [0, 0, 0]
+        delta[give] -= 1
+        delta[take] += 1
+        expected[before.player] = add(expected[before.player], (delta[0], delta[1], delta[2]))
+    at = game.friday_at
+    bonus = arrival_wares(rules)
+    if at != before.friday_at and at in bonus:
+        gift = [0, 0, 0]
+        gift[bonus[at]] = 1
+        for p in range(players):
+            expected[p] = add(expected[p], (gift[0], gift[1], gift[2]))
+    assert game.wares == expected, (action, before.wares, game.wares, new)
+    check_logged_decisions(before, action, game, new)
+    # Boats never come back.
+    new_boats = [e for e in new if e.kind == "boat"]
+    assert game.boat_tokens_left == before.boats - len(new_boats)
+    # Ships: the new entries of ships_taken are the new ship events, taken as decided.
+    ship_events = [e for e in new if e.kind == "ship"]
+    assert game.ships_taken[: len(before.ships_taken)] == before.ships_taken
+    assert game.ships_taken[len(before.ships_taken) :] == [(e.players[0], e.ship) for e in ship_events]
+    if name == "deliver":
+        (d,) = args
+        if d is None:
+            assert not ship_events, ship_events
+        else:
+            assert len(ship_events) == 1, ship_events
+            (e,) = ship_events
+            assert (list(e.players), e.ship, e.wares) == ([before.player], before.display[d.ship], d.wares), (d, e)
+    elif name == "take_market_ship":
+        (slot,) = args
+        assert len(ship_events) == 1, ship_events
+        (e,) = ship_events
+        assert (list(e.players), e.ship, e.wares) == ([before.decider], before.display[slot], None), (slot, e)
+    elif name == "play":
+        assert all(e.wares is None for e in ship_events), ship_events  # markets only
+    else:
+        assert not ship_events, (action, ship_events)
+    # Friday: weeks never jump, a reveal in weeks 1-6, a move in weeks 7-10.
+    weeks = game.weeks_done
+    assert before.weeks <= weeks <= before.weeks + 1, (before.weeks, weeks)
+    if name == "move_friday":
+        (target,) = args
+        assert at == target and at != before.friday_at
+        assert weeks == before.weeks
+    elif weeks == before.weeks:
+        assert at == before.friday_at, (action, before.friday_at, at)
+    if weeks > before.weeks:
+        if weeks <= FRIDAY_TILES:
+            assert game.friday_revealed == [*before.revealed, at], (before.revealed, game.friday_revealed)
+        else:
+            assert game.friday_revealed == before.revealed
+            assert at == before.friday_at
+            assert game.phase == "move_friday" or game.is_over, game.phase
+    if name == "take_home":
+        x, y, f = args
+        assert (x, y, f) not in islanders(game, before.decider)
+        assert all(e.kind == "homecoming" for e in new), new
+
+
+def check_logged_decisions(before: Before, action: Action, game: Game, new: list[Any]) -> None:
+    """Builds that also log Friday's arrivals, homecomings and trades as sea events: those
+    entries agree with the decision and with the views (the wares bookkeeping above does
+    not count them, it follows ``friday_at`` and the trade itself)."""
+    name, args = action
+    at = game.friday_at
+    for e in new:
+        if e.kind == "friday":
+            assert at != before.friday_at and getattr(e, "friday_tile", at) == at, (e, at)
+            mover = [before.player] if name == "move_friday" else []
+            assert list(e.players) == mover, (e, action)
+            gift = [0, 0, 0]
+            bonus = arrival_wares(game.rules)
+            if at in bonus:
+                gift[bonus[at]] = 1
+            assert e.wares == (gift[0], gift[1], gift[2]), (e, at)
+        elif e.kind == "trade":
+            assert name == "trade" and list(e.players) == [before.player], (e, action)
+            assert tuple(getattr(e, "trade", args)) == tuple(args), (e, action)
+        elif e.kind == "homecoming":
+            assert name == "take_home" and list(e.players) == [before.decider], (e, action)
+            assert e.square == tuple(args[:2]), (e, action)
+
+
+# ----- whole games, decision by decision ------------------------------------------------------
+
+
+def new_game(config: str, seed: int) -> Game:
+    return Game(RULES[config], seed=seed)
+
+
+@pytest.mark.parametrize("friday", [False, True], ids=["south-seas", "friday"])
+@given(data=st.data(), seed=seeds, choice_seed=choice_seeds)
+def test_every_decision_keeps_the_south_seas_invariants(
+    friday: bool, data: st.DataObject, seed: int, choice_seed: int
+) -> None:
+    config = data.draw(configs_for(friday), label="config")
+    game = new_game(config, seed)
+    rules = game.rules
+    rnd = random.Random(choice_seed)
+    assert rules.friday == friday and rules.meeples == 4 and len(rules.ships) == 24
+    if friday:
+        assert len(arrival_wares(rules)) == 3
+    assert game.boat_tokens_left == BOAT_TOKENS and game.sea_events == []
+    assert game.wares == [(0, 0, 0)] * rules.players and game.ships_taken == []
+    assert list(game.supply) == [rules.meeples] * rules.players
+    seen: set[str] = set()
+    traded = False
+    check_state(game, traded)
+    while not game.is_over:
+        seen.add(game.phase)
+        action = random_action(game, rnd)
+        before = Before.of(game, traded)
+        apply(game, action)
+        traded = action[0] == "trade" or (traded and game.phase == "deliver")
+        check_step(before, action, game)
+        check_state(game, traded)
+    if friday:
+        assert "move_friday" in seen or game.weeks_done <= FRIDAY_TILES
+
+
+# ----- listed decisions accepted, near ones refused -------------------------------------------
+
+
+def refused(game: Game, action: Callable[[], object]) -> None:
+    record = game.to_json()
+    with pytest.raises(IllegalMoveError) as info:
+        action()
+    assert str(info.value)
+    assert game.to_json() == record
+
+
+def near_moves(game: Game, legal: list[Move], rnd: random.Random) -> list[Move]:
+    """Moves like listed ones that must not be listed: retrieving an islander the player
+    does not have there, an islander on a feature the tile lacks."""
+    rules = game.rules
+    tile = game.tile
+    assert tile is not None
+    player = game.current_player
+    own = set(islanders(game, player))
+    out = []
+    for m in rnd.sample(legal, min(len(legal), 3)):
+        n_features = len(rules.tile_features(tile, m.rotation))
+        out.append(Move(m.x, m.y, m.rotation, meeple=n_features))
+        out.append(Move(m.x, m.y, m.rotation, meeple=n_features + 3))
+        placed = rnd.choice(game.board)
+        f = placed.meeple[1] if placed.meeple is not None else 0
+        spot = (placed.x, placed.y, f)
+        if spot not in own:
+            out.append(Move(m.x, m.y, m.rotation, retrieve=spot))
+        for x, y, g in own:
+            out.append(Move(m.x, m.y, m.rotation, retrieve=(x, y, g + 1)))
+        out.append(Move(m.x, m.y, m.rotation, retrieve=(m.x, m.y, 0)))  # the square is empty yet
+    return out
+
+
+def check_decisions(game: Game, rnd: random.Random) -> None:
+    """Listed decisions of the current phase are accepted (moves by ``is_legal``, the others
+    played on a clone); unlisted ones are refused and change nothing."""
+    full_before = snapshot(game)
+    phase = game.phase
+    have = game.wares[game.current_player]
+    n_display = len(game.ship_display)
+    if phase == "place":
+        legal = game.legal_moves()
+        for m in rnd.sample(legal, min(len(legal), 10)):
+            assert game.is_legal(m), m
+        listed = set(legal)
+        refusals = 0
+        for m in near_moves(game, legal, rnd):
+            assert m not in listed, m
+            assert not game.is_legal(m), m
+            refused(game, partial(game.play, m))
+            refusals += 1
+        assert refusals > 0
+        refused(game, lambda: game.deliver(None))
+        refused(game, lambda: game.take_market_ship(0))
+        refused(game, lambda: game.take_home(0, 0, 0))
+        refused(game, lambda: game.trade(0, 1))
+        if game.rules.friday and game.friday_at is not None:
+            refused(game, lambda: game.move_friday(game.friday_revealed[0]))
+    else:
+        refused(game, lambda: game.play(Move(0, 0)))
+    if phase == "deliver":
+        deliveries = game.legal_deliveries()
+        for d in rnd.sample(deliveries, min(len(deliveries), 10)):
+            c = game.clone()
+            c.deliver(d)
+            assert c.ships_taken[-1] == (game.current_player, game.ship_display[d.ship].id)
+        c = game.clone()
+        c.deliver(None)
+        assert c.ships_taken == game.ships_taken
+        trades = game.legal_trades()
+        for trade in trades:
+            c = game.clone()
+            c.trade(*trade)
+        refused(game, lambda: game.deliver(Delivery(n_display, deliveries[0].wares if deliveries else (1, 1, 1))))
+        for w in range(3):
+            more = list(have)
+            more[w] += 1
+            refused(game, partial(game.deliver, Delivery(0, (more[0], more[1], more[2]))))
+        for give in range(3):
+            for take in range(3):
+                if (give, take) not in trades:
+                    refused(game, partial(game.trade, give, take))
+        refused(game, lambda: game.take_market_ship(0))
+    if phase == "market":
+        slots = game.market_ships()
+        for s in slots:
+            c = game.clone()
+            c.take_market_ship(s)
+            assert c.ships_taken[-1] == (game.decider, game.ship_display[s].id)
+        for s in range(n_display + 1):
+            if s not in slots:
+                refused(game, partial(game.take_market_ship, s))
+        refused(game, lambda: game.deliver(None))
+    if phase == "move_friday":
+        at = game.friday_at
+        assert at is not None
+        for target in game.friday_targets():
+            c = game.clone()
+            c.move_friday(target)
+            assert c.friday_at == target
+        refused(game, lambda: game.move_friday(at))
+        refused(game, lambda: game.move_friday("Z"))
+        refused(game, lambda: game.deliver(None))
+    if phase == "homecoming":
+        choices = game.homecoming_choices()
+        for spot in choices:
+            c = game.clone()
+            c.take_home(*spot)
+            assert c.supply[game.decider] == game.supply[game.decider] + 1
+        others = [(p.x, p.y, p.meeple[1]) for p in game.board if p.meeple is not None and p.meeple[0] != game.decider]
+        for spot in [*others[:2], (0, 0, 99)]:
+            if spot not in choices:
+                refused(game, partial(game.take_home, *spot))
+        refused(game, lambda: game.deliver(None))
+    assert snapshot(game) == full_before
+
+
+@pytest.mark.parametrize("friday", [False, True], ids=["south-seas", "friday"])
+@given(data=st.data(), seed=seeds, choice_seed=choice_seeds)
+def test_listed_decisions_are_accepted_and_near_ones_refused(
+    friday: bool, data: st.DataObject, seed: int, choice_seed: int
+) -> None:
+    config = data.draw(configs_for(friday), label="config")
+    game = new_game(config, seed)
+    rnd = random.Random(choice_seed)
+    phases: set[str] = set()
+    while not game.is_over:
+        if game.phase != "place" or rnd.random() < 0.25:
+            phases.add(game.phase)
+            check_decisions(game, rnd)
+        apply(game, random_action(game, rnd))
+    # After the end everything is refused.
+    end = snapshot(game)
+    assert not game.is_legal(game.moves[-1])
+    refused(game, lambda: game.play(game.moves[-1]))
+    refused(game, lambda: game.deliver(None))
+    assert snapshot(game) == end
+    assert "place" in phases
+
+
+# ----- clones, records, seeds -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("friday", [False, True], ids=["south-seas", "friday"])
+@given(data=st.data(), seed=seeds, choice_seed=choice_seeds)
+def test_clones_and_records_keep_everything(friday: bool, data: st.DataObject, seed: int, choice_seed: int) -> None:
+    config = data.draw(configs_for(friday), label="config")
+    game = new_game(config, seed)
+    rnd = random.Random(choice_seed)
+    when = random.Random(choice_seed ^ 0x5EED)  # where to copy; leaves the choices alone
+    copies: list[tuple[str, Game]] = []
+    actions: list[Action] = []
+    while not game.is_over:
+        if when.random() < 0.04 or (game.phase != "place" and when.random() < 0.2):
+            here = snapshot(game)
+            clone = game.clone()
+            loaded = Game.from_json(game.to_json())
+            assert snapshot(clone) == here, "clone"
+            assert snapshot(loaded) == here, f"record in phase {game.phase}"
+            copies += [("clone", clone), ("record", loaded)]
+        action = random_action(game, rnd)
+        actions.append(action)
+        apply(game, action)
+        for _label, c in copies:
+            apply(c, action)
+    end = snapshot(game)
+    for label, c in copies:
+        assert snapshot(c) == end, label
+    assert snapshot(Game.from_json(game.to_json())) == end
+    # The same seeds give the same game.
+    again = new_game(config, seed)
+    rnd2 = random.Random(choice_seed)
+    replayed: list[Action] = []
+    while not again.is_over:
+        action = random_action(again, rnd2)
+        replayed.append(action)
+        apply(again, action)
+    assert replayed == actions
+    assert snapshot(again) == end
+
+
+# ----- markets ---------------------------------------------------------------------------------
+
+
+def tied_ships(rules: Rules) -> list[str]:
+    """A ship order whose four face-up ships all have the most points, so that a completed
+    market makes its merchant choose (random play seldom completes one otherwise)."""
+    best = max(s.points for s in rules.ships)
+    top = [s.id for s in rules.ships if s.points == best]
+    if len(top) < DISPLAY:
+        best = sorted({s.points for s in rules.ships})[-2]
+        top = [s.id for s in rules.ships if s.points == best]
+    first = top[:DISPLAY]
+    return first + [s.id for s in rules.ships if s.id not in first]
+
+
+def test_market_choices_keep_the_invariants() -> None:
+    rules = RULES["south-seas-5p"]
+    order = tied_ships(rules)
+    for seed in range(200):
+        game = Game(rules, seed=seed, ships=order)
+        rnd = random.Random(seed)
+        while not game.is_over and game.phase != "market":
+            apply(game, random_action(game, rnd))
+        if game.phase == "market":
+            break
+    else:
+        pytest.fail("no random game reached a market choice")
+    # The same game again, every decision checked.
+    game = Game(rules, seed=seed, ships=order)
+    rnd = random.Random(seed)
+    sample = random.Random(seed + 1)
+    markets = 0
+    traded = False
+    check_state(game, traded)
+    while not game.is_over:
+        if game.phase == "market":
+            markets += 1
+            check_decisions(game, sample)
+        action = random_action(game, rnd)
+        before = Before.of(game, traded)
+        apply(game, action)
+        traded = action[0] == "trade" or (traded and game.phase == "deliver")
+        check_step(before, action, game)
+        check_state(game, traded)
+    assert markets > 0
+
+
+# ----- the types the stub promises -------------------------------------------------------------
+
+
+def south_seas_game_with_events() -> Game:
+    rules = RULES["south-seas-2p"]
+    for seed in range(20):
+        game = Game(rules, seed=seed)
+        play_random(game, random.Random(seed), turns=30)
+        if any(e.kind == "wares" for e in game.sea_events):
+            return game
+    pytest.fail("no wares handed out in 30 turns of 20 games")
+
+
+def test_sea_event_players_is_a_list_of_ints() -> None:
+    game = south_seas_game_with_events()
+    for e in game.sea_events:
+        assert isinstance(e.players, list) and all(isinstance(p, int) for p in e.players), (
+            type(e.players),
+            e,
+        )
+
+
+def test_market_ships_is_a_list_of_ints() -> None:
+    game = Game(RULES["south-seas-2p"], seed=1)
+    assert isinstance(game.market_ships(), list), type(game.market_ships())
