@@ -34,8 +34,14 @@ impl Policy {
         }
     }
 
-    /// Chooses a move for the current player. `buf` is scratch space reused between calls.
+    /// Chooses a move for the current player in the "place" phase (other South Seas
+    /// decisions: `choose_decision`). `buf` is scratch space reused between calls.
     pub fn choose(self, game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move {
+        debug_assert_eq!(
+            game.phase(),
+            Phase::Place,
+            "choose_decision decides other phases"
+        );
         let c = self.choose_placement(game, rng, buf);
         let p = c.placement;
         let mut mv = base_move(game, c);
