@@ -11,6 +11,9 @@
 //! (t - 1) % players. Ware arrays are (shells, bananas, fish).
 #![allow(clippy::needless_range_loop)]
 
+mod common;
+use common::{EXPENSIVE, all_wares, new_game_of, ships_toml, user_file};
+
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -52,15 +55,6 @@ edges = "IIII"
 features = "I(N E S W)"
 "#;
 
-/// Ships nobody can afford here.
-const EXPENSIVE: &[(u8, &str)] = &[
-    (2, "any 20"),
-    (3, "any 20"),
-    (4, "any 20"),
-    (5, "any 20"),
-    (6, "any 20"),
-];
-
 /// A Friday tile of a test file: id, bonus, ware.
 type FTile = (&'static str, &'static str, Option<&'static str>);
 
@@ -73,16 +67,6 @@ const ABCDEF: &[FTile] = &[
     ("E", "trading", None),
     ("F", "homecoming", None),
 ];
-
-fn ships_toml(ships: &[(u8, &str)]) -> String {
-    let mut s = String::from("name = \"test-ships\"\n");
-    for (i, (points, needs)) in ships.iter().enumerate() {
-        s.push_str(&format!(
-            "\n[[ships]]\nid = \"s{i}\"\npoints = {points}\nneeds = \"{needs}\"\n"
-        ));
-    }
-    s
-}
 
 fn friday_toml(tiles: &[FTile]) -> String {
     let mut s = String::from("name = \"test-friday\"\n");
@@ -101,20 +85,11 @@ fn friday_toml(tiles: &[FTile]) -> String {
 /// the given Friday file (revealed in file order by `new_game`).
 fn rules(players: u32, ships: &[(u8, &str)], friday: &[FTile]) -> Arc<Rules> {
     let spec = RulesSpec {
-        tile_sets: vec![TileSetSource::File {
-            path: "test-tiles.toml".into(),
-            toml: TILES.into(),
-        }],
-        ships: TileSetSource::File {
-            path: "test-ships.toml".into(),
-            toml: ships_toml(ships),
-        },
+        tile_sets: vec![user_file("test-tiles.toml", TILES)],
+        ships: user_file("test-ships.toml", ships_toml(ships)),
         start_tile: "fri/SEA".into(),
         friday: true,
-        friday_tiles: TileSetSource::File {
-            path: "test-friday.toml".into(),
-            toml: friday_toml(friday),
-        },
+        friday_tiles: user_file("test-friday.toml", friday_toml(friday)),
         ..RulesSpec::south_seas(players)
     };
     Arc::new(Rules::new(spec).unwrap())
@@ -122,12 +97,7 @@ fn rules(players: u32, ships: &[(u8, &str)], friday: &[FTile]) -> Arc<Rules> {
 
 /// A game drawing `deck` (test tile ids) in order, ships and Friday tiles in file order.
 fn new_game(rules: &Arc<Rules>, deck: &[&str]) -> Game {
-    let deck = deck
-        .iter()
-        .map(|id| rules.tile_index(&format!("fri/{id}")).unwrap())
-        .collect();
-    let ships = (0..rules.ships.len() as u16).collect();
-    Game::with_ships(Arc::clone(rules), deck, ships)
+    new_game_of(rules, "fri", deck)
 }
 
 /// `n` sea tiles.
@@ -157,10 +127,6 @@ fn pass_to(g: &mut Game, turn: u32) {
         assert_eq!(g.phase(), Phase::Place, "before turn {}", g.turn() + 1);
         pass(g);
     }
-}
-
-fn all_wares(g: &Game) -> Vec<[u32; 3]> {
-    (0..g.rules().players()).map(|p| g.wares(p)).collect()
 }
 
 fn spot(x: i16, y: i16, segment: u8) -> Spot {

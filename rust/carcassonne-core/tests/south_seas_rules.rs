@@ -10,12 +10,15 @@
 //! 4 Black.
 #![allow(clippy::needless_range_loop)]
 
+mod common;
+use common::{EXPENSIVE, all_wares, new_game_of, ships_toml, user_file};
+
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use carcassonne_core::policy::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{Rules, RulesSpec, TileSetSource};
+use carcassonne_core::rules::{Rules, RulesSpec};
 use carcassonne_core::scoring::ScoreKind;
 use carcassonne_core::south_seas::{Decision, Delivery, Phase, SeaEvent, Spot};
 use carcassonne_core::tileset::FeatureKind;
@@ -173,25 +176,6 @@ edges = "SIII"
 features = "I(E S W) ; S(NL NR)+fish2"
 "#;
 
-/// Ships nobody can afford in these positions (points 2..6).
-const EXPENSIVE: &[(u8, &str)] = &[
-    (2, "any 20"),
-    (3, "any 20"),
-    (4, "any 20"),
-    (5, "any 20"),
-    (6, "any 20"),
-];
-
-fn ships_toml(ships: &[(u8, &str)]) -> String {
-    let mut s = String::from("name = \"test-ships\"\n");
-    for (i, (points, needs)) in ships.iter().enumerate() {
-        s.push_str(&format!(
-            "\n[[ships]]\nid = \"s{i}\"\npoints = {points}\nneeds = \"{needs}\"\n"
-        ));
-    }
-    s
-}
-
 /// South Seas rules on the test tiles, with `start` at (0, 0) and the given ships.
 fn rules_with(
     players: u32,
@@ -200,14 +184,8 @@ fn rules_with(
     tweak: impl FnOnce(&mut RulesSpec),
 ) -> Arc<Rules> {
     let mut spec = RulesSpec {
-        tile_sets: vec![TileSetSource::File {
-            path: "test-tiles.toml".into(),
-            toml: TILES.into(),
-        }],
-        ships: TileSetSource::File {
-            path: "test-ships.toml".into(),
-            toml: ships_toml(ships),
-        },
+        tile_sets: vec![user_file("test-tiles.toml", TILES)],
+        ships: user_file("test-ships.toml", ships_toml(ships)),
         start_tile: format!("test/{start}"),
         ..RulesSpec::south_seas(players)
     };
@@ -221,12 +199,7 @@ fn rules(players: u32, start: &str, ships: &[(u8, &str)]) -> Arc<Rules> {
 
 /// A game drawing `deck` (test tile ids) in order, ships in file order.
 fn new_game(rules: &Arc<Rules>, deck: &[&str]) -> Game {
-    let deck = deck
-        .iter()
-        .map(|id| rules.tile_index(&format!("test/{id}")).unwrap())
-        .collect();
-    let ships = (0..rules.ships.len() as u16).collect();
-    Game::with_ships(Arc::clone(rules), deck, ships)
+    new_game_of(rules, "test", deck)
 }
 
 /// One placement: tile id, x, y, rotation, islander segment.
@@ -260,10 +233,6 @@ fn play_steps(g: &mut Game, steps: &[Step]) {
         put(g, x, y, rotation, meeple);
         assert_eq!(g.phase(), Phase::Place, "unexpected delivery step");
     }
-}
-
-fn all_wares(g: &Game) -> Vec<[u32; 3]> {
-    (0..g.rules().players()).map(|p| g.wares(p)).collect()
 }
 
 /// (kind, players, wares, complete, boat, final_scoring) of every Wares event.
