@@ -152,7 +152,7 @@ pub enum RulesError {
     UnknownShipSet(String),
     ShipData(DataError),
     UnknownShip(String),
-    ShipOrder(String),
+    BadOrder(String),
     FridayNeedsSouthSeas,
     UnknownFridaySet(String),
     UnknownFridayTile(String),
@@ -208,7 +208,7 @@ impl fmt::Display for RulesError {
             ),
             RulesError::ShipData(e) => write!(f, "{e}"),
             RulesError::UnknownShip(id) => write!(f, "unknown ship id {id:?}"),
-            RulesError::ShipOrder(why) => write!(f, "{why}"),
+            RulesError::BadOrder(why) => write!(f, "{why}"),
             RulesError::FridayNeedsSouthSeas => write!(
                 f,
                 "Friday is an expansion of South Seas: use tile_sets=(\"south-seas\",) with friday=True"
@@ -226,6 +226,38 @@ impl fmt::Display for RulesError {
 }
 
 impl std::error::Error for RulesError {}
+
+/// Indices into `known` of `ids`, which must name every one of them exactly once (the
+/// order of a shuffled pile: ships, Friday tiles).
+fn full_order<S: AsRef<str>>(
+    ids: &[S],
+    known: &[&str],
+    what: &str,
+    unknown: fn(String) -> RulesError,
+) -> Result<Vec<usize>, RulesError> {
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        let id = id.as_ref();
+        let i = known
+            .iter()
+            .position(|k| *k == id)
+            .ok_or_else(|| unknown(id.to_string()))?;
+        if out.contains(&i) {
+            return Err(RulesError::BadOrder(format!(
+                "{what} {id:?} is listed twice"
+            )));
+        }
+        out.push(i);
+    }
+    if out.len() != known.len() {
+        return Err(RulesError::BadOrder(format!(
+            "a {what} order lists every {what} once: {} of {} given",
+            out.len(),
+            known.len()
+        )));
+    }
+    Ok(out)
+}
 
 /// What a road walk needs of a tile in one rotation, packed small so that walks stay in
 /// the first-level cache: the segment at the centre of each side, where a road entering at
@@ -498,57 +530,16 @@ impl Rules {
 
     /// Friday tile indices for ids, in order; every Friday tile exactly once.
     pub fn friday_from_ids<S: AsRef<str>>(&self, ids: &[S]) -> Result<Vec<u8>, RulesError> {
-        let mut out: Vec<u8> = Vec::with_capacity(ids.len());
-        for id in ids {
-            let i = self
-                .friday
-                .iter()
-                .position(|t| t.id == id.as_ref())
-                .ok_or_else(|| RulesError::UnknownFridayTile(id.as_ref().to_string()))?
-                as u8;
-            if out.contains(&i) {
-                return Err(RulesError::ShipOrder(format!(
-                    "Friday tile {:?} is listed twice",
-                    id.as_ref()
-                )));
-            }
-            out.push(i);
-        }
-        if out.len() != self.friday.len() {
-            return Err(RulesError::ShipOrder(format!(
-                "a Friday order lists every Friday tile once: {} of {} given",
-                out.len(),
-                self.friday.len()
-            )));
-        }
-        Ok(out)
+        let known: Vec<&str> = self.friday.iter().map(|t| t.id.as_str()).collect();
+        let order = full_order(ids, &known, "Friday tile", RulesError::UnknownFridayTile)?;
+        Ok(order.into_iter().map(|i| i as u8).collect())
     }
 
     /// Ship indices for ship ids, in order; every ship exactly once (a full ship order).
     pub fn ships_from_ids<S: AsRef<str>>(&self, ids: &[S]) -> Result<Vec<u16>, RulesError> {
-        let mut out = Vec::with_capacity(ids.len());
-        for id in ids {
-            let i = self
-                .ships
-                .iter()
-                .position(|s| s.id == id.as_ref())
-                .ok_or_else(|| RulesError::UnknownShip(id.as_ref().to_string()))?;
-            if out.contains(&(i as u16)) {
-                return Err(RulesError::ShipOrder(format!(
-                    "ship {:?} is listed twice",
-                    id.as_ref()
-                )));
-            }
-            out.push(i as u16);
-        }
-        if out.len() != self.ships.len() {
-            return Err(RulesError::ShipOrder(format!(
-                "a ship order lists every ship once: {} of {} given",
-                out.len(),
-                self.ships.len()
-            )));
-        }
-        Ok(out)
+        let known: Vec<&str> = self.ships.iter().map(|s| s.id.as_str()).collect();
+        let order = full_order(ids, &known, "ship", RulesError::UnknownShip)?;
+        Ok(order.into_iter().map(|i| i as u16).collect())
     }
 
     pub fn players(&self) -> usize {

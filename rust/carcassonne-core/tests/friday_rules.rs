@@ -68,6 +68,16 @@ const ABCDEF: &[FTile] = &[
     ("F", "homecoming", None),
 ];
 
+/// The same bonuses with homecoming revealed first (order F, A, B, C, D, E).
+const F_FIRST: &[FTile] = &[
+    ("F", "homecoming", None),
+    ("A", "wares", Some("banana")),
+    ("B", "wares", Some("shell")),
+    ("C", "wares", Some("fish")),
+    ("D", "discount", None),
+    ("E", "trading", None),
+];
+
 fn friday_toml(tiles: &[FTile]) -> String {
     let mut s = String::from("name = \"test-friday\"\n");
     for (id, bonus, ware) in tiles {
@@ -971,14 +981,7 @@ fn trading_week_allows_one_swap_per_turn() {
 /// skipped. Order F, A, B, C, D, E with 3 players.
 #[test]
 fn homecoming_takes_one_islander_each_in_turn_order() {
-    let order: &[FTile] = &[
-        ("F", "homecoming", None),
-        ("A", "wares", Some("banana")),
-        ("B", "wares", Some("shell")),
-        ("C", "wares", Some("fish")),
-        ("D", "discount", None),
-        ("E", "trading", None),
-    ];
+    let order = F_FIRST;
     let r = rules(3, EXPENSIVE, order);
     let mut deck = seas(72);
     deck[0] = "CAP";
@@ -1127,14 +1130,7 @@ fn homecoming_takes_one_islander_each_in_turn_order() {
 /// asks nothing; when only the player whose turn ended has one, he alone decides.
 #[test]
 fn homecoming_without_islanders_asks_nothing() {
-    let order: &[FTile] = &[
-        ("F", "homecoming", None),
-        ("A", "wares", Some("banana")),
-        ("B", "wares", Some("shell")),
-        ("C", "wares", Some("fish")),
-        ("D", "discount", None),
-        ("E", "trading", None),
-    ];
+    let order = F_FIRST;
     let r = rules(2, EXPENSIVE, order);
     let mut g = new_game(&r, &seas(72));
     pass_to(&mut g, 7);
@@ -1558,14 +1554,7 @@ fn saved_in_mid_decision_reloads_to_the_same_decision() {
     );
 
     // A homecoming half done: Blue has taken his islander back, Red is to choose.
-    let order: &[FTile] = &[
-        ("F", "homecoming", None),
-        ("A", "wares", Some("banana")),
-        ("B", "wares", Some("shell")),
-        ("C", "wares", Some("fish")),
-        ("D", "discount", None),
-        ("E", "trading", None),
-    ];
+    let order = F_FIRST;
     let r = rules(2, EXPENSIVE, order);
     let mut deck = seas(72);
     deck[0] = "CAP";

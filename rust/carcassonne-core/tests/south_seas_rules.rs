@@ -758,22 +758,26 @@ const MARKET_SHIPS: &[(u8, &str)] = &[
     (2, "any 20"),
 ];
 
+/// Red's merchant on a market at (1, 0), then the tiles around it; the last one (the
+/// 8th around the market) is Blue's.
+const MARKET_RING: &[Step] = &[
+    ("MARKET", 1, 0, 0, Some(0)),
+    ("SEA", 0, -1, 0, None),
+    ("SEA", 1, -1, 0, None),
+    ("SEA", 2, -1, 0, None),
+    ("SEA", 2, 0, 0, None),
+    ("SEA", 2, 1, 0, None),
+    ("SEA", 1, 1, 0, None),
+    ("SEA", 0, 1, 0, None),
+];
+
 /// south-seas.md 4.5 and DECISIONS S-6: a market surrounded by its 8th tile gives its
 /// merchant's owner the face-up ship with the most points, free (Red could not have paid
 /// for any ship), and the display is refilled from the pile.
 #[test]
 fn completed_market_takes_the_best_face_up_ship() {
     let r = rules(2, "SEA", MARKET_SHIPS);
-    let steps: &[Step] = &[
-        ("MARKET", 1, 0, 0, Some(0)), // Red's merchant
-        ("SEA", 0, -1, 0, None),
-        ("SEA", 1, -1, 0, None),
-        ("SEA", 2, -1, 0, None),
-        ("SEA", 2, 0, 0, None),
-        ("SEA", 2, 1, 0, None),
-        ("SEA", 1, 1, 0, None),
-        ("SEA", 0, 1, 0, None), // 8th tile around the market, placed by Blue
-    ];
+    let steps = MARKET_RING;
     let mut g = game_for(&r, steps, &["SEA"]);
     play_steps(&mut g, &steps[..7]);
     assert!(g.sea().taken.is_empty());
@@ -802,16 +806,7 @@ fn market_tie_is_the_merchants_choice() {
         (5, "any 20"),
     ];
     let r = rules(2, "SEA", TIED);
-    let steps: &[Step] = &[
-        ("MARKET", 1, 0, 0, Some(0)), // Red's merchant
-        ("SEA", 0, -1, 0, None),
-        ("SEA", 1, -1, 0, None),
-        ("SEA", 2, -1, 0, None),
-        ("SEA", 2, 0, 0, None),
-        ("SEA", 2, 1, 0, None),
-        ("SEA", 1, 1, 0, None),
-        ("SEA", 0, 1, 0, None), // 8th tile around the market, placed by Blue
-    ];
+    let steps = MARKET_RING;
     let mut g = game_for(&r, steps, &["SEA"]);
     play_steps(&mut g, &steps[..7]);
     let (_, x, y, rotation, meeple) = steps[7];
