@@ -281,6 +281,8 @@ pub struct Rules {
     pub meeple_segments: Vec<u16>,
     /// Per tile: the monastery (classic) or market (South Seas) segment, if any.
     pub monastery: Vec<Option<u8>>,
+    /// Per tile: segments carrying a fishing boat (South Seas; bit per segment).
+    pub boats: Vec<u16>,
     /// Any lake tile in the sets: the ferry rules are active.
     pub ferries: bool,
     /// The rule system of the tile sets.
@@ -397,6 +399,16 @@ impl Rules {
                     .map(|i| i as u8)
             })
             .collect();
+        let boats = tiles
+            .iter()
+            .map(|t| {
+                t.segments
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.boat)
+                    .fold(0u16, |m, (i, _)| m | (1 << i))
+            })
+            .collect();
         let mut legal = vec![0u8; tiles.len() * 256];
         for (i, t) in tiles.iter().enumerate() {
             for demand in 0..256usize {
@@ -497,6 +509,7 @@ impl Rules {
             full_deck,
             meeple_segments,
             monastery,
+            boats,
             ferries,
             legal,
         })

@@ -129,6 +129,15 @@ pub enum SeaEvent {
     },
 }
 
+/// A remembered answer of `Game::delivery_possible`, valid while its inputs are unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DeliveryMemo {
+    have: [u32; 3],
+    discount: u8,
+    display_version: u32,
+    possible: bool,
+}
+
 /// The South Seas part of a game's state (empty in classic games).
 #[derive(Clone, Debug, Default)]
 pub struct SeaState {
@@ -142,6 +151,11 @@ pub struct SeaState {
     /// Fewest wares any face-up ship needs (u32::MAX with none): most turns a player
     /// holds fewer, and no delivery needs checking.
     pub least_need: u32,
+    /// Changes whenever the display does (see `Game::update_least_need`).
+    display_version: u32,
+    /// Per player: whether a delivery was possible when last asked, and for which wares,
+    /// discount and display. Wares change on a few turns only, so most turns reuse it.
+    delivery_memo: [Option<DeliveryMemo>; MAX_PLAYERS],
     /// Ships taken, in order: (player, ship).
     pub taken: Vec<(u8, u16)>,
     pub tokens_left: u8,
@@ -172,6 +186,7 @@ impl SeaState {
         self.events.clear();
         self.decisions.clear();
         self.pending_markets.clear();
+        self.delivery_memo = [None; MAX_PLAYERS];
         self.refill();
     }
 
@@ -284,17 +299,17 @@ impl Game {
         occupied: u16,
     ) {
         let p = self.board.placed[placed];
-        let segments = self.rules.tiles[p.tile as usize].segments.len();
         fn segment(g: &Game, tile: u16, i: usize) -> &crate::tileset::Segment {
             &g.rules.tiles[tile as usize].segments[i]
         }
         // Boats first (S-4): the region is evaluated, then a token covers a group. A
         // region the tile also completes then has no islander left to evaluate again.
-        for i in 0..segments {
-            if segment(self, p.tile, i).boat {
-                let root = self.features.find(p.first_element + i as u32);
-                self.boat(root, p.x, p.y);
-            }
+        let mut boats = self.rules.boats[p.tile as usize];
+        while boats != 0 {
+            let i = boats.trailing_zeros();
+            boats &= boats - 1;
+            let root = self.features.find(p.first_element + i);
+            self.boat(root, p.x, p.y);
         }
         // Only occupied features give wares: those the tile joined with an islander on
         // them, and the one its own islander stands on.
@@ -319,11 +334,22 @@ impl Game {
                 .watched_markets
                 .push((p.x, p.y, p.first_element + seg as u32));
         }
-        let mut done: Vec<(u8, u32)> = Vec::new();
+        // Most turns no merchant stands on the board: nothing to look at.
+        if !self.sea.watched_markets.is_empty() {
+            self.complete_markets(p.x, p.y);
+        }
+        self.continue_turn();
+    }
+
+    /// Moves the watched markets around (x, y) that are now surrounded into
+    /// `pending_markets`, in picking order.
+    fn complete_markets(&mut self, x: i32, y: i32) {
         let mut watched = std::mem::take(&mut self.sea.watched_markets);
-        watched.retain(|&(x, y, e)| {
-            let near = (x - p.x).abs() <= 1 && (y - p.y).abs() <= 1;
-            let cell = self.board.cell(x, y).expect("on the board");
+        let mut done = std::mem::take(&mut self.sea.pending_markets);
+        debug_assert!(done.is_empty(), "the last turn handed out every ship");
+        watched.retain(|&(mx, my, e)| {
+            let near = (mx - x).abs() <= 1 && (my - y).abs() <= 1;
+            let cell = self.board.cell(mx, my).expect("on the board");
             if near && self.ring_filled(cell, None) == 8 {
                 done.push((self.features.node(e).meeple, e));
                 false
@@ -337,7 +363,6 @@ impl Game {
         let current = self.current;
         done.sort_by_key(|&(pl, e)| ((pl as usize + players - current) % players, e));
         self.sea.pending_markets = done;
-        self.continue_turn();
     }
 
     /// Hands out the ships of completed markets in order, stopping when a merchant must
@@ -355,7 +380,7 @@ impl Game {
             self.return_islanders(e);
             self.sea.pending_markets.remove(0);
         }
-        if self.legal_deliveries_exist() || self.may_trade() {
+        if self.delivery_possible() || self.may_trade() {
             self.sea.phase = Phase::Deliver;
         } else {
             self.end_south_seas_turn();
@@ -571,6 +596,7 @@ impl Game {
 
     /// Recomputes `SeaState::least_need` after the display changed.
     pub(crate) fn update_least_need(&mut self) {
+        self.sea.display_version = self.sea.display_version.wrapping_add(1);
         self.sea.least_need = self
             .sea
             .display
@@ -580,7 +606,8 @@ impl Game {
             .unwrap_or(u32::MAX);
     }
 
-    fn legal_deliveries_exist(&self) -> bool {
+    /// Whether the current player can deliver to some face-up ship.
+    fn delivery_possible(&mut self) -> bool {
         let have = self.sea.wares[self.current];
         let discount = self.delivery_discount();
         // Most turns a player holds fewer wares than any face-up ship needs.
@@ -589,10 +616,25 @@ impl Game {
         {
             return false;
         }
-        self.sea
+        let display_version = self.sea.display_version;
+        let memo = &mut self.sea.delivery_memo[self.current];
+        if let Some(m) = memo
+            && (m.have, m.discount, m.display_version) == (have, discount, display_version)
+        {
+            return m.possible;
+        }
+        let possible = self
+            .sea
             .display
             .iter()
-            .any(|&s| self.rules.ships[s as usize].need.affordable(have, discount))
+            .any(|&s| self.rules.ships[s as usize].need.affordable(have, discount));
+        self.sea.delivery_memo[self.current] = Some(DeliveryMemo {
+            have,
+            discount,
+            display_version,
+            possible,
+        });
+        possible
     }
 
     /// Every delivery the current player can make now (step 4), by display slot, then
