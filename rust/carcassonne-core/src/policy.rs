@@ -259,7 +259,7 @@ fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
         let free = if alone {
             rules.meeple_segments[tile as usize] & (1 << seg) != 0
         } else {
-            game.meeple_options(p) & (1 << seg) != 0
+            game.meeple_allowed(p, seg)
         };
         if free {
             return Choice::new(p, Some(seg));

@@ -298,3 +298,50 @@ fn fast_path_plays_the_chosen_moves() {
         assert_eq!(ferry_moves > 0, rules.ferries);
     }
 }
+
+/// `Game::meeple_allowed` (one segment, looking only at same-kind contacts) gives the
+/// same answer as `meeple_options` (every segment, full grouping) for every placement and
+/// segment of every turn, in every rule system.
+#[test]
+fn single_segment_check_agrees_with_meeple_options() {
+    let south_seas = Arc::new(Rules::new(RulesSpec::south_seas(3)).unwrap());
+    let cases = [
+        (all_sets(true, true), 6),
+        (with_ferries("C3", 2), 6),
+        (south_seas, 10),
+    ];
+    let mut placements = Vec::new();
+    for (rules, games) in cases {
+        let (mut allowed, mut refused) = (0, 0);
+        for g in 0..games {
+            let mut game = Game::shuffled(Arc::clone(&rules), 91, g);
+            let mut rng = Rng::for_game(92, g);
+            let mut buf = Vec::new();
+            while !game.is_over() {
+                if game.phase() == carcassonne_core::south_seas::Phase::Place {
+                    let tile = game.tile().unwrap();
+                    game.placements_into(tile, &mut placements);
+                    let segments = rules.tiles[tile as usize].segments.len();
+                    for &p in &placements {
+                        let options = game.meeple_options(p);
+                        for seg in 0..segments as u8 {
+                            let one = game.meeple_allowed(p, seg);
+                            assert_eq!(one, options & (1 << seg) != 0, "{p:?} segment {seg}");
+                            if one {
+                                allowed += 1;
+                            } else {
+                                refused += 1;
+                            }
+                        }
+                    }
+                }
+                Policy::Random.play(&mut game, &mut rng, &mut buf);
+            }
+        }
+        // Both answers occurred.
+        assert!(
+            allowed > 0 && refused > 0,
+            "{allowed} allowed, {refused} refused"
+        );
+    }
+}
