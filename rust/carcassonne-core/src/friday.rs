@@ -204,14 +204,22 @@ impl Game {
 
     /// The swaps open to the current player: (ware given, ware taken).
     pub(crate) fn legal_trades(&self) -> Vec<(u8, u8)> {
+        let mut out = Vec::new();
+        self.for_each_trade(|g, t| out.push((g, t)));
+        out
+    }
+
+    /// Calls `f(given, taken)` with each swap of `legal_trades`, in order.
+    pub(crate) fn for_each_trade(&self, mut f: impl FnMut(u8, u8)) {
         if !self.may_trade() {
-            return Vec::new();
+            return;
         }
         let have = self.sea.wares[self.current];
-        (0..3u8)
-            .filter(|g| have[*g as usize] > 0)
-            .flat_map(|g| (0..3u8).filter(move |t| *t != g).map(move |t| (g, t)))
-            .collect()
+        for give in (0..3u8).filter(|g| have[*g as usize] > 0) {
+            for take in (0..3u8).filter(|t| *t != give) {
+                f(give, take);
+            }
+        }
     }
 
     /// After a turn: deals with every week that has just ended (Friday is revealed or

@@ -87,6 +87,7 @@ impl Policy {
     pub fn choose_decision(self, game: &Game, rng: &mut Rng) -> Decision {
         match (self, game.phase()) {
             (Policy::Greedy, Phase::Deliver) => Decision::Deliver(self.choose_delivery(game, rng)),
+            (Policy::Random, Phase::Deliver) => random_step_four(game, rng),
             _ => {
                 let all = game.legal_decisions();
                 all[rng.below(all.len() as u32) as usize]
@@ -115,6 +116,36 @@ impl Policy {
             }
         }
     }
+}
+
+/// The random step-4 decision: the same draw as picking from `Game::legal_decisions` (not
+/// delivering, each delivery, each swap), counted and then walked to without listing.
+fn random_step_four(game: &Game, rng: &mut Rng) -> Decision {
+    let mut n = 1;
+    game.for_each_delivery(|_| n += 1);
+    game.for_each_trade(|_, _| n += 1);
+    let mut k = rng.below(n);
+    if k == 0 {
+        return Decision::Deliver(None);
+    }
+    let mut chosen = None;
+    game.for_each_delivery(|d| {
+        if chosen.is_none() {
+            k -= 1;
+            if k == 0 {
+                chosen = Some(Decision::Deliver(Some(d)));
+            }
+        }
+    });
+    game.for_each_trade(|give, take| {
+        if chosen.is_none() {
+            k -= 1;
+            if k == 0 {
+                chosen = Some(Decision::Trade(give, take));
+            }
+        }
+    });
+    chosen.expect("k counted the listed decisions")
 }
 
 /// A placement with its islander (meeple) choice.

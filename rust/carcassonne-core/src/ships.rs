@@ -59,6 +59,7 @@ impl Need {
     }
 
     /// Every full payment that meets the need (each a ware vector), in a fixed order.
+    #[cfg(test)]
     fn full_payments(self, out: &mut Vec<[u8; 3]>) {
         match self {
             Need::Fixed(w) => out.push(w),
@@ -98,68 +99,69 @@ impl Need {
     }
 
     /// Calls `f` with every payment of `payments`, in the same (sorted) order, without
-    /// allocating when there is no discount (the hot path of deliveries in self-play).
+    /// allocating (the hot path of deliveries in self-play). A payment is `keep` wares
+    /// (the need less the discount, at least 1) the player holds that some full payment
+    /// contains; listed by increasing shells, then bananas, this order is sorted.
     pub fn for_each_payment(self, have: [u32; 3], discount: u8, mut f: impl FnMut([u8; 3])) {
         if !self.affordable(have, discount) {
             return;
         }
-        let fits = |w: &[u8; 3]| (0..3).all(|i| w[i] as u32 <= have[i]);
-        if discount > 0 {
-            let mut all = Vec::new();
-            self.list_payments(have, discount, &mut all);
-            all.into_iter().for_each(f);
+        if let Need::Fixed(w) = self
+            && discount == 0
+        {
+            // The only payment, affordable.
+            f(w);
             return;
         }
-        match self {
-            Need::Fixed(w) => {
-                if fits(&w) {
-                    f(w)
+        let keep = self.keep(discount);
+        let cap = |i: usize| have[i].min(keep as u32) as u8;
+        for a in 0..=cap(0) {
+            for b in 0..=cap(1).min(keep - a) {
+                let w = [a, b, keep - a - b];
+                if w[2] as u32 <= have[2] && self.within_full_payment(w) {
+                    f(w);
                 }
-            }
-            // Generated in ascending order already.
-            Need::Any(n) => {
-                for a in 0..=n {
-                    for b in 0..=n - a {
-                        let w = [a, b, n - a - b];
-                        if fits(&w) {
-                            f(w);
-                        }
-                    }
-                }
-            }
-            Need::Identical(n) => {
-                for t in (0..3).rev() {
-                    let mut w = [0; 3];
-                    w[t] = n;
-                    if fits(&w) {
-                        f(w);
-                    }
-                }
-            }
-            Need::ThreePlus(_) => {
-                let mut all = [[0u8; 3]; 6];
-                let mut len = 0;
-                let mut v = Vec::new();
-                self.full_payments(&mut v);
-                for w in v.into_iter().filter(fits) {
-                    all[len] = w;
-                    len += 1;
-                }
-                all[..len].sort_unstable();
-                all[..len].iter().copied().for_each(f);
             }
         }
     }
 
-    /// `payments` by listing every full payment and what it leaves out (no shortcut).
+    /// Wares a payment has: the need less the discount, at least one.
+    fn keep(self, discount: u8) -> u8 {
+        self.total().saturating_sub(discount).max(1)
+    }
+
+    /// Whether some full payment contains `w` ware by ware.
+    fn within_full_payment(self, w: [u8; 3]) -> bool {
+        match self {
+            Need::Fixed(f) => (0..3).all(|i| w[i] <= f[i]),
+            Need::Any(n) => w.iter().map(|x| *x as u32).sum::<u32>() <= n as u32,
+            Need::Identical(n) => {
+                w.iter().filter(|x| **x > 0).count() <= 1 && w.iter().all(|x| *x <= n)
+            }
+            // 3 of type `a` and K of another type `b`: nothing of the third type.
+            Need::ThreePlus(k) => (0..3).any(|a| {
+                (0..3).any(|b| {
+                    b != a
+                        && (0..3).all(|c| c == a || c == b || w[c] == 0)
+                        && w[a] <= 3
+                        && w[b] <= k
+                })
+            }),
+        }
+    }
+
+    /// `payments` by listing every full payment and what it leaves out (no shortcut): the
+    /// reference the fast listing is tested against.
+    #[cfg(test)]
     fn list_payments(self, have: [u32; 3], discount: u8, out: &mut Vec<[u8; 3]>) {
         out.clear();
         let fits = |w: &[u8; 3]| (0..3).all(|i| w[i] as u32 <= have[i]);
         if discount == 0 {
-            // Full payments are distinct and generated in order.
+            // "3 + 3" lists 3 of one type and 3 of another twice.
             self.full_payments(out);
             out.retain(fits);
             out.sort_unstable();
+            out.dedup();
             return;
         }
         let mut full = Vec::new();
@@ -188,7 +190,7 @@ impl Need {
     /// Whether a player holding `have` can pay for this ship at all (without listing the
     /// ways): some full payment shares at least `total - discount` wares with `have`.
     pub fn affordable(self, have: [u32; 3], discount: u8) -> bool {
-        let keep = self.total().saturating_sub(discount).max(1) as u32;
+        let keep = self.keep(discount) as u32;
         let m = |i: usize, cap: u8| have[i].min(cap as u32);
         let best = match self {
             Need::Fixed(w) => (0..3).map(|i| m(i, w[i])).sum(),
@@ -205,9 +207,9 @@ impl Need {
 
     /// Whether `pay` meets the need for a player holding `have`, with `discount`.
     pub fn accepts(self, pay: [u8; 3], have: [u32; 3], discount: u8) -> bool {
-        let mut all = Vec::new();
-        self.payments(have, discount, &mut all);
-        all.contains(&pay)
+        pay.iter().map(|x| *x as u32).sum::<u32>() == self.keep(discount) as u32
+            && (0..3).all(|i| pay[i] as u32 <= have[i])
+            && self.within_full_payment(pay)
     }
 
     /// The need as written in a ship file.
@@ -407,6 +409,9 @@ mod tests {
         Need::ThreePlus(1).payments(plenty, 0, &mut out);
         assert_eq!(out.len(), 6);
         assert!(out.contains(&[3, 1, 0]) && !out.contains(&[4, 0, 0]));
+        // 3 + 3: 3 of one type and 3 of another, each pair of types once.
+        Need::ThreePlus(3).payments(plenty, 0, &mut out);
+        assert_eq!(out, vec![[0, 3, 3], [3, 0, 3], [3, 3, 0]]);
         // What a player lacks cannot be paid.
         Need::Fixed([2, 1, 1]).payments([1, 5, 5], 0, &mut out);
         assert!(out.is_empty());
@@ -480,6 +485,17 @@ mod tests {
                             let mut fast = Vec::new();
                             need.payments([a, b, c], discount, &mut fast);
                             assert_eq!(fast, out, "{need:?} {discount} {:?}", [a, b, c]);
+                            // A payment is accepted exactly when it is listed.
+                            for pay in (0..8u8).flat_map(|x| {
+                                (0..8u8).flat_map(move |y| (0..8u8).map(move |z| [x, y, z]))
+                            }) {
+                                assert_eq!(
+                                    need.accepts(pay, [a, b, c], discount),
+                                    out.contains(&pay),
+                                    "{need:?} {discount} {:?} {pay:?}",
+                                    [a, b, c]
+                                );
+                            }
                         }
                     }
                 }

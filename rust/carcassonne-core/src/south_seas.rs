@@ -641,8 +641,14 @@ impl Game {
     /// payment. Not delivering is always allowed too.
     pub fn legal_deliveries(&self) -> Vec<Delivery> {
         let mut out = Vec::new();
+        self.for_each_delivery(|d| out.push(d));
+        out
+    }
+
+    /// Calls `f` with each delivery of `legal_deliveries`, in order, without allocating.
+    pub(crate) fn for_each_delivery(&self, mut f: impl FnMut(Delivery)) {
         if self.sea.phase != Phase::Deliver {
-            return out;
+            return;
         }
         let have = self.sea.wares[self.current];
         let discount = self.delivery_discount();
@@ -650,13 +656,12 @@ impl Game {
             self.rules.ships[s as usize]
                 .need
                 .for_each_payment(have, discount, |pay| {
-                    out.push(Delivery {
+                    f(Delivery {
                         ship: slot as u8,
                         pay,
                     })
                 });
         }
-        out
     }
 
     /// Checks a delivery decision; `None` is not delivering.

@@ -1193,6 +1193,9 @@ fn check_position(g: &Game) {
     for dec in &all {
         assert_eq!(g.check_decision(*dec), Ok(()), "{dec:?}");
     }
+    // Each decision is listed once (a uniform pick would otherwise favour some).
+    let distinct: HashSet<String> = all.iter().map(|d| format!("{d:?}")).collect();
+    assert_eq!(distinct.len(), all.len(), "{all:?}");
     let drawn = g.deck().len() - g.remaining().len();
     match g.phase() {
         Phase::Place => {
@@ -1303,6 +1306,17 @@ fn play_friday(rules: &Arc<Rules>, seed: u64, index: u64, policy: Policy, seen: 
         let at = g.friday().at;
         let phase = g.phase();
         let current = g.current_player();
+        if policy == Policy::Random && phase != Phase::Place {
+            // The random decision is a uniform pick from the listed decisions, even where
+            // (step 4) it is drawn without listing them.
+            let all = g.legal_decisions();
+            let mut listed = rng.clone();
+            let expected = all[listed.below(all.len() as u32) as usize];
+            assert_eq!(
+                Policy::Random.choose_decision(&g, &mut rng.clone()),
+                expected
+            );
+        }
         policy.play(&mut g, &mut rng, &mut buf);
         steps += 1;
         assert!(steps < 1000);
