@@ -289,6 +289,10 @@ pub struct Rules {
     pub system: System,
     /// South Seas: the ships (empty for classic games).
     pub ships: Vec<Ship>,
+    /// `ship_payments[ship][discount]` (discount 0, or Friday's 1): every payment of the
+    /// ship for a player holding enough of everything, sorted. Filtered by what a player
+    /// holds, it lists that player's deliveries without working out any need.
+    pub ship_payments: Vec<[Vec<[u8; 3]>; 2]>,
     /// Friday: the six Friday tiles (empty unless `spec.friday`).
     pub friday: Vec<FridayTile>,
     /// (source, text) of every data set in use that says it is a reconstruction.
@@ -459,6 +463,10 @@ impl Rules {
                 set.ships
             }
         };
+        let ship_payments = ships
+            .iter()
+            .map(|s| [s.need.all_payments(0), s.need.all_payments(1)])
+            .collect();
         if spec.friday && system != System::SouthSeas {
             return Err(RulesError::FridayNeedsSouthSeas);
         }
@@ -500,6 +508,7 @@ impl Rules {
             segment_sides,
             system,
             ships,
+            ship_payments,
             friday,
             reconstructions,
             roads,

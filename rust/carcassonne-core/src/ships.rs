@@ -125,6 +125,15 @@ impl Need {
         }
     }
 
+    /// Every payment a player holding enough of everything could make (`payments` with
+    /// unlimited wares), sorted: filtering it by what a player holds gives `payments`.
+    pub fn all_payments(self, discount: u8) -> Vec<[u8; 3]> {
+        let enough = self.keep(discount) as u32;
+        let mut out = Vec::new();
+        self.payments([enough; 3], discount, &mut out);
+        out
+    }
+
     /// Wares a payment has: the need less the discount, at least one.
     fn keep(self, discount: u8) -> u8 {
         self.total().saturating_sub(discount).max(1)
@@ -481,6 +490,13 @@ mod tests {
                                 "{need:?} {discount} {:?}",
                                 [a, b, c]
                             );
+                            // The precomputed list, filtered, is the same listing.
+                            let filtered: Vec<[u8; 3]> = need
+                                .all_payments(discount)
+                                .into_iter()
+                                .filter(|w| (0..3).all(|i| w[i] as u32 <= [a, b, c][i]))
+                                .collect();
+                            assert_eq!(filtered, out, "{need:?} {discount} {:?}", [a, b, c]);
                             // The allocation-free path lists the same payments in order.
                             let mut fast = Vec::new();
                             need.payments([a, b, c], discount, &mut fast);

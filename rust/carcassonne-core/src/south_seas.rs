@@ -651,16 +651,16 @@ impl Game {
             return;
         }
         let have = self.sea.wares[self.current];
-        let discount = self.delivery_discount();
+        let discount = self.delivery_discount() as usize;
         for (slot, &s) in self.sea.display.iter().enumerate() {
-            self.rules.ships[s as usize]
-                .need
-                .for_each_payment(have, discount, |pay| {
+            for &pay in &self.rules.ship_payments[s as usize][discount] {
+                if (0..3).all(|i| pay[i] as u32 <= have[i]) {
                     f(Delivery {
                         ship: slot as u8,
                         pay,
-                    })
-                });
+                    });
+                }
+            }
         }
     }
 
