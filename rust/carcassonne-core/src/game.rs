@@ -451,6 +451,7 @@ fn place_and_join(
     let mut ferry_roads = 0u8;
     let mut occupied = 0u16;
     let south_seas = rules.system == System::SouthSeas;
+    let ferries = rules.ferries;
     // The slots of one side often pair the same two segments (a city side: all three),
     // and nothing joins in between: the union is done once.
     let mut last = (u8::MAX, u32::MAX, 0u32);
@@ -476,7 +477,7 @@ fn place_and_join(
                 let root = features.node_mut(r);
                 root.open -= 2;
                 // The Ferries: the road joined here may lead to a ferry that can move.
-                if root.ferries > 0 {
+                if ferries && root.ferries > 0 {
                     ferry_roads |= 1 << side;
                 }
             }
@@ -824,8 +825,8 @@ impl Game {
 
     /// Whether the current player may put a meeple on segment `seg` of the current tile
     /// at `p`: the same answer as bit `seg` of `meeple_options`, found with fewer lookups.
-    /// Only segments of the same kind as `seg` can join its feature through the board
-    /// (joined edges match), so only their contacts are looked up.
+    /// Edges join only segments of their own kind, so only the sides that same-kind
+    /// segments reach are looked at (`Rules::kin_sides`).
     pub fn meeple_allowed(&self, p: Placement, seg: u8) -> bool {
         let tile = self.tile.expect("game not over");
         if self.supply[self.current] == 0
@@ -833,40 +834,56 @@ impl Game {
         {
             return false;
         }
-        let segments = &self.rules.tiles[tile as usize].segments;
-        let kind = segments[seg as usize].kind;
-        // (segment, root) of every contact of a same-kind segment; a busy root of `seg`
+        let rules = &*self.rules;
+        let def = &rules.tiles[tile as usize];
+        let kind = def.segments[seg as usize].kind;
+        let oriented = tile as usize * 4 + p.rotation as usize;
+        let slots = &def.slot_segment[p.rotation as usize];
+        // (segment, root) of each contact of a same-kind segment; a busy root of `seg`
         // itself answers at once.
         let mut n = 0;
         let mut seg_of = [0u8; 12];
         let mut root_of = [0u32; 12];
-        let mut busy_self = false;
-        for_each_contact(
-            &self.rules,
-            &self.board,
-            p.cell,
-            tile,
-            p.rotation,
-            |_, _, s, neighbour| {
-                if busy_self || segments[s as usize].kind != kind {
-                    return;
+        let mut others = false;
+        let mut sides = rules.kin_sides[oriented][seg as usize];
+        while sides != 0 {
+            let side = sides.trailing_zeros() as usize;
+            sides &= sides - 1;
+            let Some(nb) = self
+                .board
+                .placed_at(self.board.neighbour_cell(p.cell, side))
+            else {
+                continue;
+            };
+            let nbp = &self.board.placed[nb];
+            let nb_slots = &rules.tiles[nbp.tile as usize].slot_segment[nbp.rotation as usize];
+            let mut last = u32::MAX;
+            for pos in 0..3 {
+                let s = slot(side, pos);
+                let own = slots[s];
+                if own == NO_SEGMENT || def.segments[own as usize].kind != kind {
+                    continue;
                 }
+                let neighbour = nbp.first_element + nb_slots[facing_slot(s)] as u32;
+                // The slots of a side often touch the same neighbour segment.
+                if neighbour == last && seg_of[n - 1] == own {
+                    continue;
+                }
+                last = neighbour;
                 let root = self.features.find(neighbour);
-                if s == seg && self.features.node(root).meeple_total > 0 {
-                    busy_self = true;
+                if own == seg && self.features.node(root).meeple_total > 0 {
+                    debug_assert!(self.meeple_options(p) & (1 << seg) == 0);
+                    return false;
                 }
-                seg_of[n] = s;
+                others |= own != seg;
+                seg_of[n] = own;
                 root_of[n] = root;
                 n += 1;
-            },
-        );
-        if busy_self {
-            debug_assert!(self.meeple_options(p) & (1 << seg) == 0);
-            return false;
+            }
         }
         // Grow `seg`'s group through shared roots; it is busy if any root it reaches is.
         let mut group = 1u16 << seg;
-        loop {
+        while others {
             let mut grown = group;
             for a in 0..n {
                 if group & (1 << seg_of[a]) == 0 {
@@ -878,9 +895,7 @@ impl Game {
                     }
                 }
             }
-            if grown == group {
-                break;
-            }
+            others = grown != group;
             group = grown;
         }
         let free = (0..n).all(|k| {
@@ -1218,7 +1233,11 @@ impl Game {
     /// check it.
     pub fn play_unchecked(&mut self, mv: Move) {
         debug_assert_eq!(self.check(mv), Ok(()));
-        let joined = self.place_tile(mv);
+        let cell = self.board.cell(mv.x, mv.y).expect("on the board");
+        let retrieved = mv
+            .retrieve
+            .map(|spot| self.spot_element(spot).expect("checked move"));
+        let joined = self.place_tile(mv, cell, retrieved);
         self.finish_turn(mv, joined.placed, joined.occupied);
     }
 
@@ -1226,13 +1245,18 @@ impl Game {
     /// asks `choose` for the ferry choices (if there are any to make), given the ferries this placement lets move
     /// (found from the placed tile, in the order of `Game::movable_ferries`), and plays
     /// them. Equivalent to making the choices first and calling `play_unchecked`; the
-    /// recorded move carries them.
+    /// recorded move carries them. `cell` is the move's square and `retrieved` the element
+    /// of its `retrieve` spot, which the caller already knows.
     pub(crate) fn play_choosing_ferries(
         &mut self,
         mut mv: Move,
+        cell: u32,
+        retrieved: Option<u32>,
         choose: impl FnOnce(&Game, &crate::ferries::Movable) -> (Option<(u8, u8)>, FerryMoves),
     ) {
-        let joined = self.place_tile(mv);
+        debug_assert_eq!(self.board.cell(mv.x, mv.y), Some(cell));
+        debug_assert_eq!(mv.retrieve.and_then(|s| self.spot_element(s)), retrieved);
+        let joined = self.place_tile(mv, cell, retrieved);
         if self.rules.ferries {
             let movable = self.movable_after_placing(joined.placed, joined.ferry_roads);
             let tile = self.board.placed[joined.placed].tile;
@@ -1244,10 +1268,10 @@ impl Game {
         self.finish_turn(mv, joined.placed, joined.occupied);
     }
 
-    /// The first part of a turn: the tile and its meeple.
-    fn place_tile(&mut self, mv: Move) -> Joined {
+    /// The first part of a turn: the tile at `cell` (the move's square) and its meeple, or
+    /// (South Seas) the islander on element `retrieved` taken back.
+    fn place_tile(&mut self, mv: Move, cell: u32, retrieved: Option<u32>) -> Joined {
         let tile = self.tile.expect("game not over");
-        let cell = self.board.cell(mv.x, mv.y).expect("on the board");
         self.turn += 1;
         let joined = self.add_tile(cell, tile, mv.rotation);
         if let Some(seg) = mv.meeple {
@@ -1259,8 +1283,8 @@ impl Game {
                 self.sea.islanders[self.current].push(first + seg as u32);
             }
         }
-        if let Some(spot) = mv.retrieve {
-            self.retrieve(spot);
+        if let Some(e) = retrieved {
+            self.retrieve(e);
         }
         joined
     }

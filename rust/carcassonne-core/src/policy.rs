@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::ferries::{FerryMove, FerryMoves, Movable, lake_ends, pairs};
 use crate::game::{Game, Move, Placement};
 use crate::rng::Rng;
-use crate::south_seas::{Decision, Delivery, Phase, Spot};
+use crate::south_seas::{Decision, Delivery, Phase};
 use crate::tileset::System;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,7 +67,9 @@ impl Policy {
         let mv = base_move(game, c);
         let tile = game.tile().expect("game not over");
         let lake = game.rules().tiles[tile as usize].lake.then_some(tile);
-        game.play_choosing_ferries(mv, |game, movable| choose_ferries(game, lake, movable, rng));
+        game.play_choosing_ferries(mv, c.placement.cell, c.retrieve, |game, movable| {
+            choose_ferries(game, lake, movable, rng)
+        });
     }
 
     /// The placement and meeple part of a move.
@@ -119,33 +121,44 @@ impl Policy {
 }
 
 /// The random step-4 decision: the same draw as picking from `Game::legal_decisions` (not
-/// delivering, each delivery, each swap), counted and then walked to without listing.
+/// delivering, each delivery, each swap), from a list on the stack (walked again in the
+/// rare case of more deliveries than it holds).
 fn random_step_four(game: &Game, rng: &mut Rng) -> Decision {
-    let mut n = 1;
-    game.for_each_delivery(|_| n += 1);
-    game.for_each_trade(|_, _| n += 1);
-    let mut k = rng.below(n);
+    const HELD: usize = 64;
+    let mut deliveries = [Delivery::default(); HELD];
+    let mut n = 0;
+    game.for_each_delivery(|d| {
+        if n < HELD {
+            deliveries[n] = d;
+        }
+        n += 1;
+    });
+    let mut trades = [(0u8, 0u8); 6];
+    let mut t = 0;
+    game.for_each_trade(|give, take| {
+        trades[t] = (give, take);
+        t += 1;
+    });
+    let k = rng.below((1 + n + t) as u32) as usize;
     if k == 0 {
         return Decision::Deliver(None);
     }
+    if k > n {
+        let (give, take) = trades[k - 1 - n];
+        return Decision::Trade(give, take);
+    }
+    if k <= HELD {
+        return Decision::Deliver(Some(deliveries[k - 1]));
+    }
+    let mut i = 0;
     let mut chosen = None;
     game.for_each_delivery(|d| {
-        if chosen.is_none() {
-            k -= 1;
-            if k == 0 {
-                chosen = Some(Decision::Deliver(Some(d)));
-            }
+        i += 1;
+        if i == k {
+            chosen = Some(d);
         }
     });
-    game.for_each_trade(|give, take| {
-        if chosen.is_none() {
-            k -= 1;
-            if k == 0 {
-                chosen = Some(Decision::Trade(give, take));
-            }
-        }
-    });
-    chosen.expect("k counted the listed decisions")
+    Decision::Deliver(chosen)
 }
 
 /// A placement with its islander (meeple) choice.
@@ -153,7 +166,8 @@ fn random_step_four(game: &Game, rng: &mut Rng) -> Decision {
 struct Choice {
     placement: Placement,
     meeple: Option<u8>,
-    retrieve: Option<Spot>,
+    /// South Seas: the element of the islander taken back.
+    retrieve: Option<u32>,
 }
 
 impl Choice {
@@ -169,7 +183,7 @@ impl Choice {
 fn base_move(game: &Game, c: Choice) -> Move {
     let (x, y) = game.board().xy(c.placement.cell);
     Move {
-        retrieve: c.retrieve,
+        retrieve: c.retrieve.map(|e| game.spot_of(e)),
         ..Move::place(x, y, c.placement.rotation, c.meeple)
     }
 }
@@ -274,7 +288,7 @@ fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
                 .nth((k - 1 - meeple_options) as usize)
                 .expect("islanders on the board");
             return Choice {
-                retrieve: Some(game.spot_of(e)),
+                retrieve: Some(e),
                 ..Choice::new(p, None)
             };
         }
@@ -363,6 +377,6 @@ fn greedy_sea_placement(game: &Game, rng: &mut Rng) -> Choice {
             rotation: mv.rotation,
         },
         meeple: mv.meeple,
-        retrieve: mv.retrieve,
+        retrieve: mv.retrieve.and_then(|spot| game.spot_element(spot)),
     }
 }

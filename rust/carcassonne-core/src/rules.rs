@@ -302,6 +302,10 @@ pub struct Rules {
     /// `segment_sides[tile * 4 + rotation][segment]`: the sides (bit per side) a segment
     /// reaches; a segment reaching no side that has a neighbour is a feature of its own.
     pub segment_sides: Vec<[u8; crate::tileset::MAX_SEGMENTS]>,
+    /// `kin_sides[tile * 4 + rotation][segment]`: the sides reached by any segment of the
+    /// same kind: the only sides where that segment's feature can meet the board (edges
+    /// join only their own kind).
+    pub kin_sides: Vec<[u8; crate::tileset::MAX_SEGMENTS]>,
     /// `legal[tile * 256 + demand]`: bit r set when canonical rotation r fits an open
     /// square whose neighbours demand `demand` (2 bits per side, 0 = no neighbour).
     legal: Vec<u8>,
@@ -490,7 +494,7 @@ impl Rules {
         } else {
             Vec::new()
         };
-        let segment_sides = tiles
+        let segment_sides: Vec<[u8; crate::tileset::MAX_SEGMENTS]> = tiles
             .iter()
             .flat_map(|t| {
                 (0..4).map(move |r| {
@@ -504,8 +508,25 @@ impl Rules {
                 })
             })
             .collect();
+        let kin_sides = segment_sides
+            .iter()
+            .enumerate()
+            .map(|(k, sides)| {
+                let segments = &tiles[k / 4].segments;
+                let mut kin = [0u8; crate::tileset::MAX_SEGMENTS];
+                for (i, a) in segments.iter().enumerate() {
+                    for (j, b) in segments.iter().enumerate() {
+                        if a.kind == b.kind {
+                            kin[i] |= sides[j];
+                        }
+                    }
+                }
+                kin
+            })
+            .collect();
         Ok(Rules {
             segment_sides,
+            kin_sides,
             system,
             ships,
             ship_payments,

@@ -279,13 +279,14 @@ impl Game {
         }
     }
 
-    /// Takes the current player's islander at `spot` back into the supply.
-    pub(crate) fn retrieve(&mut self, spot: Spot) {
-        let e = self.spot_element(spot).expect("checked move");
+    /// Takes the current player's islander on element `e` back into the supply.
+    pub(crate) fn retrieve(&mut self, e: u32) {
         self.features.remove_meeple(e);
         self.supply[self.current] += 1;
         self.sea.islanders[self.current].retain(|x| *x != e);
-        self.sea.watched_markets.retain(|(_, _, m)| *m != e);
+        if !self.sea.watched_markets.is_empty() {
+            self.sea.watched_markets.retain(|(_, _, m)| *m != e);
+        }
     }
 
     /// Steps 3 and 4 start: evaluates what the tile at `placed` triggered: its fishing
@@ -367,6 +368,7 @@ impl Game {
 
     /// Hands out the ships of completed markets in order, stopping when a merchant must
     /// choose among tied ships; then step 4, or the end of the turn.
+    #[inline]
     fn continue_turn(&mut self) {
         while let Some(&(player, e)) = self.sea.pending_markets.first() {
             let top = self.top_ship_slots();
@@ -607,6 +609,7 @@ impl Game {
     }
 
     /// Whether the current player can deliver to some face-up ship.
+    #[inline]
     fn delivery_possible(&mut self) -> bool {
         let have = self.sea.wares[self.current];
         let discount = self.delivery_discount();
@@ -651,10 +654,18 @@ impl Game {
             return;
         }
         let have = self.sea.wares[self.current];
-        let discount = self.delivery_discount() as usize;
+        let discount = self.delivery_discount();
         for (slot, &s) in self.sea.display.iter().enumerate() {
-            for &pay in &self.rules.ship_payments[s as usize][discount] {
-                if (0..3).all(|i| pay[i] as u32 <= have[i]) {
+            // Most face-up ships are out of reach: one test instead of a walk.
+            if !self.rules.ships[s as usize].need.affordable(have, discount) {
+                continue;
+            }
+            for &pay in &self.rules.ship_payments[s as usize][discount as usize] {
+                // Sorted by shells first: the rest needs more shells still.
+                if pay[0] as u32 > have[0] {
+                    break;
+                }
+                if pay[1] as u32 <= have[1] && pay[2] as u32 <= have[2] {
                     f(Delivery {
                         ship: slot as u8,
                         pay,
@@ -717,6 +728,7 @@ impl Game {
 
     /// After step 4: the game ends after the turn in which the last ship was taken (or,
     /// through the draw, the last tile placed); otherwise the next player draws.
+    #[inline]
     fn end_south_seas_turn(&mut self) {
         self.sea.phase = Phase::Place;
         if self.sea.ships_gone() {
@@ -732,8 +744,12 @@ impl Game {
     }
 
     /// The next player draws.
+    #[inline]
     pub(crate) fn next_turn(&mut self) {
-        self.current = (self.current + 1) % self.rules.players();
+        self.current += 1;
+        if self.current == self.rules.players() {
+            self.current = 0;
+        }
         self.friday.traded = false;
         self.draw();
     }
