@@ -368,7 +368,7 @@ impl Game {
 
     /// Hands out the ships of completed markets in order, stopping when a merchant must
     /// choose among tied ships; then step 4, or the end of the turn.
-    #[inline]
+    #[inline(always)]
     fn continue_turn(&mut self) {
         while let Some(&(player, e)) = self.sea.pending_markets.first() {
             let top = self.top_ship_slots();
@@ -609,7 +609,7 @@ impl Game {
     }
 
     /// Whether the current player can deliver to some face-up ship.
-    #[inline]
+    #[inline(always)]
     fn delivery_possible(&mut self) -> bool {
         let have = self.sea.wares[self.current];
         let discount = self.delivery_discount();
@@ -728,7 +728,7 @@ impl Game {
 
     /// After step 4: the game ends after the turn in which the last ship was taken (or,
     /// through the draw, the last tile placed); otherwise the next player draws.
-    #[inline]
+    #[inline(always)]
     fn end_south_seas_turn(&mut self) {
         self.sea.phase = Phase::Place;
         if self.sea.ships_gone() {
@@ -744,7 +744,7 @@ impl Game {
     }
 
     /// The next player draws.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next_turn(&mut self) {
         self.current += 1;
         if self.current == self.rules.players() {
