@@ -276,10 +276,14 @@ impl Game {
             Bonus::Homecoming => {
                 // From the next player on, each player with an islander on the board.
                 let next = (self.current + 1) % players;
-                self.friday.homecoming = (0..players)
-                    .map(|k| ((next + k) % players) as u8)
-                    .filter(|p| !self.sea.islanders[*p as usize].is_empty())
-                    .collect();
+                let mut order = std::mem::take(&mut self.friday.homecoming);
+                order.clear();
+                order.extend(
+                    (0..players)
+                        .map(|k| ((next + k) % players) as u8)
+                        .filter(|p| !self.sea.islanders[*p as usize].is_empty()),
+                );
+                self.friday.homecoming = order;
                 if self.friday.homecoming.is_empty() {
                     return false;
                 }
@@ -292,11 +296,15 @@ impl Game {
 
     /// Friday tiles the current player may move Friday to (all revealed, not his own).
     pub(crate) fn friday_targets(&self) -> Vec<u8> {
+        self.friday_targets_iter().collect()
+    }
+
+    /// `friday_targets` without a list.
+    pub(crate) fn friday_targets_iter(&self) -> impl Iterator<Item = u8> + '_ {
         self.friday.order[..self.friday.revealed]
             .iter()
             .copied()
             .filter(|t| Some(*t) != self.friday.at)
-            .collect()
     }
 
     pub(crate) fn check_friday_decision(&self, d: Decision) -> Result<(), IllegalMove> {

@@ -57,6 +57,7 @@ impl Policy {
     /// Chooses and plays a move for the current player: the same move as `choose` with
     /// the same random stream, but the ferry choices are made once the tile is down, from
     /// the board lookups the placement has just made (the self-play fast path).
+    #[inline(always)]
     pub fn play(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>) {
         if game.phase() != Phase::Place {
             let d = self.choose_decision(game, rng);
@@ -90,6 +91,19 @@ impl Policy {
         match (self, game.phase()) {
             (Policy::Greedy, Phase::Deliver) => Decision::Deliver(self.choose_delivery(game, rng)),
             (Policy::Random, Phase::Deliver) => random_step_four(game, rng),
+            // The same draws as from `legal_decisions`, without listing.
+            (_, Phase::MoveFriday) => {
+                let n = game.friday_targets_iter().count();
+                let k = rng.below(n as u32) as usize;
+                Decision::MoveFriday(game.friday_targets_iter().nth(k).expect("k < n"))
+            }
+            (_, Phase::Homecoming) => {
+                let player = game.decider();
+                let n = game.islanders_of(player).count();
+                let k = rng.below(n as u32) as usize;
+                let e = game.islanders_of(player).nth(k).expect("k < n");
+                Decision::Homecoming(game.spot_of(e))
+            }
             _ => {
                 let all = game.legal_decisions();
                 all[rng.below(all.len() as u32) as usize]

@@ -135,7 +135,8 @@ struct DeliveryMemo {
     have: [u32; 3],
     discount: u8,
     display_version: u32,
-    possible: bool,
+    /// Display slots (bit per slot) whose ship the player can pay for.
+    affordable: u8,
 }
 
 /// The South Seas part of a game's state (empty in classic games).
@@ -619,25 +620,36 @@ impl Game {
         {
             return false;
         }
-        let display_version = self.sea.display_version;
-        let memo = &mut self.sea.delivery_memo[self.current];
-        if let Some(m) = memo
-            && (m.have, m.discount, m.display_version) == (have, discount, display_version)
-        {
-            return m.possible;
+        if let Some(slots) = self.remembered_affordable(have, discount) {
+            return slots != 0;
         }
-        let possible = self
-            .sea
-            .display
-            .iter()
-            .any(|&s| self.rules.ships[s as usize].need.affordable(have, discount));
+        let slots = self.affordable_slots(have, discount);
         self.sea.delivery_memo[self.current] = Some(DeliveryMemo {
             have,
             discount,
-            display_version,
-            possible,
+            display_version: self.sea.display_version,
+            affordable: slots,
         });
-        possible
+        slots != 0
+    }
+
+    /// The display slots the current player, holding `have`, can pay for, if remembered.
+    #[inline]
+    fn remembered_affordable(&self, have: [u32; 3], discount: u8) -> Option<u8> {
+        let m = self.sea.delivery_memo[self.current]?;
+        ((m.have, m.discount, m.display_version) == (have, discount, self.sea.display_version))
+            .then_some(m.affordable)
+    }
+
+    /// Display slots (bit per slot) whose ship a player holding `have` can pay for.
+    fn affordable_slots(&self, have: [u32; 3], discount: u8) -> u8 {
+        let mut slots = 0;
+        for (slot, &s) in self.sea.display.iter().enumerate() {
+            if self.rules.ships[s as usize].need.affordable(have, discount) {
+                slots |= 1 << slot;
+            }
+        }
+        slots
     }
 
     /// Every delivery the current player can make now (step 4), by display slot, then
@@ -655,9 +667,13 @@ impl Game {
         }
         let have = self.sea.wares[self.current];
         let discount = self.delivery_discount();
+        // Most face-up ships are out of reach: one test each (usually remembered from the
+        // start of step 4) instead of a walk.
+        let slots = self
+            .remembered_affordable(have, discount)
+            .unwrap_or_else(|| self.affordable_slots(have, discount));
         for (slot, &s) in self.sea.display.iter().enumerate() {
-            // Most face-up ships are out of reach: one test instead of a walk.
-            if !self.rules.ships[s as usize].need.affordable(have, discount) {
+            if slots & (1 << slot) == 0 {
                 continue;
             }
             for &pay in &self.rules.ship_payments[s as usize][discount as usize] {
@@ -760,22 +776,25 @@ impl Game {
     pub(crate) fn finish_south_seas(&mut self) {
         // Only features with islanders give anything: find them from the islanders, each
         // feature once, in order of its root element.
-        let mut roots: Vec<u32> = self
-            .sea
-            .islanders
-            .iter()
-            .flatten()
-            .map(|e| self.features.find(*e))
-            .collect();
+        let mut roots = std::mem::take(&mut self.scratch);
+        roots.clear();
+        roots.extend(
+            self.sea
+                .islanders
+                .iter()
+                .flatten()
+                .map(|e| self.features.find(*e)),
+        );
         roots.sort_unstable();
         roots.dedup();
-        for e in roots {
+        for &e in &roots {
             if self.features.node(e).kind == FeatureKind::Market {
                 continue;
             }
             let complete = self.is_complete(e);
             self.give_wares(e, complete, false, true);
         }
+        self.scratch = roots;
         for p in 0..self.rules.players() {
             let points = (self.sea.wares[p].iter().sum::<u32>() / WARES_PER_POINT) as i32;
             self.scores[p] += points;
