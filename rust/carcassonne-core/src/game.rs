@@ -452,6 +452,7 @@ fn place_and_join(
     let mut occupied = 0u16;
     let south_seas = rules.system == System::SouthSeas;
     let ferries = rules.ferries;
+    let open_slots = def.open_slots[rotation as usize];
     // The slots of one side often pair the same two segments (a city side: all three),
     // and nothing joins in between: the union is done once.
     let mut last = (u8::MAX, u32::MAX, 0u32);
@@ -472,7 +473,7 @@ fn place_and_join(
             if south_seas && features.node(r).meeple_total > 0 {
                 occupied |= 1 << seg;
             }
-            if def.segments[seg as usize].kind.counts_open_at(pos) {
+            if open_slots & (1 << slot(side, pos)) != 0 {
                 // One open side of each of the two features is now matched.
                 let root = features.node_mut(r);
                 root.open -= 2;

@@ -197,6 +197,9 @@ pub struct TileDef {
     pub segments: Vec<Segment>,
     /// `slot_segment[rotation][slot]`: the segment at a board-oriented slot, or NO_SEGMENT.
     pub slot_segment: [[u8; SLOTS]; 4],
+    /// `open_slots[rotation]`: board-oriented slots (bit per slot) whose segment counts
+    /// as an open end there until a neighbour matches it (`FeatureKind::counts_open_at`).
+    pub open_slots: [u16; 4],
     /// `edges_at[rotation][side]`: side kinds after rotation.
     pub edges_at: [[EdgeKind; 4]; 4],
     /// Bit r set when rotation r is the smallest of the rotations that look identical
@@ -733,6 +736,13 @@ fn build_def(
             edges_at[r as usize][(side + r as usize) % 4] = edges[side];
         }
     }
+    let open_slots = slot_segment.map(|slots| {
+        (0..SLOTS).fold(0u16, |mask, s| {
+            let seg = slots[s];
+            let open = seg != NO_SEGMENT && segments[seg as usize].kind.counts_open_at(s % 3);
+            mask | ((open as u16) << s)
+        })
+    });
     // Two rotations are the same placement when the rotated segments coincide as sets.
     let signature = |r: u8| {
         let mut sig: Vec<SegmentSignature> = segments
@@ -794,6 +804,7 @@ fn build_def(
         edges,
         segments,
         slot_segment,
+        open_slots,
         edges_at,
         canonical_rotations,
         canonical_of,
