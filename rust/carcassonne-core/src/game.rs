@@ -826,8 +826,8 @@ impl Game {
 
     /// Whether the current player may put a meeple on segment `seg` of the current tile
     /// at `p`: the same answer as bit `seg` of `meeple_options`, found with fewer lookups.
-    /// Edges join only segments of their own kind, so only the sides that same-kind
-    /// segments reach are looked at (`Rules::kin_sides`).
+    /// Edges join only segments of their own kind, so only the slots of same-kind
+    /// segments are looked at (`Rules::kin_slots`).
     pub fn meeple_allowed(&self, p: Placement, seg: u8) -> bool {
         let tile = self.tile.expect("game not over");
         if self.supply[self.current] == 0
@@ -836,20 +836,19 @@ impl Game {
             return false;
         }
         let rules = &*self.rules;
-        let def = &rules.tiles[tile as usize];
-        let kind = def.segments[seg as usize].kind;
-        let oriented = tile as usize * 4 + p.rotation as usize;
-        let slots = &def.slot_segment[p.rotation as usize];
+        let slots = &rules.tiles[tile as usize].slot_segment[p.rotation as usize];
+        let kin = rules.kin_slots[tile as usize * 4 + p.rotation as usize][seg as usize];
         // (segment, root) of each contact of a same-kind segment; a busy root of `seg`
         // itself answers at once.
         let mut n = 0;
         let mut seg_of = [0u8; 12];
         let mut root_of = [0u32; 12];
         let mut others = false;
-        let mut sides = rules.kin_sides[oriented][seg as usize];
-        while sides != 0 {
-            let side = sides.trailing_zeros() as usize;
-            sides &= sides - 1;
+        for side in 0..4 {
+            let mut on_side = (kin >> (3 * side)) & 7;
+            if on_side == 0 {
+                continue;
+            }
             let Some(nb) = self
                 .board
                 .placed_at(self.board.neighbour_cell(p.cell, side))
@@ -859,12 +858,10 @@ impl Game {
             let nbp = &self.board.placed[nb];
             let nb_slots = &rules.tiles[nbp.tile as usize].slot_segment[nbp.rotation as usize];
             let mut last = u32::MAX;
-            for pos in 0..3 {
-                let s = slot(side, pos);
+            while on_side != 0 {
+                let s = slot(side, on_side.trailing_zeros() as usize);
+                on_side &= on_side - 1;
                 let own = slots[s];
-                if own == NO_SEGMENT || def.segments[own as usize].kind != kind {
-                    continue;
-                }
                 let neighbour = nbp.first_element + nb_slots[facing_slot(s)] as u32;
                 // The slots of a side often touch the same neighbour segment.
                 if neighbour == last && seg_of[n - 1] == own {

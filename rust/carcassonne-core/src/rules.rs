@@ -302,10 +302,10 @@ pub struct Rules {
     /// `segment_sides[tile * 4 + rotation][segment]`: the sides (bit per side) a segment
     /// reaches; a segment reaching no side that has a neighbour is a feature of its own.
     pub segment_sides: Vec<[u8; crate::tileset::MAX_SEGMENTS]>,
-    /// `kin_sides[tile * 4 + rotation][segment]`: the sides reached by any segment of the
-    /// same kind: the only sides where that segment's feature can meet the board (edges
-    /// join only their own kind).
-    pub kin_sides: Vec<[u8; crate::tileset::MAX_SEGMENTS]>,
+    /// `kin_slots[tile * 4 + rotation][segment]`: the board-oriented slots (bit per slot)
+    /// of every segment of the same kind: the only slots where that segment's feature can
+    /// meet the board (edges join only their own kind).
+    pub kin_slots: Vec<[u16; crate::tileset::MAX_SEGMENTS]>,
     /// `legal[tile * 256 + demand]`: bit r set when canonical rotation r fits an open
     /// square whose neighbours demand `demand` (2 bits per side, 0 = no neighbour).
     legal: Vec<u8>,
@@ -508,25 +508,29 @@ impl Rules {
                 })
             })
             .collect();
-        let kin_sides = segment_sides
+        let kin_slots = tiles
             .iter()
-            .enumerate()
-            .map(|(k, sides)| {
-                let segments = &tiles[k / 4].segments;
-                let mut kin = [0u8; crate::tileset::MAX_SEGMENTS];
-                for (i, a) in segments.iter().enumerate() {
-                    for (j, b) in segments.iter().enumerate() {
-                        if a.kind == b.kind {
-                            kin[i] |= sides[j];
+            .flat_map(|t| {
+                (0..4).map(move |r| {
+                    let mut kin = [0u16; crate::tileset::MAX_SEGMENTS];
+                    for (s, own) in t.slot_segment[r].iter().enumerate() {
+                        if *own == crate::tileset::NO_SEGMENT {
+                            continue;
+                        }
+                        let kind = t.segments[*own as usize].kind;
+                        for (i, seg) in t.segments.iter().enumerate() {
+                            if seg.kind == kind {
+                                kin[i] |= 1 << s;
+                            }
                         }
                     }
-                }
-                kin
+                    kin
+                })
             })
             .collect();
         Ok(Rules {
             segment_sides,
-            kin_sides,
+            kin_slots,
             system,
             ships,
             ship_payments,
