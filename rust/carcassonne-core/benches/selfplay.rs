@@ -48,6 +48,22 @@ fn whole_games(c: &mut Criterion) {
             ),
             Policy::Random,
         ),
+        (
+            "random game, South Seas, 2 players",
+            Arc::new(Rules::new(RulesSpec::south_seas(2)).unwrap()),
+            Policy::Random,
+        ),
+        (
+            "random game, South Seas + Friday, 2 players",
+            Arc::new(
+                Rules::new(RulesSpec {
+                    friday: true,
+                    ..RulesSpec::south_seas(2)
+                })
+                .unwrap(),
+            ),
+            Policy::Random,
+        ),
     ] {
         let mut game = Game::new(Arc::clone(&rules), Vec::new());
         game.set_record_events(false);

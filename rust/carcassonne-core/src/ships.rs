@@ -205,11 +205,14 @@ impl Need {
             Need::Fixed(w) => (0..3).map(|i| m(i, w[i])).sum(),
             Need::Any(n) => have.iter().sum::<u32>().min(n as u32),
             Need::Identical(n) => (0..3).map(|i| m(i, n)).max().unwrap_or(0),
-            Need::ThreePlus(k) => (0..3)
-                .flat_map(|a| (0..3).filter(move |b| *b != a).map(move |b| (a, b)))
-                .map(|(a, b)| m(a, 3) + m(b, k))
-                .max()
-                .unwrap_or(0),
+            // The best of 3 of type `a` and K of another type `b`, without listing pairs.
+            Need::ThreePlus(k) => {
+                let three = [m(0, 3), m(1, 3), m(2, 3)];
+                let other = [m(0, k), m(1, k), m(2, k)];
+                (three[0] + other[1].max(other[2]))
+                    .max(three[1] + other[0].max(other[2]))
+                    .max(three[2] + other[0].max(other[1]))
+            }
         };
         best >= keep
     }
