@@ -162,6 +162,8 @@ pub struct FridayState {
     pub revealed: usize,
     /// The tile Friday stands on.
     pub at: Option<u8>,
+    /// Its bonus (asked every turn, so kept at hand).
+    pub bonus: Option<Bonus>,
     /// Weeks (stacks of 7) whose end has been dealt with.
     pub weeks_done: usize,
     /// Players still to take an islander back (homecoming), in order.
@@ -174,6 +176,7 @@ impl FridayState {
     pub(crate) fn reset(&mut self) {
         self.revealed = 0;
         self.at = None;
+        self.bonus = None;
         self.weeks_done = 0;
         self.homecoming.clear();
         self.traded = false;
@@ -187,7 +190,7 @@ impl Game {
 
     /// The bonus in force now (the tile Friday stands on), if Friday is played.
     pub fn friday_bonus(&self) -> Option<Bonus> {
-        self.friday.at.map(|t| self.rules.friday[t as usize].bonus)
+        self.friday.bonus
     }
 
     /// Wares fewer a delivery needs this week.
@@ -251,9 +254,10 @@ impl Game {
     /// Friday arrives on `tile`: one-time bonuses are given. Returns true when players
     /// must now choose islanders to take back.
     fn friday_arrives(&mut self, tile: u8, moved_by: Option<u8>) -> bool {
-        self.friday.at = Some(tile);
-        let players = self.rules.players();
         let bonus = self.rules.friday[tile as usize].bonus;
+        self.friday.at = Some(tile);
+        self.friday.bonus = Some(bonus);
+        let players = self.rules.players();
         if self.record_events {
             let mut wares = [0; 3];
             if let Bonus::Wares(w) = bonus {
