@@ -614,28 +614,30 @@ impl Game {
     fn delivery_possible(&mut self) -> bool {
         let have = self.sea.wares[self.current];
         let discount = self.delivery_discount();
-        // Most turns a player holds fewer wares than any face-up ship needs.
-        if self.sea.least_need == u32::MAX
-            || have.iter().sum::<u32>() < self.sea.least_need.saturating_sub(discount as u32).max(1)
-        {
-            return false;
+        match self.known_affordable(have, discount) {
+            Some(slots) => slots != 0,
+            None => {
+                let slots = self.affordable_slots(have, discount);
+                self.sea.delivery_memo[self.current] = Some(DeliveryMemo {
+                    have,
+                    discount,
+                    display_version: self.sea.display_version,
+                    affordable: slots,
+                });
+                slots != 0
+            }
         }
-        if let Some(slots) = self.remembered_affordable(have, discount) {
-            return slots != 0;
-        }
-        let slots = self.affordable_slots(have, discount);
-        self.sea.delivery_memo[self.current] = Some(DeliveryMemo {
-            have,
-            discount,
-            display_version: self.sea.display_version,
-            affordable: slots,
-        });
-        slots != 0
     }
 
-    /// The display slots the current player, holding `have`, can pay for, if remembered.
+    /// The display slots the current player, holding `have`, can pay for, when known
+    /// without looking at the ships: none when he holds fewer wares than any face-up ship
+    /// needs (most turns), else as remembered for these wares, discount and display.
     #[inline]
-    fn remembered_affordable(&self, have: [u32; 3], discount: u8) -> Option<u8> {
+    fn known_affordable(&self, have: [u32; 3], discount: u8) -> Option<u8> {
+        let least = self.sea.least_need.saturating_sub(discount as u32).max(1);
+        if self.sea.least_need == u32::MAX || have.iter().sum::<u32>() < least {
+            return Some(0);
+        }
         let m = self.sea.delivery_memo[self.current]?;
         ((m.have, m.discount, m.display_version) == (have, discount, self.sea.display_version))
             .then_some(m.affordable)
@@ -670,7 +672,7 @@ impl Game {
         // Most face-up ships are out of reach: one test each (usually remembered from the
         // start of step 4) instead of a walk.
         let slots = self
-            .remembered_affordable(have, discount)
+            .known_affordable(have, discount)
             .unwrap_or_else(|| self.affordable_slots(have, discount));
         for (slot, &s) in self.sea.display.iter().enumerate() {
             if slots & (1 << slot) == 0 {
