@@ -394,3 +394,50 @@ fn greedy_sea_placement(game: &Game, rng: &mut Rng) -> Choice {
         retrieve: mv.retrieve.and_then(|spot| game.spot_element(spot)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::rules::{Rules, RulesSpec, TileSetSource};
+
+    /// More deliveries than `random_step_four` keeps on the stack (four "any 8" ships and
+    /// plenty of wares: 4 x 45): the walk that takes over still draws exactly what a pick
+    /// from `legal_decisions` draws.
+    #[test]
+    fn random_step_four_beyond_its_stack_list() {
+        let mut ships = String::from("name = \"many-payments\"\n");
+        for i in 0..5 {
+            ships.push_str(&format!(
+                "\n[[ships]]\nid = \"s{i}\"\npoints = 3\nneeds = \"any 8\"\n"
+            ));
+        }
+        let rules = Arc::new(
+            Rules::new(RulesSpec {
+                ships: TileSetSource::File {
+                    path: "many-payments.toml".into(),
+                    toml: ships,
+                },
+                ..RulesSpec::south_seas(2)
+            })
+            .unwrap(),
+        );
+        let deck = rules.full_deck.clone();
+        let mut game = Game::with_ships(Arc::clone(&rules), deck, (0..5).collect());
+        game.sea.wares[game.current_player()] = [8, 8, 8];
+        game.sea.phase = Phase::Deliver;
+        let listed = game.legal_decisions();
+        assert_eq!(listed.len(), 1 + 4 * 45);
+        let mut beyond = 0;
+        for seed in 0..400 {
+            let mut rng = Rng::for_game(seed, 0);
+            let expected = listed[rng.clone().below(listed.len() as u32) as usize];
+            assert_eq!(random_step_four(&game, &mut rng), expected);
+            if listed.iter().position(|d| *d == expected).unwrap() > 64 {
+                beyond += 1;
+            }
+        }
+        assert!(beyond > 0, "the walk beyond the stack list was drawn");
+    }
+}
