@@ -99,7 +99,8 @@ impl Need {
     }
 
     /// Calls `f` with every payment of `payments`, in the same (sorted) order, without
-    /// allocating (the hot path of deliveries in self-play). A payment is `keep` wares
+    /// allocating (self-play filters the lists of `Rules::ship_payments`, made with this
+    /// once per ship). A payment is `keep` wares
     /// (the need less the discount, at least 1) the player holds that some full payment
     /// contains; listed by increasing shells, then bananas, this order is sorted.
     pub fn for_each_payment(self, have: [u32; 3], discount: u8, mut f: impl FnMut([u8; 3])) {

@@ -154,8 +154,9 @@ pub struct SeaState {
     pub least_need: u32,
     /// Changes whenever the display does (see `Game::update_least_need`).
     display_version: u32,
-    /// Per player: whether a delivery was possible when last asked, and for which wares,
-    /// discount and display. Wares change on a few turns only, so most turns reuse it.
+    /// Per player: the display slots he could pay for when last asked, and for which
+    /// wares, discount and display. Wares change on a few turns only, so most turns reuse
+    /// it.
     delivery_memo: [Option<DeliveryMemo>; MAX_PLAYERS],
     /// Ships taken, in order: (player, ship).
     pub taken: Vec<(u8, u16)>,
