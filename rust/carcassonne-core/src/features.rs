@@ -96,11 +96,21 @@ impl Node {
 #[derive(Clone, Debug, Default)]
 pub struct Features {
     nodes: Vec<Node>,
+    /// Meeples on the board per feature kind (`FeatureKind as usize`): with none on a
+    /// kind, every feature of that kind is free without looking at the board.
+    on_kind: [u16; FeatureKind::ALL.len()],
 }
 
 impl Features {
     pub fn clear(&mut self) {
         self.nodes.clear();
+        self.on_kind = Default::default();
+    }
+
+    /// Meeples standing on features of `kind`.
+    #[inline]
+    pub fn meeples_on(&self, kind: FeatureKind) -> u16 {
+        self.on_kind[kind as usize]
     }
 
     pub fn len(&self) -> usize {
@@ -220,6 +230,7 @@ impl Features {
     /// Puts a meeple of `player` on element `e`.
     pub fn place_meeple(&mut self, e: u32, player: u8) {
         self.nodes[e as usize].meeple = player;
+        self.on_kind[self.nodes[e as usize].kind as usize] += 1;
         let r = self.find(e) as usize;
         self.nodes[r].meeples[player as usize] += 1;
         self.nodes[r].meeple_total += 1;
@@ -230,6 +241,7 @@ impl Features {
         let player = self.nodes[e as usize].meeple;
         debug_assert!(player != NO_PLAYER);
         self.nodes[e as usize].meeple = NO_PLAYER;
+        self.on_kind[self.nodes[e as usize].kind as usize] -= 1;
         let r = self.find(e) as usize;
         self.nodes[r].meeples[player as usize] -= 1;
         self.nodes[r].meeple_total -= 1;
@@ -254,6 +266,7 @@ impl Features {
             }
         }
         let r = &mut self.nodes[root as usize];
+        self.on_kind[r.kind as usize] -= r.meeple_total as u16;
         r.meeples = [0; MAX_PLAYERS];
         r.meeple_total = 0;
     }

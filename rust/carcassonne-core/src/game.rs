@@ -836,6 +836,16 @@ impl Game {
             return false;
         }
         let rules = &*self.rules;
+        // No meeple stands on any feature of this kind (in South Seas a quarter of the
+        // checks): nothing on the board can be in the way.
+        if self
+            .features
+            .meeples_on(rules.tiles[tile as usize].segments[seg as usize].kind)
+            == 0
+        {
+            debug_assert!(self.meeple_options(p) & (1 << seg) != 0);
+            return true;
+        }
         let slots = &rules.tiles[tile as usize].slot_segment[p.rotation as usize];
         let kin = rules.kin_slots[tile as usize * 4 + p.rotation as usize][seg as usize];
         // (segment, root) of each contact of a same-kind segment; a busy root of `seg`

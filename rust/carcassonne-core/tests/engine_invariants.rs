@@ -128,6 +128,20 @@ fn check_against_flood_fill(game: &Game) {
             seen.extend(comp);
         }
     }
+    // Meeples per feature kind, as the meeple check's shortcut reads them.
+    for kind in FeatureKind::ALL {
+        let standing = (0..game.features().len() as u32)
+            .filter(|e| {
+                let n = game.features().node(*e);
+                n.kind == kind && n.meeple != carcassonne_core::features::NO_PLAYER
+            })
+            .count();
+        assert_eq!(
+            game.features().meeples_on(kind) as usize,
+            standing,
+            "meeples on {kind:?}"
+        );
+    }
 }
 
 /// Every ferry joins two different road ends of its own lake, one ferry per lake.
