@@ -768,7 +768,12 @@ impl Game {
     }
 
     pub fn is_complete(&self, e: u32) -> bool {
-        let r = self.features.find(e);
+        self.root_complete(self.features.find(e))
+    }
+
+    /// `is_complete` for a root element.
+    #[inline]
+    pub(crate) fn root_complete(&self, r: u32) -> bool {
         let n = self.features.node(r);
         match n.kind.shape() {
             Shape::Path | Shape::Area => n.open == 0,

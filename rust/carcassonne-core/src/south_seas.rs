@@ -325,7 +325,7 @@ impl Game {
             }
             let root = self.features.find(p.first_element + i as u32);
             let n = self.features.node(root);
-            if n.meeple_total > 0 && self.is_complete(root) {
+            if n.meeple_total > 0 && self.root_complete(root) {
                 self.give_wares(root, true, false, false);
             }
         }
@@ -511,7 +511,7 @@ impl Game {
             return;
         }
         if n.meeple_total > 0 {
-            let complete = self.is_complete(root);
+            let complete = self.root_complete(root);
             self.give_wares(root, complete, true, false);
         } else if !self.rules.spec.boat_evaluates_unoccupied {
             return;
@@ -794,7 +794,7 @@ impl Game {
             if self.features.node(e).kind == FeatureKind::Market {
                 continue;
             }
-            let complete = self.is_complete(e);
+            let complete = self.root_complete(e);
             self.give_wares(e, complete, false, true);
         }
         self.scratch = roots;
