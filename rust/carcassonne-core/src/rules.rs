@@ -22,7 +22,9 @@ pub const MAX_MEEPLES: u32 = 99;
 
 /// Bumped whenever the behaviour of the rules changes (not for refactors); stored with
 /// every result so that studies run on different versions are never silently mixed.
-pub const RULES_VERSION: u32 = 1;
+/// 2: a South Seas "3 + 3" ship lists each payment once (version 1 listed each twice,
+/// which weighted the random player's step-4 choice).
+pub const RULES_VERSION: u32 = 2;
 
 /// Where a tile set comes from: compiled in, or a user's file (its text is kept, so a
 /// saved game is self-contained).
