@@ -425,9 +425,7 @@ fn for_each_contact(
     }
 }
 
-/// Puts a tile on the board with its meeple (`(segment, player)`, if any) and unions each
-/// segment with the segments it touches. The meeple stands on its segment before the
-/// joins, so the joins carry it into the feature's totals without a `find`. A free
+/// Puts a tile on the board and unions each segment with the segments it touches. A free
 /// function over disjoint fields so the hot path borrows the rules without cloning the Arc.
 fn place_and_join(
     rules: &Rules,
@@ -436,16 +434,12 @@ fn place_and_join(
     cell: u32,
     tile: u16,
     rotation: u8,
-    meeple: Option<(u8, u8)>,
 ) -> Joined {
     let def = &rules.tiles[tile as usize];
     let index = board.placed.len() as u16;
     let first = features.len() as u32;
     for (i, seg) in def.segments.iter().enumerate() {
         features.add(index, i as u8, seg);
-    }
-    if let Some((seg, player)) = meeple {
-        features.place_meeple(first + seg as u32, player);
     }
     let placed = board.place(
         cell,
@@ -505,9 +499,9 @@ struct Joined {
     /// can a walk reach a ferry that may move (F-3). A road joined at one side and merged
     /// at another may be marked at both; the walk decides.
     ferry_roads: u8,
-    /// Segments (bit per segment) that joined a feature holding a meeple (the new one
-    /// included): with the segment the player's own meeple goes on, the only features
-    /// this tile can make worth evaluating (South Seas gives nothing for unoccupied ones).
+    /// Segments (bit per segment) that joined a feature holding a meeple: with the
+    /// segment the player's own meeple goes on, the only features this tile can make
+    /// worth evaluating (South Seas gives nothing for unoccupied ones).
     pub(crate) occupied: u16,
 }
 
@@ -655,7 +649,7 @@ impl Game {
         self.seed = None;
         let start = rules.start_tile;
         let cell = self.board.cell(0, 0).expect("origin is on the board");
-        self.add_tile(cell, start, 0, None);
+        self.add_tile(cell, start, 0);
         self.draw();
     }
 
@@ -1292,12 +1286,13 @@ impl Game {
     fn place_tile(&mut self, mv: Move, cell: u32, retrieved: Option<u32>) -> Joined {
         let tile = self.tile.expect("game not over");
         self.turn += 1;
-        let player = self.current as u8;
-        let joined = self.add_tile(cell, tile, mv.rotation, mv.meeple.map(|seg| (seg, player)));
+        let joined = self.add_tile(cell, tile, mv.rotation);
         if let Some(seg) = mv.meeple {
+            let first = self.board.placed[joined.placed].first_element;
+            self.features
+                .place_meeple(first + seg as u32, self.current as u8);
             self.supply[self.current] -= 1;
             if self.rules.system == System::SouthSeas {
-                let first = self.board.placed[joined.placed].first_element;
                 self.sea.islanders[self.current].push(first + seg as u32);
             }
         }
@@ -1373,9 +1368,8 @@ impl Game {
         self.draw();
     }
 
-    /// Puts a tile on the board with its meeple (`(segment, player)`) and joins its
-    /// segments to their neighbours.
-    fn add_tile(&mut self, cell: u32, tile: u16, rotation: u8, meeple: Option<(u8, u8)>) -> Joined {
+    /// Puts a tile on the board and joins its segments to their neighbours.
+    fn add_tile(&mut self, cell: u32, tile: u16, rotation: u8) -> Joined {
         place_and_join(
             &self.rules,
             &mut self.board,
@@ -1383,7 +1377,6 @@ impl Game {
             cell,
             tile,
             rotation,
-            meeple,
         )
     }
 
