@@ -8,7 +8,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::friday::{FridayTile, builtin_friday_text, parse_friday};
-use crate::ships::{DataError, Ship, builtin_ship_text, parse_ships};
+use crate::ships::{AffordTable, DataError, Ship, builtin_ship_text, parse_ships};
 use crate::tileset::{
     FeatureKind, Shape, System, TileDataError, TileDef, builtin_set_text, parse_tileset,
 };
@@ -295,6 +295,8 @@ pub struct Rules {
     /// ship for a player holding enough of everything, sorted. Filtered by what a player
     /// holds, it lists that player's deliveries without working out any need.
     pub ship_payments: Vec<[Vec<[u8; 3]>; 2]>,
+    /// `ship_afford[ship][discount]`: whether a player can pay for the ship, by lookup.
+    pub ship_afford: Vec<[AffordTable; 2]>,
     /// Friday: the six Friday tiles (empty unless `spec.friday`).
     pub friday: Vec<FridayTile>,
     /// (source, text) of every data set in use that says it is a reconstruction.
@@ -473,6 +475,10 @@ impl Rules {
             .iter()
             .map(|s| [s.need.all_payments(0), s.need.all_payments(1)])
             .collect();
+        let ship_afford = ships
+            .iter()
+            .map(|s| [AffordTable::new(s.need, 0), AffordTable::new(s.need, 1)])
+            .collect();
         if spec.friday && system != System::SouthSeas {
             return Err(RulesError::FridayNeedsSouthSeas);
         }
@@ -536,6 +542,7 @@ impl Rules {
             system,
             ships,
             ship_payments,
+            ship_afford,
             friday,
             reconstructions,
             roads,

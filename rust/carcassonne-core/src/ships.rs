@@ -281,6 +281,44 @@ impl Need {
     }
 }
 
+/// Whether a player can pay for a need (with one discount), looked up instead of worked
+/// out: one bit per holding, each ware counted up to the `keep` wares a payment has (more
+/// of a ware never makes another payment possible). Self-play asks it for every face-up
+/// ship whenever a player's wares change.
+#[derive(Clone, Debug)]
+pub struct AffordTable {
+    /// Wares of a kind that matter, plus one.
+    side: u32,
+    bits: Vec<u64>,
+}
+
+impl AffordTable {
+    pub fn new(need: Need, discount: u8) -> Self {
+        let side = need.keep(discount) as u32 + 1;
+        let mut bits = vec![0u64; ((side * side * side) as usize).div_ceil(64)];
+        for a in 0..side {
+            for b in 0..side {
+                for c in 0..side {
+                    if need.affordable([a, b, c], discount) {
+                        let i = ((a * side + b) * side + c) as usize;
+                        bits[i / 64] |= 1 << (i % 64);
+                    }
+                }
+            }
+        }
+        AffordTable { side, bits }
+    }
+
+    /// `Need::affordable(have, discount)` for the need and discount of the table.
+    #[inline]
+    pub fn affordable(&self, have: [u32; 3]) -> bool {
+        let m = self.side - 1;
+        let i =
+            ((have[0].min(m) * self.side + have[1].min(m)) * self.side + have[2].min(m)) as usize;
+        (self.bits[i / 64] >> (i % 64)) & 1 != 0
+    }
+}
+
 /// One ship token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ship {
@@ -483,6 +521,7 @@ mod tests {
         ];
         let mut out = Vec::new();
         for need in needs {
+            let tables = [AffordTable::new(need, 0), AffordTable::new(need, 1)];
             for discount in 0..2 {
                 for a in 0..7 {
                     for b in 0..7 {
@@ -492,6 +531,13 @@ mod tests {
                                 need.affordable([a, b, c], discount),
                                 !out.is_empty(),
                                 "{need:?} {discount} {:?}",
+                                [a, b, c]
+                            );
+                            // The lookup table answers the same, beyond its cap too.
+                            assert_eq!(
+                                tables[discount as usize].affordable([a, b, c]),
+                                !out.is_empty(),
+                                "table {need:?} {discount} {:?}",
                                 [a, b, c]
                             );
                             // The precomputed list, filtered, is the same listing.

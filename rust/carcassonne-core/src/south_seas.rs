@@ -648,7 +648,7 @@ impl Game {
     fn affordable_slots(&self, have: [u32; 3], discount: u8) -> u8 {
         let mut slots = 0;
         for (slot, &s) in self.sea.display.iter().enumerate() {
-            if self.rules.ships[s as usize].need.affordable(have, discount) {
+            if self.rules.ship_afford[s as usize][discount as usize].affordable(have) {
                 slots |= 1 << slot;
             }
         }
