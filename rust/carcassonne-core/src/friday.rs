@@ -370,10 +370,7 @@ impl Game {
                     });
                 }
                 let e = self.spot_element(spot).expect("checked decision");
-                self.features.remove_meeple(e);
-                self.supply[player] += 1;
-                self.sea.islanders[player].retain(|x| *x != e);
-                self.sea.watched_markets.retain(|(_, _, m)| *m != e);
+                self.take_back(player, e);
                 if !self.friday.homecoming.is_empty() {
                     return true;
                 }

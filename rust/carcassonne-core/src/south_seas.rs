@@ -229,7 +229,7 @@ impl Game {
         let (supply, islanders) = (&mut self.supply, &mut self.sea.islanders);
         self.features.return_meeples(root, |pl, e| {
             supply[pl as usize] += 1;
-            islanders[pl as usize].retain(|x| *x != e);
+            forget_islander(&mut islanders[pl as usize], e);
         });
     }
 
@@ -283,9 +283,15 @@ impl Game {
 
     /// Takes the current player's islander on element `e` back into the supply.
     pub(crate) fn retrieve(&mut self, e: u32) {
+        self.take_back(self.current, e);
+    }
+
+    /// Takes `player`'s islander on element `e` back into his supply (taken back by a
+    /// move, or Friday's homecoming).
+    pub(crate) fn take_back(&mut self, player: usize, e: u32) {
         self.features.remove_meeple(e);
-        self.supply[self.current] += 1;
-        self.sea.islanders[self.current].retain(|x| *x != e);
+        self.supply[player] += 1;
+        forget_islander(&mut self.sea.islanders[player], e);
         if !self.sea.watched_markets.is_empty() {
             self.sea.watched_markets.retain(|(_, _, m)| *m != e);
         }
@@ -803,5 +809,13 @@ impl Game {
             self.scores[p] += points;
             self.by_kind[p][ScoreKind::Wares as usize] += points;
         }
+    }
+}
+
+/// Drops element `e` from a player's islanders, keeping the others in order (the order
+/// the random player draws from).
+fn forget_islander(islanders: &mut Vec<u32>, e: u32) {
+    if let Some(i) = islanders.iter().position(|x| *x == e) {
+        islanders.remove(i);
     }
 }
