@@ -470,17 +470,19 @@ fn place_and_join(
                 last = (seg, neighbour, r);
                 r
             };
-            if south_seas && features.node(r).meeple_total > 0 {
-                occupied |= 1 << seg;
+            // Both tests below depend on the board, so they are hard to predict: computed
+            // without branching.
+            let root = features.node_mut(r);
+            if south_seas {
+                occupied |= ((root.meeple_total > 0) as u16) << seg;
             }
-            if open_slots & (1 << slot(side, pos)) != 0 {
-                // One open side of each of the two features is now matched.
-                let root = features.node_mut(r);
-                root.open -= 2;
-                // The Ferries: the road joined here may lead to a ferry that can move.
-                if ferries && root.ferries > 0 {
-                    ferry_roads |= 1 << side;
-                }
+            // At an open-counting slot one open side of each of the two features is now
+            // matched.
+            let open = ((open_slots >> slot(side, pos)) & 1) as i16;
+            root.open -= 2 * open;
+            // The Ferries: the road joined here may lead to a ferry that can move.
+            if ferries && open != 0 && root.ferries > 0 {
+                ferry_roads |= 1 << side;
             }
         },
     );
