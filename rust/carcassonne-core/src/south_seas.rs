@@ -308,9 +308,6 @@ impl Game {
         occupied: u16,
     ) {
         let p = self.board.placed[placed];
-        fn segment(g: &Game, tile: u16, i: usize) -> &crate::tileset::Segment {
-            &g.rules.tiles[tile as usize].segments[i]
-        }
         // Boats first (S-4): the region is evaluated, then a token covers a group. A
         // region the tile also completes then has no islander left to evaluate again.
         let mut boats = self.rules.boats[p.tile as usize];
@@ -321,27 +318,28 @@ impl Game {
             self.boat(root, p.x, p.y);
         }
         // Only occupied features give wares: those the tile joined with an islander on
-        // them, and the one its own islander stands on.
-        let mut candidates = occupied | meeple.map_or(0, |m| 1 << m);
+        // them, and the one its own islander stands on; a market gives a ship instead
+        // (below). The market is masked out rather than tested in the loop, and the loop
+        // asks no segment kinds: both would be branches on the drawn tile.
+        let market = self.rules.monastery[p.tile as usize];
+        let mut candidates =
+            (occupied | meeple.map_or(0, |m| 1 << m)) & !market.map_or(0, |m| 1 << m);
         while candidates != 0 {
-            let i = candidates.trailing_zeros() as usize;
+            let i = candidates.trailing_zeros();
             candidates &= candidates - 1;
-            if segment(self, p.tile, i).kind == FeatureKind::Market {
-                continue;
-            }
-            let root = self.features.find(p.first_element + i as u32);
+            let root = self.features.find(p.first_element + i);
             let n = self.features.node(root);
             if n.meeple_total > 0 && self.root_complete(root) {
                 self.give_wares(root, true, false, false);
             }
         }
         // Markets: this tile's own (if its merchant was just placed) and those around it.
-        if let Some(seg) = meeple
-            && segment(self, p.tile, seg as usize).kind == FeatureKind::Market
-        {
-            self.sea
-                .watched_markets
-                .push((p.x, p.y, p.first_element + seg as u32));
+        if market.is_some() && meeple == market {
+            self.sea.watched_markets.push((
+                p.x,
+                p.y,
+                p.first_element + meeple.expect("a merchant") as u32,
+            ));
         }
         // Most turns no merchant stands on the board: nothing to look at.
         if !self.sea.watched_markets.is_empty() {
