@@ -264,17 +264,22 @@ fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
     let open = &game.board().open;
     let rules = game.rules();
     let player = game.current_player();
-    let meeple_options = if game.supply()[player] > 0 {
-        rules.tiles[tile as usize].segments.len() as u32
+    // Counted without branches: the supply changes from turn to turn in South Seas.
+    let supply = game.supply()[player] as u32;
+    let meeple_options = rules.tiles[tile as usize].segments.len() as u32 * (supply > 0) as u32;
+    // South Seas: each islander the player may take back is one more option
+    // (`Game::may_retrieve`: any on the board, and with the English reading only with an
+    // empty supply).
+    let retrievable = if rules.system == System::SouthSeas {
+        let may = !rules.spec.retrieve_only_when_supply_empty || supply == 0;
+        (rules.spec.meeples - supply) * may as u32
     } else {
         0
     };
-    // South Seas: each islander the player may take back is one more option.
-    let retrievable = if rules.system == System::SouthSeas && game.may_retrieve() {
-        rules.spec.meeples - game.supply()[player] as u32
-    } else {
-        0
-    };
+    debug_assert_eq!(
+        retrievable > 0,
+        rules.system == System::SouthSeas && game.may_retrieve()
+    );
     let options_bound = 1 + meeple_options + retrievable;
     let squares = open.len() as u32;
     loop {
