@@ -1257,9 +1257,9 @@ impl Game {
     }
 
     /// Self-play: places the current tile as `mv` says (position, rotation, meeple), then
-    /// asks `choose` for the ferry choices (if there are any to make), given the ferries this placement lets move
-    /// (found from the placed tile, in the order of `Game::movable_ferries`), and plays
-    /// them. Equivalent to making the choices first and calling `play_unchecked`; the
+    /// asks `choose` for the ferry choices (if there are any to make), given the lake tile
+    /// just placed (if it is one) and the ferries this placement lets move (found from the
+    /// placed tile, in the order of `Game::movable_ferries`), and plays them. Equivalent to making the choices first and calling `play_unchecked`; the
     /// recorded move carries them. `cell` is the move's square and `retrieved` the element
     /// of its `retrieve` spot, which the caller already knows.
     pub(crate) fn play_choosing_ferries(
@@ -1267,7 +1267,11 @@ impl Game {
         mut mv: Move,
         cell: u32,
         retrieved: Option<u32>,
-        choose: impl FnOnce(&Game, &crate::ferries::Movable) -> (Option<(u8, u8)>, FerryMoves),
+        choose: impl FnOnce(
+            &Game,
+            Option<u16>,
+            &crate::ferries::Movable,
+        ) -> (Option<(u8, u8)>, FerryMoves),
     ) {
         debug_assert_eq!(self.board.cell(mv.x, mv.y), Some(cell));
         debug_assert_eq!(mv.retrieve.and_then(|s| self.spot_element(s)), retrieved);
@@ -1275,9 +1279,10 @@ impl Game {
         if self.rules.ferries {
             let movable = self.movable_after_placing(joined.placed, joined.ferry_roads);
             let tile = self.board.placed[joined.placed].tile;
+            let lake = self.rules.tiles[tile as usize].lake.then_some(tile);
             // Most turns have no ferry choice to make.
-            if movable.len > 0 || self.rules.tiles[tile as usize].lake {
-                (mv.ferry, mv.ferry_moves) = choose(self, &movable);
+            if movable.len > 0 || lake.is_some() {
+                (mv.ferry, mv.ferry_moves) = choose(self, lake, &movable);
             }
         }
         self.finish_turn(mv, joined.placed, joined.occupied);

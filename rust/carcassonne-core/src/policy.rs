@@ -66,9 +66,7 @@ impl Policy {
         }
         let c = self.choose_placement(game, rng, buf);
         let mv = base_move(game, c);
-        let tile = game.tile().expect("game not over");
-        let lake = game.rules().tiles[tile as usize].lake.then_some(tile);
-        game.play_choosing_ferries(mv, c.placement.cell, c.retrieve, |game, movable| {
+        game.play_choosing_ferries(mv, c.placement.cell, c.retrieve, |game, lake, movable| {
             choose_ferries(game, lake, movable, rng)
         });
     }
