@@ -81,6 +81,9 @@ fn assert_uniform(game: &Game, what: &str) {
     );
 }
 
+/// What a wanted position must satisfy.
+type Want = Box<dyn Fn(&Game) -> bool>;
+
 fn rules(spec: RulesSpec) -> Arc<Rules> {
     Arc::new(Rules::new(spec).unwrap())
 }
@@ -118,7 +121,7 @@ fn south_seas_random_moves_are_uniform() {
         friday: true,
         ..RulesSpec::south_seas(2)
     });
-    let cases: [(&str, &Arc<Rules>, Box<dyn Fn(&Game) -> bool>); 3] = [
+    let cases: [(&str, &Arc<Rules>, Want); 3] = [
         // Islanders both in hand and on the board: place, take back and neither.
         (
             "South Seas",
