@@ -1259,9 +1259,10 @@ impl Game {
     /// Self-play: places the current tile as `mv` says (position, rotation, meeple), then
     /// asks `choose` for the ferry choices (if there are any to make), given the lake tile
     /// just placed (if it is one) and the ferries this placement lets move (found from the
-    /// placed tile, in the order of `Game::movable_ferries`), and plays them. Equivalent to making the choices first and calling `play_unchecked`; the
-    /// recorded move carries them. `cell` is the move's square and `retrieved` the element
-    /// of its `retrieve` spot, which the caller already knows.
+    /// placed tile, in the order of `Game::movable_ferries`), and plays them. Equivalent to
+    /// making the choices first and calling `play_unchecked`; the recorded move carries
+    /// them. `cell` is the move's square and `retrieved` the element of its `retrieve`
+    /// spot, which the caller already knows.
     pub(crate) fn play_choosing_ferries(
         &mut self,
         mut mv: Move,
@@ -1304,7 +1305,7 @@ impl Game {
             }
         }
         if let Some(e) = retrieved {
-            self.retrieve(e);
+            self.take_back(self.current, e);
         }
         joined
     }

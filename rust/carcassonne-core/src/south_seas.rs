@@ -281,11 +281,6 @@ impl Game {
         }
     }
 
-    /// Takes the current player's islander on element `e` back into the supply.
-    pub(crate) fn retrieve(&mut self, e: u32) {
-        self.take_back(self.current, e);
-    }
-
     /// Takes `player`'s islander on element `e` back into his supply (taken back by a
     /// move, or Friday's homecoming).
     pub(crate) fn take_back(&mut self, player: usize, e: u32) {
