@@ -1224,16 +1224,7 @@ fn game_ends_after_the_last_ship_is_taken() {
 
     // A single ship taken by a completed market: the game ends after that turn.
     let r = rules(2, "SEA", &[(4, "any 20")]);
-    let steps: &[Step] = &[
-        ("MARKET", 1, 0, 0, Some(0)),
-        ("SEA", 0, -1, 0, None),
-        ("SEA", 1, -1, 0, None),
-        ("SEA", 2, -1, 0, None),
-        ("SEA", 2, 0, 0, None),
-        ("SEA", 2, 1, 0, None),
-        ("SEA", 1, 1, 0, None),
-        ("SEA", 0, 1, 0, None),
-    ];
+    let steps = MARKET_RING;
     let mut g = game_for(&r, steps, &["SEA", "SEA"]);
     play_steps(&mut g, &steps[..7]);
     assert!(!g.is_over());
