@@ -27,6 +27,7 @@ from carcassonne import (
     RulesError,
     TileDataError,
     UnknownTileError,
+    max_threads,
     simulate,
 )
 from carcassonne.cli import main
@@ -228,7 +229,7 @@ BAD_TILES = [
     pytest.param(
         '[[tiles]]\nid = "Z"\ncount = 0\nedges = "FFFF"\nfeatures = "F(NL NR EL ER SL SR WL WR)"\n',
         "Z",
-        "count must be at least 1",
+        "count must be between 1 and 4000 (the largest deck), got 0",
         id="zero-count",
     ),
     pytest.param(
@@ -437,7 +438,7 @@ def test_meeple_index_out_of_range() -> None:
     refused(g, Move(1, 0, 0, 4), "base/D has no feature 4", "it has 4")
     refused(g, Move(1, 0, 0, 254), "no feature 254")
     for bad in (-1, 255, 256, 2**40):
-        with pytest.raises(IllegalMoveError, match="meeple must be a feature index") as info:
+        with pytest.raises(IllegalMoveError, match="meeple must be between 0 and 254") as info:
             Move(1, 0, 0, bad)
         assert str(bad) in str(info.value)
     with pytest.raises(IllegalMoveError):
@@ -521,12 +522,12 @@ def test_feature_queries_on_bad_squares() -> None:
     [
         (dict(policy="foo"), RulesError, "unknown policy 'foo'"),
         (dict(policy=""), RulesError, "unknown policy"),
-        (dict(threads=0), RulesError, "threads must be >= 1, got 0"),
-        (dict(threads=-2), RulesError, "threads must be >= 1"),
-        (dict(games=-1), RulesError, "games must be >= 0, got -1"),
-        (dict(seed=-1), RulesError, "seed must be an integer"),
-        (dict(seed=2**64), RulesError, "seed must be an integer"),
-        (dict(first_game=-1), RulesError, "first_game must be an integer"),
+        (dict(threads=0), RulesError, f"threads must be between 1 and {max_threads()} (4 per core), got 0"),
+        (dict(threads=-2), RulesError, "threads must be between 1 and"),
+        (dict(games=-1), RulesError, "games must be between 0 and 2**64 - 1, got -1"),
+        (dict(seed=-1), RulesError, "seed must be between 0 and 2**64 - 1, got -1"),
+        (dict(seed=2**64), RulesError, "seed must be between 0 and 2**64 - 1, got 18446744073709551616"),
+        (dict(first_game=-1), RulesError, "first_game must be between 0 and 2**64 - 1, got -1"),
     ],
 )
 def test_bad_simulate_arguments(kwargs: dict[str, Any], error: type[Exception], fragment: str) -> None:
@@ -629,13 +630,16 @@ def test_tampered_records() -> None:
     with pytest.raises(RecordError, match="move 0"):
         Game.from_json(json.dumps(dict(good, moves=moves)))
 
+    # Every refused record is a RecordError; the rules fault is its cause.
     bad = dict(good, deck=good["deck"][:-1] + ["base/NOPE"])
-    with pytest.raises(UnknownTileError, match="base/NOPE"):
+    with pytest.raises(RecordError, match="base/NOPE") as info:
         Game.from_json(json.dumps(bad))
+    assert isinstance(info.value.__cause__, UnknownTileError)
 
     bad = dict(good, rules=dict(good["rules"], players=9))
-    with pytest.raises(RulesError, match="players"):
+    with pytest.raises(RecordError, match="players") as info:
         Game.from_json(json.dumps(bad))
+    assert isinstance(info.value.__cause__, RulesError)
 
     bad = dict(good, moves="nope")
     with pytest.raises(RecordError):
@@ -731,14 +735,17 @@ def run_main(argv: list[str]) -> int:
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
-        (["simulate", "--games", "-5"], "games must be >= 0"),
+        (["simulate", "--games", "-5"], "games must be between 0 and 2**64 - 1, got -5"),
         (["simulate", "--games", "abc"], "invalid int value"),
         (["simulate", "--games", "10", "--players", "1"], "players must be between 2 and 6"),
         (["simulate", "--games", "10", "--players", "7"], "players must be between 2 and 6"),
         (["simulate", "--games", "10", "--meeples", "-1"], "meeples per player"),
         (["simulate", "--games", "10", "--meeples", "1000"], "meeples per player"),
-        (["simulate", "--games", "10", "--threads", "0"], "threads must be >= 1"),
-        (["simulate", "--games", "10", "--seed", "-1"], "seed must be an integer"),
+        (["simulate", "--games", "10", "--threads", "0"], "threads must be between 1 and"),
+        (["simulate", "--games", "10", "--threads", "100000"], "threads must be between 1 and"),
+        (["simulate", "--games", "10", "--seed", "-1"], "seed must be between 0 and 2**64 - 1"),
+        (["simulate", "--games", "10", "--meeples", "1" + "0" * 30], "meeples per player must be between 0 and 99"),
+        (["simulate", "--games", "10", "--first-game", str(2**64 - 1)], "go past the last game index"),
         (["simulate", "--games", "10", "--first-game", "-1"], "first_game"),
         (["simulate", "--games", "10", "--tile-sets", "nope"], "unknown tile set"),
         (["simulate", "--games", "10", "--tile-sets", "/no/such/file.toml"], "/no/such/file.toml"),

@@ -58,13 +58,14 @@ def refused(game: Game, action: Callable[[], object], *words: str) -> None:
 def test_reconstructed_data_is_labelled() -> None:
     assert SOUTH_SEAS.system == "south-seas" and SOUTH_SEAS.meeples == 4
     labels = dict(SOUTH_SEAS.reconstructions())
-    assert set(labels) == {"south-seas"}  # the tile set and the ship set share the name
+    # The tile set and the ship set share a name; the labels say which file is which.
+    assert list(labels) == ["south-seas (tiles)", "south-seas (ships)"]
     assert all("reconstruct" in text for text in labels.values())
     assert len(SOUTH_SEAS.reconstructions()) == 2
     assert [s.points for s in SOUTH_SEAS.ships if s.known] == [5, 5, 3, 3]
     assert len(SOUTH_SEAS.ships) == 24 and SOUTH_SEAS.deck_size == 72
     friday = dict(FRIDAY.reconstructions())
-    assert "friday" in friday and "reconstruct" in friday["friday"]
+    assert "friday (Friday tiles)" in friday and "reconstruct" in friday["friday (Friday tiles)"]
     assert [t for t, _ in FRIDAY.friday_tiles()] == ["A", "B", "C", "D", "E", "F"]
     assert Rules().reconstructions() == []
     assert list(WARES) == ["shell", "banana", "fish"]

@@ -57,7 +57,7 @@ BOAT_TOKENS = 19
 MAX_WEEKS = 10
 FRIDAY_TILES = 6
 DISPLAY = 4
-PHASES = ("place", "market", "deliver", "move_friday", "homecoming")
+PHASES = ("place", "market", "deliver", "move_friday", "homecoming", "over")
 LOGGED_DECISIONS = ("friday", "homecoming", "trade")  # sea events of builds that log them
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
@@ -136,6 +136,8 @@ def check_state(game: Game, traded: bool) -> None:
     rules = game.rules
     players = rules.players
     assert game.phase in PHASES, game.phase
+    # "over" exactly when the game has ended.
+    assert (game.phase == "over") == game.is_over, (game.phase, game.is_over)
     # Wares.
     wares = game.wares
     assert len(wares) == players
@@ -191,7 +193,7 @@ def check_state(game: Game, traded: bool) -> None:
     if game.is_over:
         # The end: the last tile placed or the last ship taken.
         assert not game.remaining_tiles or not (display or game.ship_pile), game.remaining_tiles
-        assert phase == "place" and not moves and game.tile is None
+        assert phase == "over" and not moves and game.tile is None
         assert not deliveries and not trades and not any(lists.values())
     elif phase == "place":
         assert moves and not deliveries and not trades and not any(lists.values())

@@ -22,6 +22,7 @@ from carcassonne._core import (
     IllegalMoveError,
     Move,
     PlacedTile,
+    PositionError,
     RecordError,
     Rules,
     RulesError,
@@ -31,7 +32,16 @@ from carcassonne._core import (
     TileDataError,
     UnknownTileError,
 )
-from carcassonne.simulation import POLICIES, SeatSummary, SimulationResult, simulate
+from carcassonne.simulation import (
+    POLICIES,
+    SeatSummary,
+    SimulationResult,
+    StudySummary,
+    StudyTotals,
+    max_threads,
+    simulate,
+    simulate_summary,
+)
 
 __version__ = ENGINE_VERSION
 
@@ -49,6 +59,7 @@ __all__ = [
     "IllegalMoveError",
     "Move",
     "PlacedTile",
+    "PositionError",
     "RecordError",
     "Rules",
     "RulesError",
@@ -57,7 +68,11 @@ __all__ = [
     "SeatSummary",
     "Ship",
     "SimulationResult",
+    "StudySummary",
+    "StudyTotals",
     "TileDataError",
     "UnknownTileError",
+    "max_threads",
     "simulate",
+    "simulate_summary",
 ]

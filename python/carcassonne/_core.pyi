@@ -6,7 +6,7 @@ compiled module with ``python -m mypy.stubtest carcassonne._core`` (see ``.ci/ty
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, final
+from typing import Any, Literal, SupportsIndex, final
 
 import numpy.typing as npt
 
@@ -27,6 +27,11 @@ __all__ = [
     "TileDataError",
     "UnknownTileError",
     "RecordError",
+    "PositionError",
+    "simulate_totals",
+    "max_threads",
+    "MAX_DATA_FILE_BYTES",
+    "MAX_RECORD_BYTES",
     "RULES_VERSION",
     "ENGINE_VERSION",
     "TILE_SETS",
@@ -48,6 +53,11 @@ SCORE_KINDS: list[str]
 "wares"]`` (the last two: South Seas ship points and 1 point per 3 wares left)."""
 WARES: list[str]
 """South Seas ware names in the order of every ware tuple: ``["shell", "banana", "fish"]``."""
+MAX_DATA_FILE_BYTES: int
+"""Largest data file (tiles, ships, Friday tiles) accepted: 1 MiB; larger ones raise
+TileDataError before they are read."""
+MAX_RECORD_BYTES: int
+"""Largest game record or rules JSON accepted: 16 MiB."""
 
 # ----- exceptions --------------------------------------------------------------------
 
@@ -58,16 +68,22 @@ class GameOverError(IllegalMoveError):
     """A move was played after the game ended."""
 
 class RulesError(ValueError):
-    """An invalid rules configuration (players, meeples, tile sets, deck)."""
+    """An invalid rules configuration (players, meeples, tile sets, deck) or study setting
+    (games, seed, threads, a study too large for memory)."""
 
 class TileDataError(RulesError):
-    """A malformed or inconsistent tile file; names the file, tile and fault."""
+    """A malformed, inconsistent or oversized data file (tiles, ships, Friday tiles); names
+    the file, entry and fault, quoting at most a short excerpt of the input."""
 
 class UnknownTileError(RulesError):
     """A tile id that none of the chosen tile sets defines."""
 
 class RecordError(ValueError):
-    """A game record (JSON) that cannot be loaded."""
+    """A game record (JSON) that cannot be loaded; the fault found while loading (an
+    invalid rules part, an illegal move) is its ``__cause__``."""
+
+class PositionError(ValueError):
+    """A question about the board naming a square or feature the position does not have."""
 
 # ----- Rules -------------------------------------------------------------------------
 
@@ -81,8 +97,8 @@ class Rules:
     def __new__(
         cls,
         *,
-        players: int = 2,
-        meeples: int | None = None,
+        players: SupportsIndex = 2,
+        meeples: SupportsIndex | None = None,
         tile_sets: Iterable[str | os.PathLike[str]] | None = None,
         start_tile: str | None = None,
         farmers: bool = True,
@@ -172,8 +188,10 @@ class Rules:
         """Friday: ``(id, bonus)`` of the six Friday tiles (empty unless Friday is played)."""
 
     def reconstructions(self) -> list[tuple[str, str]]:
-        """``(set, how it was built)`` for every data set in use that is a reconstruction,
-        not a transcription of the printed game (the built-in South Seas tiles and ships)."""
+        """``(source, how it was built)`` for every data set in use that is a reconstruction,
+        not a transcription of the printed game (the built-in South Seas tiles and ships,
+        the Friday bonuses); the source says which file, e.g. "south-seas (tiles)",
+        "south-seas (ships)", "friday (Friday tiles)"."""
 
     @property
     def deck_size(self) -> int:
@@ -185,15 +203,17 @@ class Rules:
     def full_deck(self) -> list[str]:
         """The full deck (one id per tile copy, start tile excluded), in set order."""
 
-    def tile_features(self, tile: str, rotation: int = 0) -> list[str]:
+    def tile_features(self, tile: str, rotation: SupportsIndex = 0) -> list[str]:
         """Features of a tile as meeple targets, in index order, described in board
         orientation for ``rotation`` (e.g. "city N", "road W E", "field EL WR", "monastery").
 
         Raises UnknownTileError for an unknown tile id.
         """
 
-    def tile_edges(self, tile: str, rotation: int = 0) -> str:
-        """Side kinds of a tile, N E S W, after ``rotation`` quarter turns clockwise ("CRFR").
+    def tile_edges(self, tile: str, rotation: SupportsIndex = 0) -> str:
+        """Side kinds of a tile, N E S W, after ``rotation`` quarter turns clockwise, in the
+        letters of its rule system's files: "CRFR" (C city, R road, F field) or "ISBS" (I island,
+        B bridge, S sea).
 
         Raises UnknownTileError for an unknown tile id.
         """
@@ -221,13 +241,13 @@ class Move:
 
     def __new__(
         cls,
-        x: int,
-        y: int,
-        rotation: int = 0,
-        meeple: int | None = None,
-        ferry: tuple[int, int] | None = None,
-        ferry_moves: Sequence[tuple[int, int, int, int]] = ...,
-        retrieve: tuple[int, int, int] | None = None,
+        x: SupportsIndex,
+        y: SupportsIndex,
+        rotation: SupportsIndex = 0,
+        meeple: SupportsIndex | None = None,
+        ferry: tuple[SupportsIndex, SupportsIndex] | None = None,
+        ferry_moves: Sequence[tuple[SupportsIndex, SupportsIndex, SupportsIndex, SupportsIndex]] = ...,
+        retrieve: tuple[SupportsIndex, SupportsIndex, SupportsIndex] | None = None,
     ) -> Move:
         """Raises IllegalMoveError if ``rotation`` is not 0-3, an index is negative, or more
         than four ferries move. Ferry ends are stored smaller first and ferry moves in square
@@ -306,7 +326,7 @@ class Delivery:
     """South Seas step 4: wares ``(shells, bananas, fish)`` delivered to the face-up ship in
     display slot ``ship``. Immutable, hashable, ordered and picklable."""
 
-    def __new__(cls, ship: int, wares: tuple[int, int, int]) -> Delivery:
+    def __new__(cls, ship: SupportsIndex, wares: tuple[SupportsIndex, SupportsIndex, SupportsIndex]) -> Delivery:
         """Raises IllegalMoveError for a negative slot or ware count."""
 
     @property
@@ -397,8 +417,9 @@ class Feature:
     """A feature on the board (a connected road, city, monastery or field); a read-only view."""
 
     @property
-    def kind(self) -> str:
-        """One of "road", "city", "monastery" or "field"."""
+    def kind(self) -> Literal["road", "city", "monastery", "field", "bridge", "island", "market", "sea"]:
+        """Classic: "road", "city", "monastery" or "field"; South Seas: "bridge", "island",
+        "market" or "sea"."""
 
     @property
     def tiles(self) -> list[tuple[int, int]]:
@@ -485,9 +506,9 @@ class Game:
         cls,
         rules: Rules,
         *,
-        seed: int = 0,
+        seed: SupportsIndex = 0,
         deck: Sequence[str] | None = None,
-        game_index: int = 0,
+        game_index: SupportsIndex = 0,
         ships: Sequence[str] | None = None,
         friday: Sequence[str] | None = None,
     ) -> Game:
@@ -499,13 +520,14 @@ class Game:
         """
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Literal["place", "market", "deliver", "move_friday", "homecoming", "over"]:
         """"place" (``legal_moves``/``play``) or, in South Seas after a placement, "market"
         (a merchant chooses among tied ships: ``market_ships``/``take_market_ship``),
         "deliver" when a delivery (or, with Friday's trading, a swap) is possible
         (``legal_deliveries``/``deliver``, ``legal_trades``/``trade``), and with Friday at
         the end of a week "move_friday" (``friday_targets``/``move_friday``) and
-        "homecoming" (``homecoming_choices``/``take_home``). ``decider`` says who decides."""
+        "homecoming" (``homecoming_choices``/``take_home``); "over" once the game has ended.
+        ``decider`` says who decides."""
 
     @property
     def friday_order(self) -> list[str]:
@@ -539,14 +561,14 @@ class Game:
         """Friday "homecoming" phase: ``(x, y, feature)`` of the islanders ``decider`` may
         take back."""
 
-    def take_home(self, x: int, y: int, feature: int) -> None:
+    def take_home(self, x: SupportsIndex, y: SupportsIndex, feature: SupportsIndex) -> None:
         """Friday's homecoming: ``decider`` takes his islander at (x, y, feature) back."""
 
     def legal_trades(self) -> list[tuple[int, int]]:
         """Friday's trading, in the "deliver" phase: ``(ware given, ware taken)`` indices
         into ``WARES`` of the swaps open now."""
 
-    def trade(self, give: int, take: int) -> None:
+    def trade(self, give: SupportsIndex, take: SupportsIndex) -> None:
         """Friday's trading: swap one ware for one of another kind, once per turn before
         delivering; IllegalMoveError otherwise, changing nothing."""
 
@@ -559,7 +581,7 @@ class Game:
         """South Seas "market" phase: display slots of the face-up ships tied for the most
         points, among which the merchant's owner (``decider``) chooses (S-6)."""
 
-    def take_market_ship(self, slot: int) -> None:
+    def take_market_ship(self, slot: SupportsIndex) -> None:
         """South Seas: the merchant of a completed market takes the ship in ``slot`` (one of
         ``market_ships()``); raises IllegalMoveError otherwise, changing nothing."""
 
@@ -670,18 +692,18 @@ class Game:
         """The Ferries: ``(x, y, a, b)`` of every ferry, joining road ends a and b of the lake
         tile at (x, y)."""
 
-    def movable_ferries(self, x: int, y: int, rotation: int) -> list[tuple[int, int]]:
+    def movable_ferries(self, x: SupportsIndex, y: SupportsIndex, rotation: SupportsIndex) -> list[tuple[int, int]]:
         """The Ferries: squares of the lakes whose ferry may move if the current tile is
         placed at (x, y) with ``rotation`` (the nearest ferry on each road it extends)."""
 
     def make_move(
         self,
-        x: int,
-        y: int,
-        rotation: int = 0,
-        meeple: int | str | None = None,
-        ferry: tuple[int, int] | None = None,
-        ferry_moves: Sequence[tuple[int, int, int, int]] = ...,
+        x: SupportsIndex,
+        y: SupportsIndex,
+        rotation: SupportsIndex = 0,
+        meeple: SupportsIndex | str | None = None,
+        ferry: tuple[SupportsIndex, SupportsIndex] | None = None,
+        ferry_moves: Sequence[tuple[SupportsIndex, SupportsIndex, SupportsIndex, SupportsIndex]] = ...,
     ) -> Move:
         """Builds a move for the current tile, naming the meeple's feature by index, by a
         board-oriented side or half-edge it touches ("N", "EL", ...), "I" for an inner
@@ -701,30 +723,56 @@ class Game:
 
     @staticmethod
     def from_json(text: str) -> Game:
-        """Replays a game record; raises RecordError (or a RulesError) if it cannot be loaded."""
+        """Replays a game record; raises RecordError if it cannot be loaded (the underlying
+        RulesError or IllegalMoveError, if any, is its ``__cause__``). Records over
+        ``MAX_RECORD_BYTES``, with unknown keys, or whose seed does not give their tile,
+        ship or Friday order are refused."""
 
     def __reduce__(self) -> tuple[Callable[[str], Game], tuple[str]]: ...
     def features(self) -> list[Feature]:
         """Every feature on the board, ordered by their first segment."""
 
-    def feature_at(self, x: int, y: int, index: int) -> Feature:
-        """The feature containing feature ``index`` of the tile at (x, y); ValueError if none."""
+    def feature_at(self, x: SupportsIndex, y: SupportsIndex, index: SupportsIndex) -> Feature:
+        """The feature containing feature ``index`` of the tile at (x, y); PositionError if
+        there is no tile there or it has no such feature."""
 
 # ----- batch self-play ---------------------------------------------------------------
 
 def simulate_batch(
     rules: Rules,
-    games: int,
+    games: SupportsIndex,
     *,
-    seed: int = 0,
-    first_game: int = 0,
+    seed: SupportsIndex = 0,
+    first_game: SupportsIndex = 0,
     policy: str = "random",
-    threads: int | None = None,
-) -> dict[str, npt.NDArray[Any]]:
+    threads: SupportsIndex | None = None,
+) -> dict[str, Any]:
     """Plays games ``first_game .. first_game + games`` of study ``seed`` in Rust, in parallel,
-    without the GIL. Returns numpy columns.
+    without the GIL. Returns numpy columns and the thread count.
 
     Keys: "scores" (games, players) int32, "winners" (games, players) bool, "turns" (games,)
     uint32, "points_by_kind" (games, players, len(SCORE_KINDS)) int32, "discarded" (games,)
-    uint32. ``policy`` is "random" or "greedy"; raises RulesError for bad arguments.
+    uint32, "ships" and "wares_left" (games, players) uint32, "threads" (int). ``policy`` is
+    "random" or "greedy"; ``threads`` at most ``max_threads()``. Raises RulesError for bad
+    arguments, a game range past 2**64 - 1, or results that would not fit in memory (before
+    any game is played); KeyboardInterrupt within about one game of Ctrl-C.
     """
+
+def simulate_totals(
+    rules: Rules,
+    games: SupportsIndex,
+    *,
+    seed: SupportsIndex = 0,
+    first_game: SupportsIndex = 0,
+    policy: str = "random",
+    threads: SupportsIndex | None = None,
+) -> dict[str, Any]:
+    """Plays the same games as ``simulate_batch`` keeping only exact per-seat totals, in
+    constant memory. Keys: "games", "win_share_unit" (60: a win shared by k counts 60/k),
+    "win_shares", "win_shares_squared", "scores", "scores_squared", "ships", "wares_left"
+    (lists, one int per seat), "points_by_kind" (per seat, one int per kind), "turns",
+    "discarded", "threads" (ints). Errors and interruption as ``simulate_batch``.
+    """
+
+def max_threads() -> int:
+    """The most threads ``simulate`` accepts on this machine: 4 per core."""

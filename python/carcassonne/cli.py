@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from carcassonne._core import ENGINE_VERSION, RULES_VERSION, TILE_SETS, Rules, RulesError
-from carcassonne.simulation import POLICIES, SimulationResult, simulate
+from carcassonne._core import ENGINE_VERSION, RULES_VERSION, TILE_SETS, Rules
+from carcassonne.simulation import POLICIES, StudySummary, simulate_summary
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -67,11 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _mean(values: Any) -> float:
-    return float(values.mean()) if len(values) else math.nan
-
-
-def _report(result: SimulationResult) -> str:
+def _report(result: StudySummary) -> str:
     r = result.rules
     lines = [
         f"carcassonne simulate: {result.games} games, {r.players} players, tile sets {', '.join(r.tile_sets)}"
@@ -88,15 +84,16 @@ def _report(result: SimulationResult) -> str:
     if r.system == "south-seas":
         lines += [
             "",
-            f"South Seas: ships per player {_mean(result.ships):.2f}, wares left per player "
-            f"{_mean(result.wares_left):.2f}",
+            f"South Seas: ships per player {result.totals.mean_ships():.2f}, wares left per player "
+            f"{result.totals.mean_wares_left():.2f}",
             "(reconstructed data in use: " + ", ".join(sorted({name for name, _ in r.reconstructions()})) + ")"
             if r.reconstructions()
             else "",
         ]
     lines += [
         "",
-        f"mean turns {_mean(result.turns):.1f}, discarded tiles per game {_mean(result.discarded):.3f}",
+        f"mean turns {result.totals.mean_turns():.1f}, discarded tiles per game "
+        f"{result.totals.mean_discarded():.3f}",
         f"{result.games_per_second:,.0f} games/s on {result.threads} thread(s) ({result.elapsed_seconds:.2f} s)",
     ]
     return "\n".join(lines)
@@ -107,7 +104,7 @@ def _finite(value: Any) -> Any:
     return value if not isinstance(value, float) or math.isfinite(value) else None
 
 
-def _summary_json(result: SimulationResult) -> str:
+def _summary_json(result: StudySummary) -> str:
     summary = {
         **result.metadata(),
         "seats": [{k: _finite(v) for k, v in asdict(s).items()} for s in result.seats()],
@@ -141,7 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             boat_evaluates_unoccupied=args.boat_evaluates_unoccupied,
             friday=args.friday,
         )
-        result = simulate(
+        # Totals only: the report needs no per-game rows, so any number of games runs in
+        # constant memory.
+        result = simulate_summary(
             rules,
             games=args.games,
             seed=args.seed,
@@ -149,8 +148,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             threads=args.threads,
             first_game=args.first_game,
         )
-    except (RulesError, ValueError) as e:
+    except ValueError as e:  # RulesError and every other documented error
         print(f"carcassonne: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("carcassonne: interrupted", file=sys.stderr)
+        return 130
     print(_summary_json(result) if args.json else _report(result))
     return 0

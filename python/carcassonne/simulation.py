@@ -1,22 +1,34 @@
-"""Balance studies: many whole games played in Rust, results as numpy columns.
+"""Balance studies: many whole games played in Rust, results as numpy columns
+(``simulate``) or as exact running totals in constant memory (``simulate_summary``).
 
 Game ``i`` of a study with seed ``s`` is always the same game (tile order and choices),
 whatever the thread count or the way the study is split into batches (``first_game``).
+Ctrl-C stops a study within about one game's time and raises ``KeyboardInterrupt``.
 """
 
 from __future__ import annotations
 
 import math
-import os
+import operator
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from carcassonne._core import ENGINE_VERSION, RULES_VERSION, SCORE_KINDS, Rules, RulesError, simulate_batch
+from carcassonne._core import (
+    ENGINE_VERSION,
+    RULES_VERSION,
+    SCORE_KINDS,
+    Rules,
+    RulesError,
+    max_threads,
+    simulate_batch,
+    simulate_totals,
+)
 
 POLICIES = ("random", "greedy")
 """Built-in players: uniform random over legal moves, and best immediate score."""
@@ -36,6 +48,139 @@ class SeatSummary:
     """95% confidence interval of ``win_rate`` (normal approximation)."""
     mean_score: float
     score_sd: float
+
+
+@dataclass(frozen=True)
+class StudyTotals:
+    """Exact sums over the games of a study, per seat: everything the seat statistics and
+    the command line's report need, in constant memory for any number of games. Win shares
+    (1/k for each of k tied winners) are counted in units of 1/``win_share_unit``."""
+
+    games: int
+    win_share_unit: int
+    win_shares: tuple[int, ...]
+    win_shares_squared: tuple[int, ...]
+    scores: tuple[int, ...]
+    scores_squared: tuple[int, ...]
+    points_by_kind: tuple[tuple[int, ...], ...]
+    """(players, kinds) total points by kind, kinds in ``SCORE_KINDS`` order."""
+    ships: tuple[int, ...]
+    wares_left: tuple[int, ...]
+    turns: int
+    discarded: int
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> StudyTotals:
+        return cls(
+            games=int(d["games"]),
+            win_share_unit=int(d["win_share_unit"]),
+            win_shares=tuple(int(v) for v in d["win_shares"]),
+            win_shares_squared=tuple(int(v) for v in d["win_shares_squared"]),
+            scores=tuple(int(v) for v in d["scores"]),
+            scores_squared=tuple(int(v) for v in d["scores_squared"]),
+            points_by_kind=tuple(tuple(int(v) for v in row) for row in d["points_by_kind"]),
+            ships=tuple(int(v) for v in d["ships"]),
+            wares_left=tuple(int(v) for v in d["wares_left"]),
+            turns=int(d["turns"]),
+            discarded=int(d["discarded"]),
+        )
+
+    @property
+    def players(self) -> int:
+        return len(self.scores)
+
+    def seats(self) -> list[SeatSummary]:
+        """Win rate with a 95% interval, mean and spread of score, per seat."""
+        n = self.games
+        unit = self.win_share_unit
+        out = []
+        for seat in range(self.players):
+            rate = _mean(self.win_shares[seat], n, unit)
+            sd = _sd(self.win_shares[seat], self.win_shares_squared[seat], n, unit)
+            half = Z_95 * sd / math.sqrt(n) if n > 1 else math.nan
+            out.append(
+                SeatSummary(
+                    seat=seat,
+                    win_rate=rate,
+                    win_rate_low=max(0.0, rate - half),
+                    win_rate_high=min(1.0, rate + half),
+                    mean_score=_mean(self.scores[seat], n),
+                    score_sd=_sd(self.scores[seat], self.scores_squared[seat], n),
+                )
+            )
+        return out
+
+    def mean_turns(self) -> float:
+        return _mean(self.turns, self.games)
+
+    def mean_discarded(self) -> float:
+        return _mean(self.discarded, self.games)
+
+    def mean_ships(self) -> float:
+        """Ships taken per player and game (South Seas)."""
+        return _mean(sum(self.ships), self.games * self.players)
+
+    def mean_wares_left(self) -> float:
+        """Wares left per player and game (South Seas)."""
+        return _mean(sum(self.wares_left), self.games * self.players)
+
+
+def _mean(total: int, n: int, unit: int = 1) -> float:
+    """total / (n * unit), rounded once (exact integers in, nearest float out)."""
+    return float(Fraction(total, n * unit)) if n else math.nan
+
+
+def _sd(total: int, squares: int, n: int, unit: int = 1) -> float:
+    """Sample standard deviation (n - 1) of n values with the given sum and sum of squares,
+    each value counted in 1/unit: worked out exactly, rounded once before the root."""
+    if n < 2:
+        return math.nan
+    variance = Fraction(n * squares - total * total, n * (n - 1) * unit * unit)
+    return math.sqrt(float(variance))
+
+
+@dataclass(frozen=True)
+class StudySummary:
+    """A study kept as totals (``simulate_summary``, or ``SimulationResult.summary()``),
+    plus what is needed to reproduce it."""
+
+    rules: Rules
+    seed: int
+    first_game: int
+    policy: str
+    threads: int
+    elapsed_seconds: float
+    totals: StudyTotals
+    rules_version: int = RULES_VERSION
+    engine_version: str = ENGINE_VERSION
+
+    @property
+    def games(self) -> int:
+        return self.totals.games
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.elapsed_seconds if self.elapsed_seconds > 0 else math.inf
+
+    def seats(self) -> list[SeatSummary]:
+        return self.totals.seats()
+
+    def metadata(self) -> dict[str, Any]:
+        """What reproduces this study: rules, seed, game range, policy, versions."""
+        return _metadata(self)
+
+
+def _metadata(study: StudySummary | SimulationResult) -> dict[str, Any]:
+    return {
+        "rules": study.rules.to_json(),
+        "seed": study.seed,
+        "first_game": study.first_game,
+        "games": study.games,
+        "policy": study.policy,
+        "rules_version": study.rules_version,
+        "engine_version": study.engine_version,
+        "rng": "xoshiro256** seeded by SplitMix64 from (seed, game index)",
+    }
 
 
 @dataclass(frozen=True)
@@ -111,40 +256,49 @@ class SimulationResult:
         shares: npt.NDArray[np.float64] = w / w.sum(axis=1, keepdims=True)
         return shares
 
+    def totals(self) -> StudyTotals:
+        """The exact per-seat sums of these games (what ``simulate_summary`` keeps)."""
+        unit = 60
+        winners = self.winners.astype(np.int64)
+        shares = winners * (unit // np.maximum(winners.sum(axis=1, keepdims=True), 1))
+        scores = self.scores.astype(np.int64)
+        return StudyTotals(
+            games=self.games,
+            win_share_unit=unit,
+            win_shares=tuple(int(v) for v in shares.sum(axis=0)),
+            win_shares_squared=tuple(int(v) for v in (shares * shares).sum(axis=0)),
+            scores=tuple(int(v) for v in scores.sum(axis=0)),
+            scores_squared=tuple(int(v) for v in (scores * scores).sum(axis=0)),
+            points_by_kind=tuple(
+                tuple(int(v) for v in row) for row in self.points_by_kind.astype(np.int64).sum(axis=0)
+            ),
+            ships=tuple(int(v) for v in self.ships.astype(np.int64).sum(axis=0)),
+            wares_left=tuple(int(v) for v in self.wares_left.astype(np.int64).sum(axis=0)),
+            turns=int(self.turns.astype(np.int64).sum()),
+            discarded=int(self.discarded.astype(np.int64).sum()),
+        )
+
+    def summary(self) -> StudySummary:
+        """These games as a ``StudySummary`` (the same figures ``simulate_summary`` gives)."""
+        return StudySummary(
+            rules=self.rules,
+            seed=self.seed,
+            first_game=self.first_game,
+            policy=self.policy,
+            threads=self.threads,
+            elapsed_seconds=self.elapsed_seconds,
+            totals=self.totals(),
+            rules_version=self.rules_version,
+            engine_version=self.engine_version,
+        )
+
     def seats(self) -> list[SeatSummary]:
         """Win rate with a 95% interval, mean and spread of score, per seat."""
-        shares = self.win_shares()
-        n = self.games
-        out = []
-        for seat in range(self.scores.shape[1]):
-            rate = float(shares[:, seat].mean()) if n else math.nan
-            sd = float(shares[:, seat].std(ddof=1)) if n > 1 else math.nan
-            half = Z_95 * sd / math.sqrt(n) if n > 1 else math.nan
-            scores = self.scores[:, seat]
-            out.append(
-                SeatSummary(
-                    seat=seat,
-                    win_rate=rate,
-                    win_rate_low=max(0.0, rate - half),
-                    win_rate_high=min(1.0, rate + half),
-                    mean_score=float(scores.mean()) if n else math.nan,
-                    score_sd=float(scores.std(ddof=1)) if n > 1 else math.nan,
-                )
-            )
-        return out
+        return self.totals().seats()
 
     def metadata(self) -> dict[str, Any]:
         """What reproduces this study: rules, seed, game range, policy, versions."""
-        return {
-            "rules": self.rules.to_json(),
-            "seed": self.seed,
-            "first_game": self.first_game,
-            "games": self.games,
-            "policy": self.policy,
-            "rules_version": self.rules_version,
-            "engine_version": self.engine_version,
-            "rng": "xoshiro256** seeded by SplitMix64 from (seed, game index)",
-        }
+        return _metadata(self)
 
     def to_pandas(self) -> Any:
         """One row per (game, seat); needs pandas (``pip install carcassonne[analysis]``)."""
@@ -178,30 +332,29 @@ def simulate(
     threads: int | None = None,
     first_game: int = 0,
 ) -> SimulationResult:
-    """Plays ``games`` whole games in Rust, in parallel, with the GIL released.
+    """Plays ``games`` whole games in Rust, in parallel, with the GIL released, and returns
+    one row per game.
 
     ``threads=None`` uses ``CARCASSONNE_MAX_THREADS``, ``RAYON_NUM_THREADS`` or
-    ``OMP_NUM_THREADS`` if set, else every core; results never depend on it. Pass
-    ``threads=1`` when an outer layer (Dask, Ray, a process pool) already runs one
-    process per core, and split a study with ``first_game``.
+    ``OMP_NUM_THREADS`` if set, else every core; results never depend on it. At most
+    ``max_threads()`` (4 per core). Pass ``threads=1`` when an outer layer (Dask, Ray, a
+    process pool) already runs one process per core, and split a study with ``first_game``.
+    Integers may be any ``int``-like value (numpy integers included). A study whose rows
+    would not fit in the memory available is refused with ``RulesError`` before any game is
+    played (play it in batches, or use ``simulate_summary``). Ctrl-C raises
+    ``KeyboardInterrupt`` within about one game's time.
     """
     rules = rules if rules is not None else Rules()
-    if policy not in POLICIES:
-        raise RulesError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
-    if not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise RulesError(f"seed must be an integer in [0, 2**64), got {seed!r}")
-    if not isinstance(first_game, int) or not 0 <= first_game < 2**64:
-        raise RulesError(f"first_game must be an integer in [0, 2**64), got {first_game!r}")
-    used_threads = threads if threads is not None else _default_threads()
+    _check_policy(policy)
     start = time.perf_counter()
     cols = simulate_batch(rules, games, seed=seed, first_game=first_game, policy=policy, threads=threads)
     elapsed = time.perf_counter() - start
     return SimulationResult(
         rules=rules,
-        seed=seed,
-        first_game=first_game,
+        seed=operator.index(seed),
+        first_game=operator.index(first_game),
         policy=policy,
-        threads=used_threads,
+        threads=int(cols["threads"]),
         elapsed_seconds=elapsed,
         scores=cols["scores"],
         winners=cols["winners"],
@@ -213,9 +366,46 @@ def simulate(
     )
 
 
-def _default_threads() -> int:
-    for var in ("CARCASSONNE_MAX_THREADS", "RAYON_NUM_THREADS", "OMP_NUM_THREADS"):
-        value = os.environ.get(var, "").strip()
-        if value.isdigit() and int(value) > 0:
-            return int(value)
-    return os.cpu_count() or 1
+def simulate_summary(
+    rules: Rules | None = None,
+    games: int = 10_000,
+    *,
+    seed: int = 0,
+    policy: str = "random",
+    threads: int | None = None,
+    first_game: int = 0,
+) -> StudySummary:
+    """Plays a study like ``simulate`` (the same games for the same arguments) but keeps
+    only exact per-seat totals: constant memory for any number of games. Its ``seats()``
+    equal those of ``simulate(...)`` with the same arguments."""
+    rules = rules if rules is not None else Rules()
+    _check_policy(policy)
+    start = time.perf_counter()
+    totals = simulate_totals(rules, games, seed=seed, first_game=first_game, policy=policy, threads=threads)
+    elapsed = time.perf_counter() - start
+    return StudySummary(
+        rules=rules,
+        seed=operator.index(seed),
+        first_game=operator.index(first_game),
+        policy=policy,
+        threads=int(totals["threads"]),
+        elapsed_seconds=elapsed,
+        totals=StudyTotals.from_dict(totals),
+    )
+
+
+def _check_policy(policy: str) -> None:
+    if policy not in POLICIES:
+        raise RulesError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
+
+
+__all__ = [
+    "POLICIES",
+    "SeatSummary",
+    "SimulationResult",
+    "StudySummary",
+    "StudyTotals",
+    "max_threads",
+    "simulate",
+    "simulate_summary",
+]

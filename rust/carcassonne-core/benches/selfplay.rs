@@ -7,7 +7,7 @@ use std::sync::Arc;
 use carcassonne_core::Game;
 use carcassonne_core::policy::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{Rules, RulesSpec, TileSetSource};
+use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
 use carcassonne_core::simulate::play_game;
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -23,7 +23,7 @@ fn whole_games(c: &mut Criterion) {
             "random game, base + ferries, 2 players",
             Arc::new(
                 Rules::new(RulesSpec {
-                    tile_sets: TileSetSource::builtins(&["base", "ferries"]),
+                    tile_sets: DataSource::builtins(&["base", "ferries"]),
                     ..RulesSpec::default()
                 })
                 .unwrap(),
@@ -35,7 +35,7 @@ fn whole_games(c: &mut Criterion) {
             Arc::new(
                 Rules::new(RulesSpec {
                     players: 4,
-                    tile_sets: TileSetSource::builtins(&[
+                    tile_sets: DataSource::builtins(&[
                         "base",
                         "inns-and-cathedrals",
                         "traders-and-builders",

@@ -26,13 +26,13 @@ fn main() {
         }
     } else {
         RulesSpec {
-            tile_sets: carcassonne_core::TileSetSource::builtins(&sets),
+            tile_sets: carcassonne_core::DataSource::builtins(&sets),
             ..RulesSpec::default()
         }
     };
     let rules = Arc::new(Rules::new(spec).unwrap());
     let t = Instant::now();
-    let cols = simulate(&rules, games, 0, 1, policy, Some(threads));
+    let cols = simulate(&rules, games, 0, 1, policy, Some(threads)).unwrap();
     let dt = t.elapsed().as_secs_f64();
     let mean: f64 = cols.scores.iter().map(|s| *s as f64).sum::<f64>() / cols.scores.len() as f64;
     println!(

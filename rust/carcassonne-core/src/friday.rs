@@ -14,8 +14,10 @@
 
 use serde::Deserialize;
 
+use crate::data::{DataError, DataKind, decode};
 use crate::game::{Game, IllegalMove};
-use crate::ships::{DataError, WARES};
+use crate::quote::quote;
+use crate::ships::WARES;
 use crate::south_seas::{Decision, Phase, SeaEvent, Spot};
 
 /// Tiles per weekly stack.
@@ -24,16 +26,6 @@ pub const STACK: usize = 7;
 pub const REVEAL_WEEKS: usize = 6;
 /// The last week after which Friday moves (stack 11 ends the game).
 pub const LAST_WEEK: usize = 10;
-
-pub const BUILTIN_FRIDAY_SETS: [(&str, &str); 1] =
-    [("friday", include_str!("../data/friday.toml"))];
-
-pub fn builtin_friday_text(name: &str) -> Option<&'static str> {
-    BUILTIN_FRIDAY_SETS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, t)| *t)
-}
 
 /// What a Friday tile gives while Friday stands on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,14 +87,8 @@ struct RawTile {
 
 /// Parses and validates a Friday file: exactly 6 tiles (6 reveals), known bonuses.
 pub fn parse_friday(text: &str, file: &str) -> Result<FridaySet, DataError> {
-    let err = |tile: Option<&str>, fault: String| DataError {
-        file: file.to_string(),
-        what: "Friday tile",
-        item: tile.map(str::to_string),
-        fault,
-    };
-    let raw: RawSet =
-        toml::from_str(text).map_err(|e| err(None, format!("not a valid Friday file: {e}")))?;
+    let err = DataError::maker(file, DataKind::Friday);
+    let raw: RawSet = decode(text, DataKind::Friday).map_err(|fault| err(None, fault))?;
     if raw.tiles.len() != REVEAL_WEEKS {
         return Err(err(
             None,
@@ -114,6 +100,7 @@ pub fn parse_friday(text: &str, file: &str) -> Result<FridaySet, DataError> {
     }
     let mut tiles: Vec<FridayTile> = Vec::new();
     for t in raw.tiles {
+        // Exactly REVEAL_WEEKS tiles (checked above): a linear search stays short.
         if tiles.iter().any(|o| o.id == t.id) {
             return Err(err(Some(&t.id), "tile id defined twice".into()));
         }
@@ -122,7 +109,7 @@ pub fn parse_friday(text: &str, file: &str) -> Result<FridaySet, DataError> {
                 let i = WARES.iter().position(|x| *x == w).ok_or_else(|| {
                     err(
                         Some(&t.id),
-                        format!("unknown ware {w:?} (shell, banana, fish)"),
+                        format!("unknown ware {} (shell, banana, fish)", quote(w)),
                     )
                 })?;
                 Bonus::Wares(i as u8)
@@ -139,7 +126,10 @@ pub fn parse_friday(text: &str, file: &str) -> Result<FridaySet, DataError> {
             (b, _) => {
                 return Err(err(
                     Some(&t.id),
-                    format!("unknown bonus {b:?} (wares, discount, trading, homecoming)"),
+                    format!(
+                        "unknown bonus {} (wares, discount, trading, homecoming)",
+                        quote(b)
+                    ),
                 ));
             }
         };

@@ -2,6 +2,8 @@
 //!
 //! Module map, from geometry up to whole games:
 //! - `topology`: tile sides and the 12 slots (half-edges and centres) features occupy;
+//! - `data`: one loader for every data file (built-in or user's; size limit, TOML
+//!   decoding with bounded messages); `quote`: user input in error messages, cut short;
 //! - `tileset`: tile data files (TOML), validation, per-rotation tables;
 //! - `rules`: a validated configuration and the legality table derived from it;
 //! - `board`: placed tiles and the open squares beside them;
@@ -9,18 +11,23 @@
 //! - `ferries`: ferry links on lake tiles, the nearest-ferry walk, moving a ferry;
 //! - `scoring`: points for features (pure functions);
 //! - `game`: turn flow, legal moves, checked and unchecked play, the event log;
-//! - `rng`, `policy` (random and greedy players), `simulate` (whole games in parallel);
+//! - `ships`, `south_seas`, `friday`: ships and their payments, the South Seas turn
+//!   (wares, boats, markets, deliveries), the Friday expansion;
+//! - `rng`, `policy` (random and greedy players), `simulate` (whole games in parallel,
+//!   interruptible), `summary` (per-game results as columns or running totals);
 //! - `record`: saving and loading games as JSON.
 
 // Index loops over sides, slots and players read closer to the rules than iterator chains.
 #![allow(clippy::needless_range_loop)]
 
 pub mod board;
+pub mod data;
 pub mod features;
 pub mod ferries;
 pub mod friday;
 pub mod game;
 pub mod policy;
+pub mod quote;
 pub mod record;
 pub mod rng;
 pub mod rules;
@@ -28,8 +35,9 @@ pub mod scoring;
 pub mod ships;
 pub mod simulate;
 pub mod south_seas;
+pub mod summary;
 pub mod tileset;
 pub mod topology;
 
 pub use game::{Game, IllegalMove, Move, Placement, ScoreEvent};
-pub use rules::{Rules, RulesError, RulesSpec, TileSetSource};
+pub use rules::{DataSource, Rules, RulesError, RulesSpec};

@@ -403,7 +403,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::rules::{Rules, RulesSpec, TileSetSource};
+    use crate::rules::{DataSource, Rules, RulesSpec};
 
     /// More deliveries than `random_step_four` keeps on the stack (four "any 8" ships and
     /// plenty of wares: 4 x 45): the walk that takes over still draws exactly what a pick
@@ -418,7 +418,7 @@ mod tests {
         }
         let rules = Arc::new(
             Rules::new(RulesSpec {
-                ships: TileSetSource::File {
+                ships: DataSource::File {
                     path: "many-payments.toml".into(),
                     toml: ships,
                 },

@@ -16,8 +16,13 @@ use crate::south_seas::{Decision, Phase};
 pub const RECORD_FORMAT: &str = "carcassonne-game";
 pub const RECORD_FORMAT_VERSION: u32 = 1;
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Largest record accepted, in bytes (a record embeds its user data files, each at most
+/// `MAX_DATA_FILE_BYTES`, and a few hundred kB of moves).
+pub const MAX_RECORD_BYTES: usize = 16 << 20;
 
+/// Unknown keys are refused: a record is either what this library wrote or tampered with.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GameRecord {
     pub format: String,
     pub format_version: u32,
@@ -48,19 +53,44 @@ pub enum RecordError {
     Json(serde_json::Error),
     Format(String),
     Rules(RulesError),
-    Move { index: usize, error: IllegalMove },
-    Scores { saved: Vec<i32>, replayed: Vec<i32> },
+    Move {
+        index: usize,
+        error: IllegalMove,
+    },
+    Scores {
+        saved: Vec<i32>,
+        replayed: Vec<i32>,
+    },
+    /// The record names a seed, but its tile, ship or Friday order is not that seed's.
+    Seed {
+        seed: u64,
+        game_index: u64,
+    },
+    TooLarge(usize),
 }
 
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RecordError::Json(e) => write!(f, "not a valid game record: {e}"),
+            // serde_json names line and column; what it quotes of the input is cut short.
+            RecordError::Json(e) => write!(
+                f,
+                "not a valid game record: {}",
+                crate::quote::cap_to(&e.to_string(), 300)
+            ),
             RecordError::Format(s) => write!(f, "{s}"),
             RecordError::Rules(e) => write!(f, "the record's rules are invalid: {e}"),
             RecordError::Move { index, error } => {
                 write!(f, "move {index} of the record is illegal: {error}")
             }
+            RecordError::Seed { seed, game_index } => write!(
+                f,
+                "the record says its game was shuffled by seed {seed}, game {game_index}, but its tile, ship or Friday order is not that shuffle"
+            ),
+            RecordError::TooLarge(bytes) => write!(
+                f,
+                "the record has {bytes} bytes, more than the {MAX_RECORD_BYTES} a record may have"
+            ),
             RecordError::Scores { saved, replayed } => {
                 write!(
                     f,
@@ -158,6 +188,17 @@ impl Game {
             };
             Game::with_orders(rules, deck, ships, friday)
         };
+        // A record that claims a seed must hold that seed's orders: the seed is what a
+        // study reproduces the game from.
+        if let Some((seed, game_index)) = record.seed {
+            let shuffled = Game::shuffled(Arc::clone(game.rules()), seed, game_index);
+            if shuffled.deck() != game.deck()
+                || shuffled.sea().pile != game.sea().pile
+                || shuffled.friday().order != game.friday().order
+            {
+                return Err(RecordError::Seed { seed, game_index });
+            }
+        }
         let mut decisions = record.decisions.iter();
         for (index, mv) in record.moves.iter().enumerate() {
             game.play(*mv)
@@ -201,6 +242,9 @@ impl Game {
     }
 
     pub fn from_json(text: &str) -> Result<Game, RecordError> {
+        if text.len() > MAX_RECORD_BYTES {
+            return Err(RecordError::TooLarge(text.len()));
+        }
         let record: GameRecord = serde_json::from_str(text).map_err(RecordError::Json)?;
         Game::from_record(&record, None)
     }

@@ -3,15 +3,17 @@
 //! `RulesSpec` is what a user writes (serialisable, unchecked); `Rules` is built from it
 //! only through validation, so a `Game` never sees a bad configuration.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::friday::{FridayTile, builtin_friday_text, parse_friday};
-use crate::ships::{AffordTable, DataError, Ship, builtin_ship_text, parse_ships};
-use crate::tileset::{
-    FeatureKind, Shape, System, TileDataError, TileDef, builtin_set_text, parse_tileset,
-};
+pub use crate::data::DataSource;
+use crate::data::{DataError, DataKind, SourceError, source_text};
+use crate::friday::{FridayTile, parse_friday};
+use crate::quote::quote;
+use crate::ships::{AffordTable, Ship, parse_ships};
+use crate::tileset::{FeatureKind, Shape, System, TileDef, parse_tileset};
 
 pub const MAX_PLAYERS: usize = 6;
 /// South Seas: 4 islanders in each of 5 colours.
@@ -19,6 +21,9 @@ pub const MAX_PLAYERS_SOUTH_SEAS: usize = 5;
 pub const MIN_PLAYERS: usize = 2;
 /// Upper bound on meeples per player, far above any published variant.
 pub const MAX_MEEPLES: u32 = 99;
+/// Most tiles a deck may hold (the start tile not counted); tile counts are checked
+/// against it before any deck is built.
+pub const MAX_DECK: usize = 4000;
 
 /// Bumped whenever the behaviour of the rules changes (not for refactors); stored with
 /// every result so that studies run on different versions are never silently mixed.
@@ -26,38 +31,14 @@ pub const MAX_MEEPLES: u32 = 99;
 /// which weighted the random player's step-4 choice).
 pub const RULES_VERSION: u32 = 2;
 
-/// Where a tile set comes from: compiled in, or a user's file (its text is kept, so a
-/// saved game is self-contained).
+/// The user-facing configuration. Unknown keys are refused when it is read from JSON (a
+/// misspelt `"fridayy"` must not silently give a game without Friday).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TileSetSource {
-    Builtin(String),
-    File { path: String, toml: String },
-}
-
-impl TileSetSource {
-    /// The built-in sets of the given names, in order.
-    pub fn builtins(names: &[&str]) -> Vec<TileSetSource> {
-        names
-            .iter()
-            .map(|n| TileSetSource::Builtin(n.to_string()))
-            .collect()
-    }
-
-    pub fn label(&self) -> &str {
-        match self {
-            TileSetSource::Builtin(name) => name,
-            TileSetSource::File { path, .. } => path,
-        }
-    }
-}
-
-/// The user-facing configuration.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RulesSpec {
     pub players: u32,
     pub meeples: u32,
-    pub tile_sets: Vec<TileSetSource>,
+    pub tile_sets: Vec<DataSource>,
     /// Full id of the tile placed at (0, 0), rotation 0, before the first turn; one copy
     /// is taken out of the deck. Empty: the tile the sets mark `start = true`.
     pub start_tile: String,
@@ -74,7 +55,7 @@ pub struct RulesSpec {
     pub ferries_edition: String,
     /// South Seas: the ship set (decision S-2 for the built-in one).
     #[serde(default = "default_ships")]
-    pub ships: TileSetSource,
+    pub ships: DataSource,
     /// South Seas: an islander may be taken back only with an empty supply (the English
     /// Z-Man reading; decision S-3).
     #[serde(default)]
@@ -87,15 +68,15 @@ pub struct RulesSpec {
     pub friday: bool,
     /// Friday: the bonus file (the built-in "friday" is a labelled reconstruction).
     #[serde(default = "default_friday_tiles")]
-    pub friday_tiles: TileSetSource,
+    pub friday_tiles: DataSource,
 }
 
-fn default_friday_tiles() -> TileSetSource {
-    TileSetSource::Builtin("friday".into())
+fn default_friday_tiles() -> DataSource {
+    DataSource::Builtin("friday".into())
 }
 
-fn default_ships() -> TileSetSource {
-    TileSetSource::Builtin("south-seas".into())
+fn default_ships() -> DataSource {
+    DataSource::Builtin("south-seas".into())
 }
 
 fn default_edition() -> String {
@@ -107,7 +88,7 @@ impl Default for RulesSpec {
         RulesSpec {
             players: 2,
             meeples: 7,
-            tile_sets: vec![TileSetSource::Builtin("base".into())],
+            tile_sets: vec![DataSource::Builtin("base".into())],
             start_tile: "base/D".into(),
             farmers: true,
             inns_and_cathedrals_scoring: false,
@@ -129,7 +110,7 @@ impl RulesSpec {
         RulesSpec {
             players,
             meeples: 4,
-            tile_sets: vec![TileSetSource::Builtin("south-seas".into())],
+            tile_sets: vec![DataSource::Builtin("south-seas".into())],
             start_tile: String::new(),
             ..RulesSpec::default()
         }
@@ -141,23 +122,43 @@ pub enum RulesError {
     Players(u32),
     Meeples(u32),
     NoTileSets,
-    UnknownTileSet(String),
-    TileData(TileDataError),
+    /// A data file that cannot be found or is too large to read.
+    Source(SourceError),
+    /// A malformed or inconsistent data file (tiles, ships, Friday tiles).
+    Data(DataError),
     DuplicateTile(String),
     UnknownTile(String),
     UnknownStartTile(String),
-    DeckTooLarge(usize),
+    DeckTooLarge(u64),
     Edition(String),
     MixedSystems,
     PlayersSouthSeas(u32),
     NoStartTile,
-    UnknownShipSet(String),
-    ShipData(DataError),
     UnknownShip(String),
     BadOrder(String),
     FridayNeedsSouthSeas,
-    UnknownFridaySet(String),
     UnknownFridayTile(String),
+    /// A ship set was chosen for a game without South Seas tiles.
+    ShipsNeedSouthSeas,
+    /// A Friday file was chosen for a game without Friday.
+    FridayTilesNeedFriday,
+    /// The deck holds more of a symbol than a feature's total can count.
+    TooManySymbols {
+        symbol: &'static str,
+        total: u64,
+    },
+}
+
+impl From<SourceError> for RulesError {
+    fn from(e: SourceError) -> Self {
+        RulesError::Source(e)
+    }
+}
+
+impl From<DataError> for RulesError {
+    fn from(e: DataError) -> Self {
+        RulesError::Data(e)
+    }
 }
 
 impl fmt::Display for RulesError {
@@ -172,25 +173,30 @@ impl fmt::Display for RulesError {
                 "meeples per player must be between 0 and {MAX_MEEPLES}, got {n}"
             ),
             RulesError::NoTileSets => write!(f, "at least one tile set is needed"),
-            RulesError::UnknownTileSet(s) => write!(
-                f,
-                "unknown tile set {s:?}: use one of \"base\", \"inns-and-cathedrals\", \"traders-and-builders\" or the path of a .toml tile file"
-            ),
-            RulesError::TileData(e) => write!(f, "{e}"),
+            RulesError::Source(e) => write!(f, "{e}"),
+            RulesError::Data(e) => write!(f, "{e}"),
             RulesError::DuplicateTile(id) => {
-                write!(f, "tile id {id:?} is defined by two tile sets")
+                write!(f, "tile id {} is defined by two tile sets", quote(id))
             }
             RulesError::UnknownTile(id) => {
-                write!(f, "unknown tile id {id:?} (ids look like \"base/D\")")
+                write!(
+                    f,
+                    "unknown tile id {} (ids look like \"base/D\")",
+                    quote(id)
+                )
             }
             RulesError::UnknownStartTile(id) => {
-                write!(f, "start tile {id:?} is not in the chosen tile sets")
+                write!(f, "start tile {} is not in the chosen tile sets", quote(id))
             }
             RulesError::DeckTooLarge(n) => {
-                write!(f, "a deck of {n} tiles is too large (at most 4000)")
+                write!(f, "a deck of {n} tiles is too large (at most {MAX_DECK})")
             }
             RulesError::Edition(e) => {
-                write!(f, "ferries_edition must be \"C3\" or \"C2\", got {e:?}")
+                write!(
+                    f,
+                    "ferries_edition must be \"C3\" or \"C2\", got {}",
+                    quote(e)
+                )
             }
             RulesError::MixedSystems => write!(
                 f,
@@ -204,12 +210,7 @@ impl fmt::Display for RulesError {
                 f,
                 "no start tile: name one with start_tile or mark one start = true in a tile set"
             ),
-            RulesError::UnknownShipSet(s) => write!(
-                f,
-                "unknown ship set {s:?}: use \"south-seas\" or the path of a .toml ship file"
-            ),
-            RulesError::ShipData(e) => write!(f, "{e}"),
-            RulesError::UnknownShip(id) => write!(f, "unknown ship id {id:?}"),
+            RulesError::UnknownShip(id) => write!(f, "unknown ship id {}", quote(id)),
             RulesError::BadOrder(why) => write!(f, "{why}"),
             RulesError::FridayNeedsSouthSeas => write!(
                 f,
@@ -217,11 +218,21 @@ impl fmt::Display for RulesError {
             ),
             RulesError::UnknownFridayTile(id) => write!(
                 f,
-                "unknown Friday tile {id:?} (Friday is off, or the id is not in the Friday file)"
+                "unknown Friday tile {} (Friday is off, or the id is not in the Friday file)",
+                quote(id)
             ),
-            RulesError::UnknownFridaySet(s) => write!(
+            RulesError::ShipsNeedSouthSeas => write!(
                 f,
-                "unknown Friday set {s:?}: use \"friday\" or the path of a .toml Friday file"
+                "ships= chooses the ships of South Seas: use it with tile_sets=(\"south-seas\",)"
+            ),
+            RulesError::FridayTilesNeedFriday => write!(
+                f,
+                "friday_tiles= chooses the Friday tiles: use it with friday=True"
+            ),
+            RulesError::TooManySymbols { symbol, total } => write!(
+                f,
+                "the deck holds {total} {symbol} symbols; a feature can count at most {}",
+                u16::MAX
             ),
         }
     }
@@ -237,16 +248,16 @@ fn full_order<S: AsRef<str>>(
     what: &str,
     unknown: fn(String) -> RulesError,
 ) -> Result<Vec<usize>, RulesError> {
-    let mut out = Vec::with_capacity(ids.len());
+    let index: HashMap<&str, usize> = known.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+    let mut seen = vec![false; known.len()];
+    let mut out = Vec::with_capacity(ids.len().min(known.len()));
     for id in ids {
         let id = id.as_ref();
-        let i = known
-            .iter()
-            .position(|k| *k == id)
-            .ok_or_else(|| unknown(id.to_string()))?;
-        if out.contains(&i) {
+        let i = *index.get(id).ok_or_else(|| unknown(id.to_string()))?;
+        if std::mem::replace(&mut seen[i], true) {
             return Err(RulesError::BadOrder(format!(
-                "{what} {id:?} is listed twice"
+                "{what} {} is listed twice",
+                quote(id)
             )));
         }
         out.push(i);
@@ -259,6 +270,19 @@ fn full_order<S: AsRef<str>>(
         )));
     }
     Ok(out)
+}
+
+/// How many of one symbol a segment carries.
+type SymbolCount = fn(&crate::tileset::Segment) -> u64;
+
+/// Reads and parses one data file of the rules.
+fn load<T>(
+    source: &DataSource,
+    kind: DataKind,
+    parse: fn(&str, &str) -> Result<T, DataError>,
+) -> Result<T, RulesError> {
+    let text = source_text(source, kind)?;
+    Ok(parse(text, source.label())?)
 }
 
 /// What a road walk needs of a tile in one rotation, packed small so that walks stay in
@@ -310,6 +334,8 @@ pub struct Rules {
     /// of every segment of the same kind: the only slots where that segment's feature can
     /// meet the board (edges join only their own kind).
     pub kin_slots: Vec<[u16; crate::tileset::MAX_SEGMENTS]>,
+    /// Tile index by full id.
+    tile_ids: HashMap<String, u16>,
     /// `legal[tile * 256 + demand]`: bit r set when canonical rotation r fits an open
     /// square whose neighbours demand `demand` (2 bits per side, 0 = no neighbour).
     legal: Vec<u8>,
@@ -330,24 +356,20 @@ impl Rules {
             return Err(RulesError::NoTileSets);
         }
         let mut tiles: Vec<TileDef> = Vec::new();
+        let mut ids = HashSet::new();
         let mut system = None;
         let mut reconstructions = Vec::new();
         for source in &spec.tile_sets {
-            let set = match source {
-                TileSetSource::Builtin(name) => {
-                    let text = builtin_set_text(name)
-                        .ok_or_else(|| RulesError::UnknownTileSet(name.clone()))?;
-                    parse_tileset(text, name)
-                }
-                TileSetSource::File { path, toml } => parse_tileset(toml, path),
-            }
-            .map_err(RulesError::TileData)?;
+            let set = load(source, DataKind::Tiles, parse_tileset)?;
             if system.is_some_and(|s| s != set.system) {
                 return Err(RulesError::MixedSystems);
             }
             system = Some(set.system);
             if let Some(text) = &set.reconstruction {
-                reconstructions.push((source.label().to_string(), text.trim().to_string()));
+                reconstructions.push((
+                    format!("{} (tiles)", source.label()),
+                    text.trim().to_string(),
+                ));
             }
             for mut t in set.tiles {
                 if let Some((_, c)) = t
@@ -357,10 +379,16 @@ impl Rules {
                 {
                     t.count = *c;
                 }
-                if tiles.iter().any(|d| d.id == t.id) {
+                if !ids.insert(t.id.clone()) {
                     return Err(RulesError::DuplicateTile(t.id));
                 }
                 tiles.push(t);
+            }
+            // Every tile has at least one copy, so more kinds than this make too large a
+            // deck; checked per set, so a spec listing a million sets stops early (and tile
+            // indices stay far inside u16).
+            if tiles.len() > MAX_DECK + 1 {
+                return Err(RulesError::DeckTooLarge(tiles.len() as u64 - 1));
             }
         }
         let system = system.unwrap_or_default();
@@ -380,17 +408,35 @@ impl Rules {
         } as u16;
         // Stored resolved, so equal rules compare equal and records name their start tile.
         spec.start_tile = tiles[start as usize].id.clone();
-        let mut full_deck = Vec::new();
-        for (i, t) in tiles.iter().enumerate() {
-            let copies = if i as u16 == start {
-                t.count - 1
-            } else {
-                t.count
-            };
-            full_deck.extend(std::iter::repeat_n(i as u16, copies as usize));
+        // Counted before the deck is built: a file's counts may add up to anything.
+        let copies = |i: usize, t: &TileDef| u64::from(t.count) - u64::from(i as u16 == start);
+        let deck_size: u64 = tiles.iter().enumerate().map(|(i, t)| copies(i, t)).sum();
+        if deck_size > MAX_DECK as u64 {
+            return Err(RulesError::DeckTooLarge(deck_size));
         }
-        if full_deck.len() > 4000 {
-            return Err(RulesError::DeckTooLarge(full_deck.len()));
+        // Feature totals count symbols in 16 bits: a deck with more of a symbol than that
+        // could overflow them in one feature.
+        let symbols: [(&'static str, SymbolCount); 5] = [
+            ("pennant", |s| s.pennants.into()),
+            ("inn", |s| s.inns.into()),
+            ("cathedral", |s| s.cathedrals.into()),
+            ("goods or wares", |s| {
+                s.goods.iter().map(|g| u64::from(*g)).max().unwrap_or(0)
+            }),
+            ("fish2", |s| s.fish_pairs.into()),
+        ];
+        for (symbol, count) in symbols {
+            let total: u64 = tiles
+                .iter()
+                .map(|t| u64::from(t.count) * t.segments.iter().map(count).sum::<u64>())
+                .sum();
+            if total > u64::from(u16::MAX) {
+                return Err(RulesError::TooManySymbols { symbol, total });
+            }
+        }
+        let mut full_deck = Vec::with_capacity(deck_size as usize);
+        for (i, t) in tiles.iter().enumerate() {
+            full_deck.extend(std::iter::repeat_n(i as u16, copies(i, t) as usize));
         }
         let meeple_segments = tiles
             .iter()
@@ -454,19 +500,19 @@ impl Rules {
             })
             .collect();
         let ships = match system {
-            System::Classic => Vec::new(),
-            System::SouthSeas => {
-                let set = match &spec.ships {
-                    TileSetSource::Builtin(name) => {
-                        let text = builtin_ship_text(name)
-                            .ok_or_else(|| RulesError::UnknownShipSet(name.clone()))?;
-                        parse_ships(text, name)
-                    }
-                    TileSetSource::File { path, toml } => parse_ships(toml, path),
+            System::Classic => {
+                if spec.ships != default_ships() {
+                    return Err(RulesError::ShipsNeedSouthSeas);
                 }
-                .map_err(RulesError::ShipData)?;
+                Vec::new()
+            }
+            System::SouthSeas => {
+                let set = load(&spec.ships, DataKind::Ships, parse_ships)?;
                 if let Some(text) = &set.reconstruction {
-                    reconstructions.push((spec.ships.label().to_string(), text.trim().to_string()));
+                    reconstructions.push((
+                        format!("{} (ships)", spec.ships.label()),
+                        text.trim().to_string(),
+                    ));
                 }
                 set.ships
             }
@@ -482,19 +528,14 @@ impl Rules {
         if spec.friday && system != System::SouthSeas {
             return Err(RulesError::FridayNeedsSouthSeas);
         }
+        if !spec.friday && spec.friday_tiles != default_friday_tiles() {
+            return Err(RulesError::FridayTilesNeedFriday);
+        }
         let friday = if spec.friday {
-            let set = match &spec.friday_tiles {
-                TileSetSource::Builtin(name) => {
-                    let text = builtin_friday_text(name)
-                        .ok_or_else(|| RulesError::UnknownFridaySet(name.clone()))?;
-                    parse_friday(text, name)
-                }
-                TileSetSource::File { path, toml } => parse_friday(toml, path),
-            }
-            .map_err(RulesError::ShipData)?;
+            let set = load(&spec.friday_tiles, DataKind::Friday, parse_friday)?;
             if let Some(text) = &set.reconstruction {
                 reconstructions.push((
-                    spec.friday_tiles.label().to_string(),
+                    format!("{} (Friday tiles)", spec.friday_tiles.label()),
                     text.trim().to_string(),
                 ));
             }
@@ -536,7 +577,13 @@ impl Rules {
                 })
             })
             .collect();
+        let tile_ids = tiles
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.id.clone(), i as u16))
+            .collect();
         Ok(Rules {
+            tile_ids,
             segment_sides,
             kin_slots,
             system,
@@ -569,12 +616,12 @@ impl Rules {
     }
 
     pub fn tile_index(&self, id: &str) -> Option<u16> {
-        self.tiles.iter().position(|t| t.id == id).map(|i| i as u16)
+        self.tile_ids.get(id).copied()
     }
 
     pub fn deck_from_ids<S: AsRef<str>>(&self, ids: &[S]) -> Result<Vec<u16>, RulesError> {
-        if ids.len() > 4000 {
-            return Err(RulesError::DeckTooLarge(ids.len()));
+        if ids.len() > MAX_DECK {
+            return Err(RulesError::DeckTooLarge(ids.len() as u64));
         }
         ids.iter()
             .map(|id| {

@@ -18,23 +18,14 @@
 //! `fish`), `"any N"` (N wares of any types), `"N identical"` (N wares of one type) or
 //! `"3 + K"` (3 wares of one type and K of another type).
 
-use std::fmt;
+use std::collections::HashSet;
 
 use serde::Deserialize;
 
+use crate::data::{DataError, DataKind, decode};
+
 /// Ware names, in the order of every `[_; 3]` ware array (shell, banana, fish).
 pub const WARES: [&str; 3] = ["shell", "banana", "fish"];
-
-/// The ship sets compiled into the library; a user's own file can be loaded instead.
-pub const BUILTIN_SHIP_SETS: [(&str, &str); 1] =
-    [("south-seas", include_str!("../data/south-seas-ships.toml"))];
-
-pub fn builtin_ship_text(name: &str) -> Option<&'static str> {
-    BUILTIN_SHIP_SETS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, t)| *t)
-}
 
 /// What a ship needs delivered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -338,28 +329,6 @@ pub struct ShipSet {
     pub ships: Vec<Ship>,
 }
 
-/// A malformed data file other than a tile file (ships, Friday tiles): names the file,
-/// the item (`what` and its id) and the fault.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DataError {
-    pub file: String,
-    /// "ship" or "Friday tile".
-    pub what: &'static str,
-    pub item: Option<String>,
-    pub fault: String,
-}
-
-impl fmt::Display for DataError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.item {
-            Some(s) => write!(f, "{}: {} {:?}: {}", self.file, self.what, s, self.fault),
-            None => write!(f, "{}: {}", self.file, self.fault),
-        }
-    }
-}
-
-impl std::error::Error for DataError {}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawShips {
@@ -383,14 +352,8 @@ struct RawShip {
 
 /// Parses and validates a ship file. `file` names the source in error messages.
 pub fn parse_ships(text: &str, file: &str) -> Result<ShipSet, DataError> {
-    let err = |ship: Option<&str>, fault: String| DataError {
-        file: file.to_string(),
-        what: "ship",
-        item: ship.map(str::to_string),
-        fault,
-    };
-    let raw: RawShips =
-        toml::from_str(text).map_err(|e| err(None, format!("not a valid ship file: {e}")))?;
+    let err = DataError::maker(file, DataKind::Ships);
+    let raw: RawShips = decode(text, DataKind::Ships).map_err(|fault| err(None, fault))?;
     if raw.ships.is_empty() {
         return Err(err(None, "the file defines no ships".into()));
     }
@@ -398,8 +361,9 @@ pub fn parse_ships(text: &str, file: &str) -> Result<ShipSet, DataError> {
         return Err(err(None, "at most 250 ships are supported".into()));
     }
     let mut ships: Vec<Ship> = Vec::with_capacity(raw.ships.len());
+    let mut ids = HashSet::with_capacity(raw.ships.len());
     for s in raw.ships {
-        if ships.iter().any(|o| o.id == s.id) {
+        if !ids.insert(s.id.clone()) {
             return Err(err(Some(&s.id), "ship id defined twice".into()));
         }
         if s.points == 0 {
@@ -474,7 +438,11 @@ mod tests {
 
     #[test]
     fn builtin_ships_are_decision_s2() {
-        let set = parse_ships(builtin_ship_text("south-seas").unwrap(), "south-seas").unwrap();
+        let set = parse_ships(
+            DataKind::Ships.builtin_text("south-seas").unwrap(),
+            "south-seas",
+        )
+        .unwrap();
         assert!(set.reconstruction.is_some());
         assert_eq!(set.ships.len(), 24);
         let points: Vec<u8> = set.ships.iter().map(|s| s.points).collect();

@@ -1,44 +1,32 @@
-//! Whole games in parallel, results as columns.
+//! Whole games in parallel.
 //!
-//! Game `i` of a study uses the random stream `(seed, first_game + i)` for both its tile
-//! order and its players' choices, so every game's result is the same whatever the thread
-//! count or the way a study is split into batches.
+//! Game `i` of a study uses the random stream `(seed, i)` for both its tile order and its
+//! players' choices, so every game's result is the same whatever the thread count or the
+//! way a study is split into batches.
+//!
+//! A study is checked before it starts (`Study::new`: the game range fits in 64 bits, the
+//! thread count is bounded) and played in chunks: between chunks the results are handed
+//! over in game order, and before every game a stop flag is read, so a caller can
+//! interrupt a run of any length within about one game's time.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
 use crate::game::Game;
 use crate::policy::Policy;
 use crate::rng::Rng;
-use crate::rules::{MAX_PLAYERS, Rules};
-use crate::scoring::SCORE_KINDS;
+use crate::rules::Rules;
+use crate::summary::{Columns, GameResult, Totals};
 
-/// Per-game results, flattened row-major (`games × players`, `games × players × kinds`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Columns {
-    pub games: usize,
-    pub players: usize,
-    pub scores: Vec<i32>,
-    pub winners: Vec<bool>,
-    pub turns: Vec<u32>,
-    pub points_by_kind: Vec<i32>,
-    pub discarded: Vec<u32>,
-    /// South Seas (`games × players`; zero in classic games): ships taken, wares left.
-    pub ships: Vec<u32>,
-    pub wares_left: Vec<u32>,
-}
+/// Threads per core a study may ask for (`max_threads`). More only adds switching and
+/// memory; the bound keeps a typo (`threads=100000`) from starting a hundred thousand.
+pub const MAX_THREADS_PER_CORE: usize = 4;
 
-#[derive(Clone, Copy)]
-struct Summary {
-    scores: [i32; MAX_PLAYERS],
-    winners: u8,
-    turns: u32,
-    by_kind: [[i32; SCORE_KINDS]; MAX_PLAYERS],
-    discarded: u32,
-    ships: [u32; MAX_PLAYERS],
-    wares_left: [u32; MAX_PLAYERS],
-}
+/// Games played between two hand-overs of results (about 4 MB of results in flight).
+const CHUNK: u64 = 1 << 14;
 
 /// Plays one whole game into `game`, reusing its buffers.
 pub fn play_game(
@@ -53,30 +41,21 @@ pub fn play_game(
     }
 }
 
-fn summarize(game: &Game) -> Summary {
-    let mut s = Summary {
-        scores: [0; MAX_PLAYERS],
-        winners: game.winners(),
-        turns: game.turn(),
-        by_kind: [[0; SCORE_KINDS]; MAX_PLAYERS],
-        discarded: game.discarded().len() as u32,
-        ships: [0; MAX_PLAYERS],
-        wares_left: [0; MAX_PLAYERS],
-    };
-    for (p, v) in game.scores().iter().enumerate() {
-        s.scores[p] = *v;
-        s.by_kind[p] = *game.points_by_kind(p);
-        s.wares_left[p] = game.wares(p).iter().sum();
-    }
-    for (p, _) in &game.sea().taken {
-        s.ships[*p as usize] += 1;
-    }
-    s
+/// The machine's cores (1 if unknown).
+pub fn cores() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+/// The most threads a study may use: `MAX_THREADS_PER_CORE` per core.
+pub fn max_threads() -> usize {
+    MAX_THREADS_PER_CORE * cores()
 }
 
 /// The number of threads to use when the caller does not say: `CARCASSONNE_MAX_THREADS`,
 /// then `RAYON_NUM_THREADS`, then `OMP_NUM_THREADS` (which Dask, Ray and joblib set for
-/// their workers), then the machine's parallelism.
+/// their workers), then the machine's cores; never more than `max_threads()`.
 pub fn default_threads() -> usize {
     for var in [
         "CARCASSONNE_MAX_THREADS",
@@ -88,38 +67,200 @@ pub fn default_threads() -> usize {
             .and_then(|v| v.trim().parse::<usize>().ok())
             && n > 0
         {
-            return n;
+            return n.min(max_threads());
         }
     }
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
+    cores().min(max_threads())
 }
 
-/// Thread pools by size, built once: callers choose the size per call, so the global
-/// rayon pool (sized by the environment) is never used.
-type PoolCache = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
+/// Why a study was refused or did not finish.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SimulateError {
+    /// The stop flag was raised (Ctrl-C); the games played so far are dropped.
+    Interrupted,
+    /// `first_game + games` goes past the last game index, 2**64 - 1.
+    GameRange {
+        first_game: u64,
+        games: u64,
+    },
+    Threads {
+        requested: usize,
+        max: usize,
+    },
+    /// The operating system refused to start the threads.
+    ThreadPool {
+        threads: usize,
+        why: String,
+    },
+    /// The per-game results would not fit in memory (`available` when it is known).
+    TooLarge {
+        games: u64,
+        bytes: u128,
+        available: Option<u64>,
+    },
+}
 
-fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
-    static POOLS: OnceLock<PoolCache> = OnceLock::new();
-    let mut pools = POOLS
-        .get_or_init(|| Mutex::new(Vec::new()))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
-        return Arc::clone(p);
+impl fmt::Display for SimulateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimulateError::Interrupted => write!(f, "interrupted"),
+            SimulateError::GameRange { first_game, games } => write!(
+                f,
+                "games {first_game} to {first_game} + {games} go past the last game index, 2**64 - 1"
+            ),
+            SimulateError::Threads { requested, max } => write!(
+                f,
+                "threads must be between 1 and {max} ({MAX_THREADS_PER_CORE} per core), got {requested}"
+            ),
+            SimulateError::ThreadPool { threads, why } => {
+                write!(f, "could not start {threads} threads: {why}")
+            }
+            SimulateError::TooLarge {
+                games,
+                bytes,
+                available,
+            } => {
+                write!(f, "the results of {games} games need {bytes} bytes")?;
+                if let Some(a) = available {
+                    write!(f, ", more than the {a} bytes of memory available")?;
+                }
+                write!(
+                    f,
+                    "; play the study in batches (first_game=0, first_game=N, ...) and join them, or keep only the summary (simulate_summary)"
+                )
+            }
+        }
     }
-    let p = Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("thread pool"),
-    );
-    pools.push((threads, Arc::clone(&p)));
-    p
 }
 
-/// Plays games `first_game .. first_game + games` of the study `seed`.
+impl std::error::Error for SimulateError {}
+
+/// A checked study: games `first_game .. first_game + games` of seed `seed`.
+#[derive(Clone, Debug)]
+pub struct Study {
+    pub rules: Arc<Rules>,
+    pub seed: u64,
+    pub first_game: u64,
+    pub games: u64,
+    pub policy: Policy,
+    pub threads: usize,
+}
+
+impl Study {
+    /// `threads: None` is `default_threads()`.
+    pub fn new(
+        rules: Arc<Rules>,
+        seed: u64,
+        first_game: u64,
+        games: u64,
+        policy: Policy,
+        threads: Option<usize>,
+    ) -> Result<Self, SimulateError> {
+        // The last game played is first_game + games - 1, which must fit in 64 bits.
+        if u128::from(first_game) + u128::from(games) > u128::from(u64::MAX) + 1 {
+            return Err(SimulateError::GameRange { first_game, games });
+        }
+        let threads = match threads {
+            None => default_threads(),
+            Some(t) if (1..=max_threads()).contains(&t) => t,
+            Some(t) => {
+                return Err(SimulateError::Threads {
+                    requested: t,
+                    max: max_threads(),
+                });
+            }
+        };
+        Ok(Study {
+            rules,
+            seed,
+            first_game,
+            games,
+            policy,
+            threads,
+        })
+    }
+
+    /// Plays every game, handing the results to `sink` chunk by chunk in game order.
+    /// Returns `Interrupted` as soon as `stop` is seen (checked before every game).
+    pub fn run(
+        &self,
+        stop: &AtomicBool,
+        mut sink: impl FnMut(&[GameResult]),
+    ) -> Result<(), SimulateError> {
+        let pool = pool(self.threads)?;
+        let mut results: Vec<Option<GameResult>> = Vec::new();
+        let mut done = 0u64;
+        while done < self.games {
+            let n = CHUNK.min(self.games - done);
+            // The range check in `new` keeps every index below 2**64.
+            let start = self.first_game + done;
+            pool.install(|| {
+                (0..n as usize)
+                    .into_par_iter()
+                    .with_min_len(64)
+                    .map_init(
+                        || {
+                            let mut g = Game::new(Arc::clone(&self.rules), Vec::new());
+                            g.set_record_events(false);
+                            (g, Vec::new())
+                        },
+                        |(game, buf), i| {
+                            if stop.load(Ordering::Relaxed) {
+                                return None;
+                            }
+                            let mut rng = Rng::for_game(self.seed, start + i as u64);
+                            play_game(game, &mut rng, self.policy, buf);
+                            Some(GameResult::of(game))
+                        },
+                    )
+                    .collect_into_vec(&mut results)
+            });
+            if stop.load(Ordering::Relaxed) {
+                return Err(SimulateError::Interrupted);
+            }
+            let chunk: Vec<GameResult> = results.drain(..).flatten().collect();
+            sink(&chunk);
+            done += n;
+        }
+        Ok(())
+    }
+
+    /// Bytes the per-game columns of this study take.
+    pub fn column_bytes(&self) -> u128 {
+        u128::from(self.games) * Columns::bytes_per_game(self.rules.players()) as u128
+    }
+
+    /// Plays the study and returns one row per game. The memory is checked and reserved
+    /// before the first game: a study whose results cannot fit is refused (`TooLarge`).
+    pub fn columns(&self, stop: &AtomicBool) -> Result<Columns, SimulateError> {
+        let bytes = self.column_bytes();
+        let too_large = |available| SimulateError::TooLarge {
+            games: self.games,
+            bytes,
+            available,
+        };
+        let available = available_memory();
+        if bytes > isize::MAX as u128 || available.is_some_and(|a| bytes > u128::from(a)) {
+            return Err(too_large(available));
+        }
+        // Fits in usize: bytes (at least games when games > 0) is below isize::MAX.
+        let games = self.games as usize;
+        let mut cols = Columns::with_capacity(games, self.rules.players())
+            .map_err(|_| too_large(available))?;
+        self.run(stop, |chunk| chunk.iter().for_each(|r| cols.push(r)))?;
+        Ok(cols)
+    }
+
+    /// Plays the study keeping only running totals: constant memory for any number of
+    /// games.
+    pub fn totals(&self, stop: &AtomicBool) -> Result<Totals, SimulateError> {
+        let mut totals = Totals::new(self.rules.players());
+        self.run(stop, |chunk| chunk.iter().for_each(|r| totals.add(r)))?;
+        Ok(totals)
+    }
+}
+
+/// Plays games `first_game .. first_game + games` of the study `seed` (no interruption).
 pub fn simulate(
     rules: &Arc<Rules>,
     games: usize,
@@ -127,53 +268,65 @@ pub fn simulate(
     seed: u64,
     policy: Policy,
     threads: Option<usize>,
-) -> Columns {
-    let threads = threads.unwrap_or_else(default_threads).max(1);
-    let run = || -> Vec<Summary> {
-        (0..games)
-            .into_par_iter()
-            .with_min_len(64)
-            .map_init(
-                || {
-                    let mut g = Game::new(Arc::clone(rules), Vec::new());
-                    g.set_record_events(false);
-                    (g, Vec::new())
-                },
-                |(game, buf), i| {
-                    let mut rng = Rng::for_game(seed, first_game + i as u64);
-                    play_game(game, &mut rng, policy, buf);
-                    summarize(game)
-                },
-            )
-            .collect()
+) -> Result<Columns, SimulateError> {
+    Study::new(
+        Arc::clone(rules),
+        seed,
+        first_game,
+        games as u64,
+        policy,
+        threads,
+    )?
+    .columns(&AtomicBool::new(false))
+}
+
+/// Memory the system can give this process now, in bytes: `MemAvailable` (Linux),
+/// lowered to what is left under a cgroup v2 limit; `None` where neither can be read.
+pub fn available_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let available = meminfo.as_deref().and_then(|text| {
+        text.lines()
+            .find_map(|l| l.strip_prefix("MemAvailable:"))
+            .and_then(|v| v.trim().strip_suffix("kB"))
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(|kb| kb.saturating_mul(1024))
+    });
+    let read = |name: &str| {
+        std::fs::read_to_string(format!("/sys/fs/cgroup/{name}"))
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
     };
-    let summaries = if threads == 1 {
-        pool(1).install(run)
-    } else {
-        pool(threads).install(run)
-    };
-    let players = rules.players();
-    let mut out = Columns {
-        games,
-        players,
-        scores: Vec::with_capacity(games * players),
-        winners: Vec::with_capacity(games * players),
-        turns: Vec::with_capacity(games),
-        points_by_kind: Vec::with_capacity(games * players * SCORE_KINDS),
-        discarded: Vec::with_capacity(games),
-        ships: Vec::with_capacity(games * players),
-        wares_left: Vec::with_capacity(games * players),
-    };
-    for s in &summaries {
-        for p in 0..players {
-            out.scores.push(s.scores[p]);
-            out.winners.push(s.winners & (1 << p) != 0);
-            out.points_by_kind.extend_from_slice(&s.by_kind[p]);
-            out.ships.push(s.ships[p]);
-            out.wares_left.push(s.wares_left[p]);
-        }
-        out.turns.push(s.turns);
-        out.discarded.push(s.discarded);
+    // "max" (no limit) does not parse and leaves the cgroup out.
+    let cgroup =
+        read("memory.max").map(|max| max.saturating_sub(read("memory.current").unwrap_or(0)));
+    match (available, cgroup) {
+        (Some(a), Some(c)) => Some(a.min(c)),
+        (a, c) => a.or(c),
     }
-    out
+}
+
+/// The one cached thread pool. Callers choose the size per call, so the global rayon
+/// pool (sized by the environment) is never used; a call with another size replaces the
+/// cached pool, whose threads end once the calls still using it are done, so pools never
+/// pile up.
+fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, SimulateError> {
+    static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    let mut cached = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((n, p)) = cached.as_ref()
+        && *n == threads
+    {
+        return Ok(Arc::clone(p));
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("carcassonne-{i}"))
+            .build()
+            .map_err(|e| SimulateError::ThreadPool {
+                threads,
+                why: e.to_string(),
+            })?,
+    );
+    *cached = Some((threads, Arc::clone(&p)));
+    Ok(p)
 }

@@ -28,9 +28,13 @@
 //! fish), `+fish2` (a group of two) and `+boat` (a fishing boat) on sea parts. One tile may
 //! be marked `start = true`: the start tile, which is not shuffled into the deck.
 
-use std::fmt;
+use std::collections::HashSet;
 
 use serde::Deserialize;
+
+use crate::data::{DataError, DataKind, decode};
+use crate::quote::quote;
+use crate::rules::MAX_DECK;
 
 use crate::topology::{
     CENTRE, EdgeKind, HALF_LEFT, HALF_RIGHT, SIDE_NAMES, SLOTS, SlotMask, parse_side, parse_slot,
@@ -43,28 +47,6 @@ pub const MAX_SEGMENTS: usize = 10;
 pub const NO_SEGMENT: u8 = u8::MAX;
 
 pub const GOODS: [&str; 3] = ["wine", "grain", "cloth"];
-
-/// The tile sets compiled into the library; a user's own file can be loaded instead.
-pub const BUILTIN_SETS: [(&str, &str); 5] = [
-    ("base", include_str!("../data/base.toml")),
-    (
-        "inns-and-cathedrals",
-        include_str!("../data/inns-and-cathedrals.toml"),
-    ),
-    (
-        "traders-and-builders",
-        include_str!("../data/traders-and-builders.toml"),
-    ),
-    ("ferries", include_str!("../data/ferries.toml")),
-    ("south-seas", include_str!("../data/south-seas.toml")),
-];
-
-pub fn builtin_set_text(name: &str) -> Option<&'static str> {
-    BUILTIN_SETS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, t)| *t)
-}
 
 /// Kinds of features a tile segment can belong to. New rule systems add kinds here; the
 /// topology class (`edge_kind`) decides how a kind connects to neighbouring tiles.
@@ -297,7 +279,7 @@ impl System {
         }
     }
 
-    fn edge_letter(self, e: EdgeKind) -> char {
+    pub fn edge_letter(self, e: EdgeKind) -> char {
         let l = self.edge_letters();
         match e {
             EdgeKind::City => l[0],
@@ -325,25 +307,6 @@ impl TileSet {
         self.tiles.iter().map(|t| t.count).sum()
     }
 }
-
-/// A malformed or inconsistent tile file: names the file, the tile and the fault.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TileDataError {
-    pub file: String,
-    pub tile: Option<String>,
-    pub fault: String,
-}
-
-impl fmt::Display for TileDataError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.tile {
-            Some(t) => write!(f, "{}: tile {:?}: {}", self.file, t, self.fault),
-            None => write!(f, "{}: {}", self.file, self.fault),
-        }
-    }
-}
-
-impl std::error::Error for TileDataError {}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -376,20 +339,15 @@ struct RawTile {
 }
 
 /// Parses and validates a tile file. `file` names the source in error messages.
-pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, TileDataError> {
-    let err = |tile: Option<&str>, fault: String| TileDataError {
-        file: file.to_string(),
-        tile: tile.map(str::to_string),
-        fault,
-    };
-    let raw: RawSet =
-        toml::from_str(text).map_err(|e| err(None, format!("not a valid tile file: {e}")))?;
+pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, DataError> {
+    let err = DataError::maker(file, DataKind::Tiles);
+    let raw: RawSet = decode(text, DataKind::Tiles).map_err(|fault| err(None, fault))?;
     if raw.name.is_empty() || raw.name.contains('/') {
         return Err(err(
             None,
             format!(
-                "set name {:?} must be non-empty and contain no '/'",
-                raw.name
+                "set name {} must be non-empty and contain no '/'",
+                quote(&raw.name)
             ),
         ));
     }
@@ -401,7 +359,10 @@ pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, TileDataError> {
         Some(name) => System::parse(name).ok_or_else(|| {
             err(
                 None,
-                format!("unknown system {name:?}; expected \"classic\" or \"south-seas\""),
+                format!(
+                    "unknown system {}; expected \"classic\" or \"south-seas\"",
+                    quote(name)
+                ),
             )
         })?,
     };
@@ -412,6 +373,7 @@ pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, TileDataError> {
         ));
     }
     let mut tiles: Vec<TileDef> = Vec::with_capacity(raw.tiles.len());
+    let mut ids = HashSet::with_capacity(raw.tiles.len());
     for t in &raw.tiles {
         let id = format!("{}/{}", raw.name, t.id);
         if t.id.is_empty() || t.id.contains(char::is_whitespace) {
@@ -420,16 +382,31 @@ pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, TileDataError> {
                 "tile id must be non-empty without spaces".into(),
             ));
         }
-        if tiles.iter().any(|d| d.id == id) {
+        if !ids.insert(t.id.as_str()) {
             return Err(err(Some(&t.id), "tile id defined twice".into()));
         }
-        if t.count == 0 {
-            return Err(err(Some(&t.id), "count must be at least 1".into()));
-        }
-        if let Some((edition, _)) = t.counts.iter().find(|(_, c)| **c == 0) {
+        // Counts are checked before any deck is built from them (`Rules::new` then checks
+        // the sum of all sets against the same limit).
+        if !(1..=MAX_DECK as u32).contains(&t.count) {
             return Err(err(
                 Some(&t.id),
-                format!("count for edition {edition} must be at least 1"),
+                format!(
+                    "count must be between 1 and {MAX_DECK} (the largest deck), got {}",
+                    t.count
+                ),
+            ));
+        }
+        if let Some((edition, c)) = t
+            .counts
+            .iter()
+            .find(|(_, c)| !(1..=MAX_DECK as u32).contains(*c))
+        {
+            return Err(err(
+                Some(&t.id),
+                format!(
+                    "count for edition {} must be between 1 and {MAX_DECK}, got {c}",
+                    quote(edition)
+                ),
             ));
         }
         let def = parse_tile(&id, &raw.name, system, t).map_err(|fault| err(Some(&t.id), fault))?;
@@ -475,36 +452,37 @@ fn parse_tile(id: &str, set: &str, system: System, raw: &RawTile) -> Result<Tile
             }
             _ => {}
         }
+        // Faults quote the token (and its parts) short: a token may be a whole 1 MB line.
+        let q = quote(token);
         let Some(kind) = token.chars().next().and_then(|c| system.kind_of_letter(c)) else {
             return Err(format!(
-                "unknown feature {token:?} for a {} tile set",
+                "unknown feature {q} for a {} tile set",
                 system.name()
             ));
         };
         let rest = &token[1..];
         let close = rest
             .find(')')
-            .ok_or_else(|| format!("missing ')' in {token:?}"))?;
+            .ok_or_else(|| format!("missing ')' in {q}"))?;
         if !rest.starts_with('(') {
-            return Err(format!("missing '(' in {token:?}"));
+            return Err(format!("missing '(' in {q}"));
         }
         let places: Vec<&str> = rest[1..close].split_whitespace().collect();
         let suffix = &rest[close + 1..];
         let mut mask: SlotMask = 0;
         let mut sides = 0u8;
         for p in &places {
+            let pq = quote(p);
             match kind.shape() {
                 Shape::Halves => {
                     if *p == "I" {
                         continue;
                     }
                     let s = parse_slot(p).filter(|s| s % 3 != CENTRE).ok_or_else(|| {
-                        format!(
-                            "{p:?} in {token:?} is not a half-edge (NL NR EL ER SL SR WL WR or I)"
-                        )
+                        format!("{pq} in {q} is not a half-edge (NL NR EL ER SL SR WL WR or I)")
                     })?;
                     if mask & (1 << s) != 0 {
-                        return Err(format!("{p:?} listed twice in {token:?}"));
+                        return Err(format!("{pq} listed twice in {q}"));
                     }
                     mask |= 1 << s;
                     if kind.counts_open_at(s % 3) {
@@ -513,14 +491,14 @@ fn parse_tile(id: &str, set: &str, system: System, raw: &RawTile) -> Result<Tile
                 }
                 _ => {
                     let side = parse_side(p)
-                        .ok_or_else(|| format!("{p:?} in {token:?} is not a side (N E S W)"))?;
+                        .ok_or_else(|| format!("{pq} in {q} is not a side (N E S W)"))?;
                     let m = if kind.shape() == Shape::Area {
                         side_mask(side)
                     } else {
                         1 << slot(side, CENTRE)
                     };
                     if mask & m != 0 {
-                        return Err(format!("{p:?} listed twice in {token:?}"));
+                        return Err(format!("{pq} listed twice in {q}"));
                     }
                     mask |= m;
                     sides += 1;
@@ -528,7 +506,7 @@ fn parse_tile(id: &str, set: &str, system: System, raw: &RawTile) -> Result<Tile
             }
         }
         if places.is_empty() {
-            return Err(format!("{token:?} lists no edges"));
+            return Err(format!("{q} lists no edges"));
         }
         let mut seg = new_segment(kind, mask, sides);
         let (symbols, adjacency) = match suffix.split_once('~') {
@@ -536,39 +514,44 @@ fn parse_tile(id: &str, set: &str, system: System, raw: &RawTile) -> Result<Tile
             None => (suffix, None),
         };
         for sym in symbols.split('+').map(str::trim).filter(|s| !s.is_empty()) {
-            match (sym, kind) {
-                ("banana", FeatureKind::Island) => seg.goods[1] += 1,
-                ("shell", FeatureKind::Bridge) => seg.goods[0] += 1,
-                ("fish", FeatureKind::Sea) => seg.goods[2] += 1,
+            let counter = match (sym, kind) {
+                ("banana", FeatureKind::Island) => &mut seg.goods[1],
+                ("shell", FeatureKind::Bridge) => &mut seg.goods[0],
+                ("fish", FeatureKind::Sea) => &mut seg.goods[2],
                 ("fish2", FeatureKind::Sea) => {
-                    seg.goods[2] += 2;
-                    seg.fish_pairs += 1;
+                    add_symbol(&mut seg.goods[2], 2, sym, token)?;
+                    &mut seg.fish_pairs
                 }
-                ("boat", FeatureKind::Sea) if !seg.boat => seg.boat = true,
-                ("pennant", FeatureKind::City) => seg.pennants += 1,
-                ("cathedral", FeatureKind::City) => seg.cathedrals += 1,
-                ("inn", FeatureKind::Road) => seg.inns += 1,
+                ("boat", FeatureKind::Sea) if !seg.boat => {
+                    seg.boat = true;
+                    continue;
+                }
+                ("pennant", FeatureKind::City) => &mut seg.pennants,
+                ("cathedral", FeatureKind::City) => &mut seg.cathedrals,
+                ("inn", FeatureKind::Road) => &mut seg.inns,
                 (g, FeatureKind::City) if GOODS.contains(&g) => {
-                    seg.goods[GOODS.iter().position(|x| *x == g).unwrap()] += 1
+                    // GOODS contains g (the guard), so the position exists.
+                    &mut seg.goods[GOODS.iter().position(|x| *x == g).unwrap_or(0)]
                 }
                 _ => {
                     return Err(format!(
-                        "symbol {sym:?} is not allowed on a {} in {token:?}",
-                        kind.name()
+                        "symbol {} is not allowed on a {} in {}",
+                        quote(sym),
+                        kind.name(),
+                        quote(token)
                     ));
                 }
-            }
+            };
+            add_symbol(counter, 1, sym, token)?;
         }
         if let Some(adj) = adjacency {
             if kind != FeatureKind::Field {
-                return Err(format!(
-                    "only fields name adjacent cities ('~') in {token:?}"
-                ));
+                return Err(format!("only fields name adjacent cities ('~') in {q}"));
             }
             let mut list = Vec::new();
             for c in adj.trim().chars() {
                 let side = parse_side(&c.to_string())
-                    .ok_or_else(|| format!("{c:?} after '~' in {token:?} is not a side"))?;
+                    .ok_or_else(|| format!("{c:?} after '~' in {q} is not a side"))?;
                 list.push(side);
             }
             field_city_sides.push((segments.len(), list));
@@ -577,7 +560,7 @@ fn parse_tile(id: &str, set: &str, system: System, raw: &RawTile) -> Result<Tile
         // walks and road splits rely on it.
         if kind.shape() == Shape::Path && sides > 2 {
             return Err(format!(
-                "{token:?} reaches {sides} sides: a road segment reaches at most two (a junction ends its roads)"
+                "{q} reaches {sides} sides: a road segment reaches at most two (a junction ends its roads)"
             ));
         }
         segments.push(seg);
@@ -670,15 +653,18 @@ fn parse_tile(id: &str, set: &str, system: System, raw: &RawTile) -> Result<Tile
     let declared: Vec<char> = raw.edges.chars().collect();
     if declared.len() != 4 || declared.iter().any(|c| !letters.contains(c)) {
         return Err(format!(
-            "edges {:?} must be four letters from {}, {}, {}",
-            raw.edges, letters[0], letters[1], letters[2]
+            "edges {} must be four letters from {}, {}, {}",
+            quote(&raw.edges),
+            letters[0],
+            letters[1],
+            letters[2]
         ));
     }
     let derived: String = edges.iter().map(|e| system.edge_letter(*e)).collect();
     if derived != raw.edges {
         return Err(format!(
-            "edges say {:?} but the features make {derived:?}",
-            raw.edges
+            "edges say {} but the features make {derived:?}",
+            quote(&raw.edges)
         ));
     }
     let mut def = build_def(id, set, raw.count, garden, edges, segments);
@@ -686,6 +672,19 @@ fn parse_tile(id: &str, set: &str, system: System, raw: &RawTile) -> Result<Tile
     def.start = raw.start;
     def.edition_counts = raw.counts.iter().map(|(e, c)| (e.clone(), *c)).collect();
     Ok(def)
+}
+
+/// Adds `n` to a segment's symbol count, refusing counts that do not fit (256 pennants
+/// on one segment would otherwise read back as 0).
+fn add_symbol(counter: &mut u8, n: u8, sym: &str, token: &str) -> Result<(), String> {
+    *counter = counter.checked_add(n).ok_or_else(|| {
+        format!(
+            "too many +{sym} symbols in {} (at most {} on one segment)",
+            quote(token),
+            u8::MAX
+        )
+    })?;
+    Ok(())
 }
 
 fn new_segment(kind: FeatureKind, slots: SlotMask, sides: u8) -> Segment {
@@ -816,7 +815,7 @@ mod tests {
     use super::*;
 
     fn set(name: &str) -> TileSet {
-        parse_tileset(builtin_set_text(name).unwrap(), name).unwrap()
+        parse_tileset(DataKind::Tiles.builtin_text(name).unwrap(), name).unwrap()
     }
 
     #[test]
@@ -938,7 +937,7 @@ mod tests {
         let bad = "name = \"mine\"\n[[tiles]]\nid = \"Z\"\ncount = 1\nedges = \"CCCC\"\nfeatures = \"C(N E S W) ; R(N)\"\n";
         let e = parse_tileset(bad, "mine.toml").unwrap_err();
         assert_eq!(e.file, "mine.toml");
-        assert_eq!(e.tile.as_deref(), Some("Z"));
+        assert_eq!(e.item.as_deref(), Some("Z"));
         assert!(e.fault.contains("two segments"), "{e}");
         let wrong_edges = bad.replace("; R(N)", "").replace("CCCC", "CCCF");
         let e = parse_tileset(&wrong_edges, "mine.toml").unwrap_err();

@@ -7,18 +7,14 @@ use std::sync::Arc;
 
 use carcassonne_core::policy::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{Rules, RulesSpec, TileSetSource};
+use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
 use carcassonne_core::tileset::FeatureKind;
 use carcassonne_core::topology::{CENTRE, SIDE_DELTA, facing_slot, slot};
 use carcassonne_core::{Game, Move};
 
 fn all_sets(goods: bool, ic: bool) -> Arc<Rules> {
     let spec = RulesSpec {
-        tile_sets: TileSetSource::builtins(&[
-            "base",
-            "inns-and-cathedrals",
-            "traders-and-builders",
-        ]),
+        tile_sets: DataSource::builtins(&["base", "inns-and-cathedrals", "traders-and-builders"]),
         traders_goods: goods,
         inns_and_cathedrals_scoring: ic,
         players: 3,
@@ -234,7 +230,7 @@ fn all_tile_sets_with_options_agree_with_flood_fill() {
 
 fn with_ferries(edition: &str, players: u32) -> Arc<Rules> {
     let spec = RulesSpec {
-        tile_sets: TileSetSource::builtins(&["base", "ferries"]),
+        tile_sets: DataSource::builtins(&["base", "ferries"]),
         ferries_edition: edition.into(),
         players,
         ..RulesSpec::default()
@@ -262,11 +258,14 @@ fn ferry_editions_have_eight_lakes() {
 #[test]
 fn same_seed_same_game() {
     let rules = Arc::new(Rules::new(RulesSpec::default()).unwrap());
-    let a = carcassonne_core::simulate::simulate(&rules, 200, 0, 42, Policy::Random, Some(1));
-    let b = carcassonne_core::simulate::simulate(&rules, 200, 0, 42, Policy::Random, Some(2));
+    let a =
+        carcassonne_core::simulate::simulate(&rules, 200, 0, 42, Policy::Random, Some(1)).unwrap();
+    let b =
+        carcassonne_core::simulate::simulate(&rules, 200, 0, 42, Policy::Random, Some(2)).unwrap();
     assert_eq!(a, b);
     // Batches split anywhere give the same games.
-    let c = carcassonne_core::simulate::simulate(&rules, 50, 150, 42, Policy::Random, Some(2));
+    let c =
+        carcassonne_core::simulate::simulate(&rules, 50, 150, 42, Policy::Random, Some(2)).unwrap();
     assert_eq!(&a.scores[300..], &c.scores[..]);
     // Every feature kind, classic and South Seas, has its own name.
     let names: HashSet<&str> = FeatureKind::ALL.iter().map(|k| k.name()).collect();

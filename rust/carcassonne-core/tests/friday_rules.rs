@@ -17,10 +17,11 @@ use common::{EXPENSIVE, all_wares, new_game_of, ships_toml, user_file};
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use carcassonne_core::data::{DataKind, SourceError};
 use carcassonne_core::friday::{Bonus, parse_friday};
 use carcassonne_core::policy::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{Rules, RulesError, RulesSpec, TileSetSource};
+use carcassonne_core::rules::{DataSource, Rules, RulesError, RulesSpec};
 use carcassonne_core::south_seas::{Decision, Delivery, Phase, SeaEvent, Spot};
 use carcassonne_core::{Game, IllegalMove, Move};
 
@@ -224,12 +225,15 @@ fn friday_needs_south_seas_tiles() {
     // An unknown built-in Friday set is named.
     let spec = RulesSpec {
         friday: true,
-        friday_tiles: TileSetSource::Builtin("saturday".into()),
+        friday_tiles: DataSource::Builtin("saturday".into()),
         ..RulesSpec::south_seas(2)
     };
     assert_eq!(
         Rules::new(spec).unwrap_err(),
-        RulesError::UnknownFridaySet("saturday".into())
+        RulesError::Source(SourceError::UnknownBuiltin(
+            DataKind::Friday,
+            "saturday".into()
+        ))
     );
 }
 
@@ -254,7 +258,9 @@ fn builtin_friday_file_is_the_s8_reconstruction() {
         ]
     );
     assert!(
-        r.reconstructions.iter().any(|(label, _)| label == "friday"),
+        r.reconstructions
+            .iter()
+            .any(|(label, _)| label == "friday (Friday tiles)"),
         "the built-in Friday file says it is a reconstruction"
     );
     // Test files built here agree with it.
@@ -275,8 +281,8 @@ fn bad_friday_files_are_refused_with_file_tile_and_fault() {
     // Five or seven tiles.
     let e = err(&ABCDEF[..5]);
     assert_eq!(
-        (e.file.as_str(), e.what, e.item.clone()),
-        (file, "Friday tile", None)
+        (e.file.as_str(), e.kind, e.item.clone()),
+        (file, DataKind::Friday, None)
     );
     assert!(e.fault.contains("the file lists 5"), "{}", e.fault);
     let mut seven = ABCDEF.to_vec();
@@ -331,14 +337,14 @@ fn bad_friday_files_are_refused_with_file_tile_and_fault() {
     // Through the rules: the same error, naming the user's file.
     let spec = RulesSpec {
         friday: true,
-        friday_tiles: TileSetSource::File {
+        friday_tiles: DataSource::File {
             path: file.into(),
             toml: friday_toml(&ABCDEF[..4]),
         },
         ..RulesSpec::south_seas(2)
     };
     match Rules::new(spec).unwrap_err() {
-        RulesError::ShipData(e) => {
+        RulesError::Data(e) => {
             assert_eq!(e.file, file);
             assert!(e.fault.contains("the file lists 4"));
         }
@@ -1509,15 +1515,20 @@ fn same_seed_same_friday_game() {
             assert_eq!(a.scores(), b.scores());
             assert_eq!(all_wares(&a), all_wares(&b));
         }
-        let a = carcassonne_core::simulate::simulate(&rules, 150, 0, 7, Policy::Random, Some(1));
-        let b = carcassonne_core::simulate::simulate(&rules, 150, 0, 7, Policy::Random, Some(2));
+        let a = carcassonne_core::simulate::simulate(&rules, 150, 0, 7, Policy::Random, Some(1))
+            .unwrap();
+        let b = carcassonne_core::simulate::simulate(&rules, 150, 0, 7, Policy::Random, Some(2))
+            .unwrap();
         assert_eq!(a, b);
-        let g = carcassonne_core::simulate::simulate(&rules, 40, 0, 8, Policy::Greedy, Some(1));
-        let h = carcassonne_core::simulate::simulate(&rules, 40, 0, 8, Policy::Greedy, Some(2));
+        let g = carcassonne_core::simulate::simulate(&rules, 40, 0, 8, Policy::Greedy, Some(1))
+            .unwrap();
+        let h = carcassonne_core::simulate::simulate(&rules, 40, 0, 8, Policy::Greedy, Some(2))
+            .unwrap();
         assert_eq!(g, h);
         // Friday changes the games: the same study without Friday differs.
         let off = Arc::new(Rules::new(RulesSpec::south_seas(players)).unwrap());
-        let c = carcassonne_core::simulate::simulate(&off, 150, 0, 7, Policy::Random, Some(1));
+        let c =
+            carcassonne_core::simulate::simulate(&off, 150, 0, 7, Policy::Random, Some(1)).unwrap();
         assert_ne!(a.scores, c.scores);
     }
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use carcassonne_core::policy::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{Rules, RulesSpec, TileSetSource};
+use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
 use carcassonne_core::south_seas::Phase;
 use carcassonne_core::{Game, Move};
 
@@ -92,11 +92,7 @@ fn rules(spec: RulesSpec) -> Arc<Rules> {
 fn classic_random_moves_are_uniform() {
     let base = rules(RulesSpec::default());
     let all = rules(RulesSpec {
-        tile_sets: TileSetSource::builtins(&[
-            "base",
-            "inns-and-cathedrals",
-            "traders-and-builders",
-        ]),
+        tile_sets: DataSource::builtins(&["base", "inns-and-cathedrals", "traders-and-builders"]),
         players: 3,
         ..RulesSpec::default()
     });

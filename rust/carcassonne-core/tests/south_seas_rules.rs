@@ -1634,8 +1634,10 @@ fn same_seed_same_south_seas_game() {
             assert_eq!(a.scores(), b.scores());
             assert_eq!(all_wares(&a), all_wares(&b));
         }
-        let a = carcassonne_core::simulate::simulate(&rules, 200, 0, 7, Policy::Random, Some(1));
-        let b = carcassonne_core::simulate::simulate(&rules, 200, 0, 7, Policy::Random, Some(2));
+        let a = carcassonne_core::simulate::simulate(&rules, 200, 0, 7, Policy::Random, Some(1))
+            .unwrap();
+        let b = carcassonne_core::simulate::simulate(&rules, 200, 0, 7, Policy::Random, Some(2))
+            .unwrap();
         assert_eq!(a, b);
     }
 }

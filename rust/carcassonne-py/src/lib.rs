@@ -3,24 +3,26 @@
 
 use std::sync::Arc;
 
+mod args;
+mod simulation;
 mod south_seas;
+use args::{I32_MAX, I32_MIN, Int, U64_MAX};
 use south_seas::{Delivery, SeaEvent, Ship};
 
+use carcassonne_core::data::{DataKind, SourceError};
 use carcassonne_core::ferries::{FerryMove, FerryMoves, MAX_FERRY_MOVES};
-use carcassonne_core::friday::BUILTIN_FRIDAY_SETS;
 use carcassonne_core::game::{Game as CoreGame, IllegalMove, Move as CoreMove};
-use carcassonne_core::policy::Policy;
+use carcassonne_core::quote::cap;
 use carcassonne_core::record::{ENGINE_VERSION, RecordError as CoreRecordError};
 use carcassonne_core::rules::{
-    RULES_VERSION, Rules as CoreRules, RulesError as CoreRulesError, RulesSpec, TileSetSource,
+    DataSource, MAX_DECK, MAX_MEEPLES, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Rules as CoreRules,
+    RulesError as CoreRulesError, RulesSpec,
 };
-use carcassonne_core::scoring::{SCORE_KINDS, ScoreKind};
-use carcassonne_core::ships::BUILTIN_SHIP_SETS;
-use carcassonne_core::simulate::simulate;
+use carcassonne_core::scoring::ScoreKind;
 use carcassonne_core::south_seas::{Decision, Phase, Spot};
-use carcassonne_core::tileset::{BUILTIN_SETS, FeatureKind, NO_SEGMENT, System};
+use carcassonne_core::tileset::{FeatureKind, NO_SEGMENT, System};
 use carcassonne_core::topology::{SLOT_NAMES, parse_slot};
-use numpy::{IntoPyArray, PyArrayMethods};
+use numpy::IntoPyArray;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -42,13 +44,13 @@ create_exception!(
     _core,
     RulesError,
     PyValueError,
-    "An invalid rules configuration (players, meeples, tile sets, deck)."
+    "An invalid rules configuration (players, meeples, tile sets, deck) or study setting (games, seed, threads)."
 );
 create_exception!(
     _core,
     TileDataError,
     RulesError,
-    "A malformed or inconsistent tile file; names the file, tile and fault."
+    "A malformed, inconsistent or oversized data file (tiles, ships, Friday tiles); names the file, entry and fault."
 );
 create_exception!(
     _core,
@@ -60,54 +62,76 @@ create_exception!(
     _core,
     RecordError,
     PyValueError,
-    "A game record (JSON) that cannot be loaded."
+    "A game record (JSON) that cannot be loaded; the fault found while loading is its __cause__."
 );
+create_exception!(
+    _core,
+    PositionError,
+    PyValueError,
+    "A question about the board naming a square or feature the position does not have."
+);
+
+/// Error messages reach Python cut to a few kilobytes, whatever input they repeat.
+fn message(e: impl std::fmt::Display) -> String {
+    cap(e.to_string())
+}
 
 fn rules_err(e: CoreRulesError) -> PyErr {
     match e {
-        CoreRulesError::TileData(_) | CoreRulesError::ShipData(_) => {
-            TileDataError::new_err(e.to_string())
+        CoreRulesError::Data(_) | CoreRulesError::Source(SourceError::TooLarge { .. }) => {
+            TileDataError::new_err(message(e))
         }
         CoreRulesError::UnknownTile(_) | CoreRulesError::UnknownStartTile(_) => {
-            UnknownTileError::new_err(e.to_string())
+            UnknownTileError::new_err(message(e))
         }
-        _ => RulesError::new_err(e.to_string()),
+        _ => RulesError::new_err(message(e)),
     }
 }
 
 fn move_err(e: IllegalMove) -> PyErr {
     match e {
-        IllegalMove::GameOver => GameOverError::new_err(e.to_string()),
-        _ => IllegalMoveError::new_err(e.to_string()),
+        IllegalMove::GameOver => GameOverError::new_err(message(e)),
+        _ => IllegalMoveError::new_err(message(e)),
     }
 }
 
-fn record_err(e: CoreRecordError) -> PyErr {
-    match e {
-        CoreRecordError::Rules(r) => rules_err(r),
-        other => RecordError::new_err(other.to_string()),
-    }
+/// Every refused record is a RecordError; the underlying fault (an invalid rules part, an
+/// illegal move) is chained as its cause.
+fn record_err(py: Python<'_>, e: CoreRecordError) -> PyErr {
+    let err = RecordError::new_err(message(&e));
+    let cause = match e {
+        CoreRecordError::Rules(r) => Some(rules_err(r)),
+        CoreRecordError::Move { error, .. } => Some(move_err(error)),
+        _ => None,
+    };
+    err.set_cause(py, cause);
+    err
+}
+
+/// A board coordinate of a move (any i32; squares off the board are refused by `play`).
+fn coordinate(name: &str, v: Int) -> PyResult<i32> {
+    v.within(name, I32_MIN, I32_MAX, IllegalMoveError::new_err)
+}
+
+/// A tile feature index (0 to 254; 255 marks "no feature" inside the engine).
+fn feature_index(name: &str, v: Int) -> PyResult<u8> {
+    v.within(name, 0, NO_SEGMENT as i128 - 1, IllegalMoveError::new_err)
 }
 
 /// An islander's place from Python arguments.
-fn spot_arg(x: i32, y: i32, feature: i64) -> PyResult<Spot> {
-    let square = |v: i32| {
-        i16::try_from(v).map_err(|_| {
-            IllegalMoveError::new_err(format!("no islander can be at {v}: too far out"))
-        })
+fn spot_arg(x: Int, y: Int, feature: Int) -> PyResult<Spot> {
+    let square = |name: &str, v: Int| {
+        v.within(
+            name,
+            i16::MIN as i128,
+            i16::MAX as i128,
+            IllegalMoveError::new_err,
+        )
     };
-    let segment = u8::try_from(feature)
-        .ok()
-        .filter(|f| *f != NO_SEGMENT)
-        .ok_or_else(|| {
-            IllegalMoveError::new_err(format!(
-                "an islander's feature must be an index >= 0, got {feature}"
-            ))
-        })?;
     Ok(Spot {
-        x: square(x)?,
-        y: square(y)?,
-        segment,
+        x: square("an islander's x", x)?,
+        y: square("an islander's y", y)?,
+        segment: feature_index("an islander's feature", feature)?,
     })
 }
 
@@ -115,24 +139,19 @@ fn py_bool(b: bool) -> &'static str {
     if b { "True" } else { "False" }
 }
 
-fn rotation_arg(rotation: i64) -> PyResult<u8> {
-    u8::try_from(rotation)
-        .ok()
-        .filter(|r| *r < 4)
+/// A rotation, 0 to 3; `error` is the exception class of the caller (a move's rotation is
+/// an IllegalMoveError, a query's a PositionError).
+fn rotation_arg(rotation: Int, error: fn(String) -> PyErr) -> PyResult<u8> {
+    rotation
+        .value()
+        .filter(|r| (0..4).contains(r))
+        .map(|r| r as u8)
         .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "rotation must be 0, 1, 2 or 3 (quarter turns clockwise), got {rotation}"
+            error(format!(
+                "rotation must be 0, 1, 2 or 3 (quarter turns clockwise), got {}",
+                rotation.describe()
             ))
         })
-}
-
-/// Seeds and game indices are unsigned 64-bit integers; anything else is a RulesError.
-fn u64_arg(name: &str, value: i128) -> PyResult<u64> {
-    u64::try_from(value).map_err(|_| {
-        RulesError::new_err(format!(
-            "{name} must be an integer in [0, 2**64), got {value}"
-        ))
-    })
 }
 
 // ----- Rules -----------------------------------------------------------------------
@@ -143,46 +162,65 @@ struct Rules {
     inner: Arc<CoreRules>,
 }
 
-fn tile_set_source(py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<TileSetSource> {
-    let names: Vec<&str> = BUILTIN_SETS.iter().map(|(n, _)| *n).collect();
-    data_source(py, item, &names, "tile", CoreRulesError::UnknownTileSet)
+fn tile_set_source(py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<DataSource> {
+    data_source(py, item, DataKind::Tiles)
 }
 
-/// A built-in data set named in `builtins`, or a `.toml` file (read now, so the rules are
-/// self-contained); `unknown` builds the error for anything else.
-fn data_source(
-    py: Python<'_>,
-    item: &Bound<'_, PyAny>,
-    builtins: &[&str],
-    what: &str,
-    unknown: fn(String) -> CoreRulesError,
-) -> PyResult<TileSetSource> {
+/// A built-in data set of `kind`, or a `.toml` file (read now, so the rules are
+/// self-contained; refused unread when it is not a regular file or is too large).
+fn data_source(py: Python<'_>, item: &Bound<'_, PyAny>, kind: DataKind) -> PyResult<DataSource> {
     let os = py.import("os")?;
     let text: String = os.call_method1("fspath", (item,))?.extract()?;
-    if builtins.contains(&text.as_str()) {
-        return Ok(TileSetSource::Builtin(text));
+    if kind.builtin_text(&text).is_some() {
+        return Ok(DataSource::Builtin(text));
     }
-    if text.ends_with(".toml") || std::path::Path::new(&text).is_file() {
-        let toml = std::fs::read_to_string(&text).map_err(|e| {
-            TileDataError::new_err(format!("{text}: cannot read the {what} file: {e}"))
-        })?;
-        return Ok(TileSetSource::File { path: text, toml });
+    let path = std::path::Path::new(&text);
+    if text.ends_with(".toml") || path.is_file() {
+        let cannot = |why: String| {
+            TileDataError::new_err(message(format!(
+                "{}: cannot read the {}: {why}",
+                carcassonne_core::quote::path(&text),
+                kind.file_noun()
+            )))
+        };
+        let meta = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(cannot("not a regular file".into()));
+        }
+        carcassonne_core::data::check_size(kind, &text, meta.len())
+            .map_err(|e| rules_err(e.into()))?;
+        // Read at most one byte past the limit, in case the file grew since.
+        let mut bytes = Vec::new();
+        use std::io::Read;
+        std::fs::File::open(path)
+            .and_then(|f| {
+                f.take(carcassonne_core::data::MAX_DATA_FILE_BYTES as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
+            .map_err(|e| cannot(e.to_string()))?;
+        carcassonne_core::data::check_size(kind, &text, bytes.len() as u64)
+            .map_err(|e| rules_err(e.into()))?;
+        let toml = String::from_utf8(bytes).map_err(|e| cannot(e.to_string()))?;
+        return Ok(DataSource::File { path: text, toml });
     }
-    Err(rules_err(unknown(text)))
+    Err(rules_err(SourceError::UnknownBuiltin(kind, text).into()))
 }
 
 #[pymethods]
 impl Rules {
     #[new]
-    #[pyo3(signature = (*, players=2, meeples=None, tile_sets=None, start_tile=None, farmers=true,
+    #[pyo3(signature = (*, players=Int::of(2), meeples=None, tile_sets=None, start_tile=None, farmers=true,
                         inns_and_cathedrals_scoring=false, traders_goods=false, ferries_edition="C3",
                         ships=None, retrieve_only_when_supply_empty=false,
                         boat_evaluates_unoccupied=false, friday=false, friday_tiles=None))]
+    #[pyo3(
+        text_signature = "(*, players=2, meeples=None, tile_sets=None, start_tile=None, farmers=True, inns_and_cathedrals_scoring=False, traders_goods=False, ferries_edition='C3', ships=None, retrieve_only_when_supply_empty=False, boat_evaluates_unoccupied=False, friday=False, friday_tiles=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        players: i64,
-        meeples: Option<i64>,
+        players: Int,
+        meeples: Option<Int>,
         tile_sets: Option<Bound<'_, PyAny>>,
         start_tile: Option<&str>,
         farmers: bool,
@@ -195,22 +233,24 @@ impl Rules {
         friday: bool,
         friday_tiles: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let players = u32::try_from(players)
-            .map_err(|_| rules_err(CoreRulesError::Players(u32::MAX)))
-            .map_err(|_| {
-                RulesError::new_err(format!("players must be between 2 and 6, got {players}"))
-            })?;
-        let chosen_meeples = meeples
+        let players: u32 = players.within(
+            "players",
+            MIN_PLAYERS as i128,
+            MAX_PLAYERS as i128,
+            RulesError::new_err,
+        )?;
+        let chosen_meeples: Option<u32> = meeples
             .map(|m| {
-                u32::try_from(m).map_err(|_| {
-                    RulesError::new_err(format!(
-                        "meeples per player must be between 0 and 99, got {m}"
-                    ))
-                })
+                m.within(
+                    "meeples per player",
+                    0,
+                    MAX_MEEPLES as i128,
+                    RulesError::new_err,
+                )
             })
             .transpose()?;
         let sets = match tile_sets {
-            None => vec![TileSetSource::Builtin("base".into())],
+            None => vec![DataSource::Builtin("base".into())],
             Some(obj) => {
                 if obj.is_instance_of::<pyo3::types::PyString>() {
                     return Err(RulesError::new_err(
@@ -219,6 +259,13 @@ impl Rules {
                 }
                 let mut out = Vec::new();
                 for item in obj.try_iter()? {
+                    // Each set adds at least one tile: more sets than this make too large
+                    // a deck, and an endless iterator must not hang.
+                    if out.len() > MAX_DECK {
+                        return Err(RulesError::new_err(format!(
+                            "tile_sets lists more than {MAX_DECK} sets"
+                        )));
+                    }
                     out.push(tile_set_source(py, &item?)?);
                 }
                 out
@@ -226,17 +273,11 @@ impl Rules {
         };
         let ships = match ships {
             None => RulesSpec::default().ships,
-            Some(obj) => {
-                let names: Vec<&str> = BUILTIN_SHIP_SETS.iter().map(|(n, _)| *n).collect();
-                data_source(py, &obj, &names, "ship", CoreRulesError::UnknownShipSet)?
-            }
+            Some(obj) => data_source(py, &obj, DataKind::Ships)?,
         };
         let friday_tiles = match friday_tiles {
             None => RulesSpec::default().friday_tiles,
-            Some(obj) => {
-                let names: Vec<&str> = BUILTIN_FRIDAY_SETS.iter().map(|(n, _)| *n).collect();
-                data_source(py, &obj, &names, "Friday", CoreRulesError::UnknownFridaySet)?
-            }
+            Some(obj) => data_source(py, &obj, DataKind::Friday)?,
         };
         let mut spec = RulesSpec {
             players,
@@ -376,9 +417,10 @@ impl Rules {
     }
     /// Features of a tile as meeple targets, in index order, described in board
     /// orientation for `rotation` (e.g. "city N", "road W E", "field EL WR", "monastery").
-    #[pyo3(signature = (tile, rotation=0))]
-    fn tile_features(&self, tile: &str, rotation: i64) -> PyResult<Vec<String>> {
-        let rotation = rotation_arg(rotation)?;
+    #[pyo3(signature = (tile, rotation=Int::of(0)))]
+    #[pyo3(text_signature = "($self, tile, rotation=0)")]
+    fn tile_features(&self, tile: &str, rotation: Int) -> PyResult<Vec<String>> {
+        let rotation = rotation_arg(rotation, RulesError::new_err)?;
         let i = self
             .inner
             .tile_index(tile)
@@ -389,16 +431,19 @@ impl Rules {
             .collect())
     }
     /// Side kinds of a tile, N E S W, after `rotation` quarter turns clockwise ("CRFR").
-    #[pyo3(signature = (tile, rotation=0))]
-    fn tile_edges(&self, tile: &str, rotation: i64) -> PyResult<String> {
-        let rotation = rotation_arg(rotation)?;
+    #[pyo3(signature = (tile, rotation=Int::of(0)))]
+    #[pyo3(text_signature = "($self, tile, rotation=0)")]
+    fn tile_edges(&self, tile: &str, rotation: Int) -> PyResult<String> {
+        let rotation = rotation_arg(rotation, RulesError::new_err)?;
         let i = self
             .inner
             .tile_index(tile)
             .ok_or_else(|| rules_err(CoreRulesError::UnknownTile(tile.into())))?;
+        // In the letters of the rule system's files: I B S for South Seas, C R F classic.
+        let system = self.inner.system;
         Ok(self.inner.tiles[i as usize].edges_at[rotation as usize]
             .iter()
-            .map(|e| e.letter())
+            .map(|e| system.edge_letter(*e))
             .collect())
     }
     fn to_json(&self) -> String {
@@ -406,8 +451,15 @@ impl Rules {
     }
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Rules> {
+        let limit = carcassonne_core::record::MAX_RECORD_BYTES;
+        if text.len() > limit {
+            return Err(RulesError::new_err(format!(
+                "the rules JSON has {} bytes, more than the {limit} it may have",
+                text.len()
+            )));
+        }
         let spec: RulesSpec = serde_json::from_str(text)
-            .map_err(|e| RulesError::new_err(format!("not a valid rules JSON: {e}")))?;
+            .map_err(|e| RulesError::new_err(message(format!("not a valid rules JSON: {e}"))))?;
         Ok(Rules {
             inner: Arc::new(CoreRules::new(spec).map_err(rules_err)?),
         })
@@ -484,36 +536,27 @@ struct Move {
 #[pymethods]
 impl Move {
     #[new]
-    #[pyo3(signature = (x, y, rotation=0, meeple=None, ferry=None, ferry_moves=Vec::new(), retrieve=None))]
+    #[pyo3(signature = (x, y, rotation=Int::of(0), meeple=None, ferry=None, ferry_moves=Vec::new(), retrieve=None))]
+    #[pyo3(
+        text_signature = "(x, y, rotation=0, meeple=None, ferry=None, ferry_moves=(), retrieve=None)"
+    )]
     fn new(
-        x: i32,
-        y: i32,
-        rotation: i64,
-        meeple: Option<i64>,
-        ferry: Option<(i64, i64)>,
-        ferry_moves: Vec<(i32, i32, i64, i64)>,
-        retrieve: Option<(i32, i32, i64)>,
+        x: Int,
+        y: Int,
+        rotation: Int,
+        meeple: Option<Int>,
+        ferry: Option<(Int, Int)>,
+        ferry_moves: Vec<(Int, Int, Int, Int)>,
+        retrieve: Option<(Int, Int, Int)>,
     ) -> PyResult<Self> {
-        let rotation = u8::try_from(rotation)
-            .ok()
-            .filter(|r| *r < 4)
-            .ok_or_else(|| {
-                IllegalMoveError::new_err(format!("rotation must be 0, 1, 2 or 3, got {rotation}"))
-            })?;
-        let index = |what: &str, m: i64| {
-            u8::try_from(m)
-                .ok()
-                .filter(|m| *m != NO_SEGMENT)
-                .ok_or_else(|| {
-                    IllegalMoveError::new_err(format!(
-                        "{what} must be a feature index >= 0, got {m}"
-                    ))
-                })
-        };
-        let meeple = meeple.map(|m| index("meeple", m)).transpose()?;
+        let rotation = rotation_arg(rotation, IllegalMoveError::new_err)?;
+        let meeple = meeple.map(|m| feature_index("meeple", m)).transpose()?;
         // Ferry ends are a set: stored smaller index first.
-        let ends = |(a, b): (i64, i64)| -> PyResult<(u8, u8)> {
-            let (a, b) = (index("a ferry end", a)?, index("a ferry end", b)?);
+        let ends = |(a, b): (Int, Int)| -> PyResult<(u8, u8)> {
+            let (a, b) = (
+                feature_index("a ferry end", a)?,
+                feature_index("a ferry end", b)?,
+            );
             Ok((a.min(b), a.max(b)))
         };
         let ferry = ferry.map(ends).transpose()?;
@@ -526,39 +569,32 @@ impl Move {
         let mut moves = Vec::with_capacity(ferry_moves.len());
         for (fx, fy, a, b) in ferry_moves {
             let (a, b) = ends((a, b))?;
-            let coordinate = |v: i32| {
-                i16::try_from(v).map_err(|_| {
-                    IllegalMoveError::new_err(format!("no lake can be at {v}: too far out"))
-                })
+            let lake = |name: &str, v: Int| {
+                v.within(
+                    name,
+                    i16::MIN as i128,
+                    i16::MAX as i128,
+                    IllegalMoveError::new_err,
+                )
             };
             moves.push(FerryMove {
-                x: coordinate(fx)?,
-                y: coordinate(fy)?,
+                x: lake("a ferry move's x", fx)?,
+                y: lake("a ferry move's y", fy)?,
                 a,
                 b,
             });
         }
         // Ferry moves are a set too: stored in square order.
         moves.sort_unstable();
+        // Cannot fail: at most MAX_FERRY_MOVES, checked above.
         let ferry_moves = FerryMoves::from_slice(&moves).expect("length checked");
-        let square = |v: i32| {
-            i16::try_from(v).map_err(|_| {
-                IllegalMoveError::new_err(format!("no islander can be at {v}: too far out"))
-            })
-        };
         let retrieve = retrieve
-            .map(|(rx, ry, seg)| -> PyResult<Spot> {
-                Ok(Spot {
-                    x: square(rx)?,
-                    y: square(ry)?,
-                    segment: index("an islander's feature", seg)?,
-                })
-            })
+            .map(|(rx, ry, seg)| spot_arg(rx, ry, seg))
             .transpose()?;
         Ok(Move {
             inner: CoreMove {
-                x,
-                y,
+                x: coordinate("x", x)?,
+                y: coordinate("y", y)?,
                 rotation,
                 meeple,
                 ferry,
@@ -750,17 +786,18 @@ struct Game {
 #[pymethods]
 impl Game {
     #[new]
-    #[pyo3(signature = (rules, *, seed=0, deck=None, game_index=0, ships=None, friday=None))]
+    #[pyo3(signature = (rules, *, seed=Int::of(0), deck=None, game_index=Int::of(0), ships=None, friday=None))]
+    #[pyo3(text_signature = "(rules, *, seed=0, deck=None, game_index=0, ships=None, friday=None)")]
     fn new(
         rules: &Rules,
-        seed: i128,
+        seed: Int,
         deck: Option<Vec<String>>,
-        game_index: i128,
+        game_index: Int,
         ships: Option<Vec<String>>,
         friday: Option<Vec<String>>,
     ) -> PyResult<Self> {
-        let seed = u64_arg("seed", seed)?;
-        let game_index = u64_arg("game_index", game_index)?;
+        let seed: u64 = seed.within("seed", 0, U64_MAX, RulesError::new_err)?;
+        let game_index: u64 = game_index.within("game_index", 0, U64_MAX, RulesError::new_err)?;
         let r = Arc::clone(&rules.inner);
         if ships.is_some() && r.system != System::SouthSeas {
             return Err(RulesError::new_err(
@@ -799,10 +836,14 @@ impl Game {
         Ok(Game { inner })
     }
 
-    /// "place" (the current player places the drawn tile: `legal_moves`, `play`) or
-    /// "deliver" (South Seas step 4: `legal_deliveries`, `deliver`).
+    /// "place" (the current player places the drawn tile: `legal_moves`, `play`),
+    /// South Seas "deliver", "market", "move_friday", "homecoming" (see their methods), or
+    /// "over" once the game has ended.
     #[getter]
     fn phase(&self) -> &'static str {
+        if self.inner.is_over() {
+            return "over";
+        }
         match self.inner.phase() {
             Phase::Place => "place",
             Phase::Deliver => "deliver",
@@ -835,10 +876,8 @@ impl Game {
 
     /// South Seas: the merchant of a completed market takes the face-up ship in `slot`
     /// (one of `market_ships()`). Raises IllegalMoveError otherwise, changing nothing.
-    fn take_market_ship(&mut self, slot: i64) -> PyResult<()> {
-        let slot = u8::try_from(slot).map_err(|_| {
-            IllegalMoveError::new_err(format!("slot must be a display slot >= 0, got {slot}"))
-        })?;
+    fn take_market_ship(&mut self, slot: Int) -> PyResult<()> {
+        let slot: u8 = slot.within("slot (a display slot)", 0, 255, IllegalMoveError::new_err)?;
         self.inner
             .decide(Decision::MarketShip(slot))
             .map_err(move_err)
@@ -1005,7 +1044,7 @@ impl Game {
     }
 
     /// Friday's homecoming: `decider` takes his islander at (x, y, feature) back.
-    fn take_home(&mut self, x: i32, y: i32, feature: i64) -> PyResult<()> {
+    fn take_home(&mut self, x: Int, y: Int, feature: Int) -> PyResult<()> {
         let spot = spot_arg(x, y, feature)?;
         self.inner
             .decide(Decision::Homecoming(spot))
@@ -1027,11 +1066,14 @@ impl Game {
 
     /// Friday's trading: swap 1 ware `give` for 1 ware `take` (indices into `WARES`), once
     /// per turn before delivering; IllegalMoveError otherwise, changing nothing.
-    fn trade(&mut self, give: i64, take: i64) -> PyResult<()> {
-        let ware = |w: i64| {
-            u8::try_from(w).ok().filter(|w| *w < 3).ok_or_else(|| {
-                IllegalMoveError::new_err(format!("a ware is 0, 1 or 2 (see WARES), got {w}"))
-            })
+    fn trade(&mut self, give: Int, take: Int) -> PyResult<()> {
+        let ware = |w: Int| -> PyResult<u8> {
+            w.within(
+                "a ware (an index into WARES)",
+                0,
+                2,
+                IllegalMoveError::new_err,
+            )
         };
         self.inner
             .decide(Decision::Trade(ware(give)?, ware(take)?))
@@ -1162,19 +1204,20 @@ impl Game {
     /// Builds a move for the current tile, naming the meeple's feature by index, by a
     /// board-oriented side or half-edge it touches ("N", "EL", ...), "I" for an inner
     /// field, or "monastery". The move is not checked; `play` does that.
-    #[pyo3(signature = (x, y, rotation=0, meeple=None, ferry=None, ferry_moves=Vec::new()))]
+    #[pyo3(signature = (x, y, rotation=Int::of(0), meeple=None, ferry=None, ferry_moves=Vec::new()))]
+    #[pyo3(text_signature = "($self, x, y, rotation=0, meeple=None, ferry=None, ferry_moves=())")]
     fn make_move(
         &self,
-        x: i32,
-        y: i32,
-        rotation: i64,
+        x: Int,
+        y: Int,
+        rotation: Int,
         meeple: Option<Bound<'_, PyAny>>,
-        ferry: Option<(i64, i64)>,
-        ferry_moves: Vec<(i32, i32, i64, i64)>,
+        ferry: Option<(Int, Int)>,
+        ferry_moves: Vec<(Int, Int, Int, Int)>,
     ) -> PyResult<Move> {
         let base = Move::new(x, y, rotation, None, ferry, ferry_moves.clone(), None)?;
         let Some(m) = meeple else { return Ok(base) };
-        if let Ok(i) = m.extract::<i64>() {
+        if let Ok(i) = m.extract::<Int>() {
             return Move::new(x, y, rotation, Some(i), ferry, ferry_moves, None);
         }
         let name: String = m.extract()?;
@@ -1203,7 +1246,15 @@ impl Game {
                 SLOT_NAMES.join(" ")
             ))
         })?;
-        Move::new(x, y, rotation, Some(seg as i64), ferry, ferry_moves, None)
+        Move::new(
+            x,
+            y,
+            rotation,
+            Some(Int::of(seg as i64)),
+            ferry,
+            ferry_moves,
+            None,
+        )
     }
     /// Description of the meeple target of a move for the current tile ("city N", ...).
     fn describe_meeple(&self, mv: PyRef<'_, Move>) -> PyResult<Option<String>> {
@@ -1240,9 +1291,9 @@ impl Game {
         self.inner.to_json()
     }
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Game> {
+    fn from_json(py: Python<'_>, text: &str) -> PyResult<Game> {
         Ok(Game {
-            inner: CoreGame::from_json(text).map_err(record_err)?,
+            inner: CoreGame::from_json(text).map_err(|e| record_err(py, e))?,
         })
     }
     fn __reduce__<'py>(
@@ -1290,20 +1341,36 @@ impl Game {
     }
 
     /// The feature containing feature `index` of the tile at (x, y).
-    fn feature_at(&self, x: i32, y: i32, index: usize) -> PyResult<Feature> {
+    fn feature_at(&self, x: Int, y: Int, index: Int) -> PyResult<Feature> {
         let g = &self.inner;
+        let (x, y) = match (x.value(), y.value()) {
+            (Some(x), Some(y)) => (x, y),
+            _ => {
+                return Err(PositionError::new_err(format!(
+                    "no tile at ({}, {})",
+                    x.describe(),
+                    y.describe()
+                )));
+            }
+        };
         let placed = g
             .placed()
             .iter()
-            .position(|p| p.x == x && p.y == y)
-            .ok_or_else(|| PyValueError::new_err(format!("no tile at ({x}, {y})")))?;
+            .position(|p| i128::from(p.x) == x && i128::from(p.y) == y)
+            .ok_or_else(|| PositionError::new_err(format!("no tile at ({x}, {y})")))?;
         let def = &g.rules().tiles[g.placed()[placed].tile as usize];
-        if index >= def.segments.len() {
-            return Err(PyValueError::new_err(format!(
-                "{} has no feature {index}",
-                def.id
-            )));
-        }
+        let index = index
+            .value()
+            .and_then(|i| usize::try_from(i).ok())
+            .filter(|i| *i < def.segments.len())
+            .ok_or_else(|| {
+                PositionError::new_err(format!(
+                    "{} has no feature {}; its features are 0 to {}",
+                    def.id,
+                    index.describe(),
+                    def.segments.len() - 1
+                ))
+            })?;
         Ok(self.feature_view(g.features().find(g.element(placed, index))))
     }
 
@@ -1323,8 +1390,9 @@ impl Game {
 
     /// The Ferries: squares of the lakes whose ferry may move if the current tile is placed
     /// at (x, y) with `rotation` (the nearest ferry on each road the tile extends).
-    fn movable_ferries(&self, x: i32, y: i32, rotation: i64) -> PyResult<Vec<(i32, i32)>> {
-        let rotation = rotation_arg(rotation)?;
+    fn movable_ferries(&self, x: Int, y: Int, rotation: Int) -> PyResult<Vec<(i32, i32)>> {
+        let rotation = rotation_arg(rotation, IllegalMoveError::new_err)?;
+        let (x, y) = (coordinate("x", x)?, coordinate("y", y)?);
         let g = &self.inner;
         let tile = g
             .tile()
@@ -1417,62 +1485,6 @@ impl Game {
     }
 }
 
-// ----- batch self-play ---------------------------------------------------------------
-
-/// Plays games `first_game .. first_game + games` of study `seed` in Rust, in parallel,
-/// without the GIL. Returns numpy columns.
-#[pyfunction]
-#[pyo3(signature = (rules, games, *, seed=0, first_game=0, policy="random", threads=None))]
-fn simulate_batch<'py>(
-    py: Python<'py>,
-    rules: &Rules,
-    games: i64,
-    seed: u64,
-    first_game: u64,
-    policy: &str,
-    threads: Option<i64>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let games = usize::try_from(games)
-        .map_err(|_| RulesError::new_err(format!("games must be >= 0, got {games}")))?;
-    let policy = Policy::parse(policy).ok_or_else(|| {
-        RulesError::new_err(format!(
-            "unknown policy {policy:?}: use \"random\" or \"greedy\""
-        ))
-    })?;
-    let threads = match threads {
-        None => None,
-        Some(t) if t >= 1 => Some(t as usize),
-        Some(t) => {
-            return Err(RulesError::new_err(format!(
-                "threads must be >= 1, got {t}"
-            )));
-        }
-    };
-    let r = Arc::clone(&rules.inner);
-    let cols = py.detach(move || simulate(&r, games, first_game, seed, policy, threads));
-    let p = cols.players;
-    let d = PyDict::new(py);
-    d.set_item("scores", cols.scores.into_pyarray(py).reshape([games, p])?)?;
-    d.set_item(
-        "winners",
-        cols.winners.into_pyarray(py).reshape([games, p])?,
-    )?;
-    d.set_item("turns", cols.turns.into_pyarray(py))?;
-    d.set_item(
-        "points_by_kind",
-        cols.points_by_kind
-            .into_pyarray(py)
-            .reshape([games, p, SCORE_KINDS])?,
-    )?;
-    d.set_item("discarded", cols.discarded.into_pyarray(py))?;
-    d.set_item("ships", cols.ships.into_pyarray(py).reshape([games, p])?)?;
-    d.set_item(
-        "wares_left",
-        cols.wares_left.into_pyarray(py).reshape([games, p])?,
-    )?;
-    Ok(d)
-}
-
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -1485,19 +1497,30 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Ship>()?;
     m.add_class::<Delivery>()?;
     m.add_class::<SeaEvent>()?;
-    m.add_function(wrap_pyfunction!(simulate_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(simulation::simulate_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(simulation::simulate_totals, m)?)?;
+    m.add_function(wrap_pyfunction!(simulation::max_threads_py, m)?)?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("GameOverError", py.get_type::<GameOverError>())?;
     m.add("RulesError", py.get_type::<RulesError>())?;
     m.add("TileDataError", py.get_type::<TileDataError>())?;
     m.add("UnknownTileError", py.get_type::<UnknownTileError>())?;
     m.add("RecordError", py.get_type::<RecordError>())?;
+    m.add("PositionError", py.get_type::<PositionError>())?;
+    m.add(
+        "MAX_DATA_FILE_BYTES",
+        carcassonne_core::data::MAX_DATA_FILE_BYTES,
+    )?;
+    m.add(
+        "MAX_RECORD_BYTES",
+        carcassonne_core::record::MAX_RECORD_BYTES,
+    )?;
+    // Load numpy's C API now: loaded lazily, it would run Python code (numpy's import)
+    // after a long simulate, where a pending Ctrl-C made rust-numpy panic.
+    let _ = Vec::<u8>::new().into_pyarray(py);
     m.add("RULES_VERSION", RULES_VERSION)?;
     m.add("ENGINE_VERSION", ENGINE_VERSION)?;
-    m.add(
-        "TILE_SETS",
-        BUILTIN_SETS.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
-    )?;
+    m.add("TILE_SETS", DataKind::Tiles.builtin_names())?;
     m.add("WARES", south_seas::ware_names())?;
     m.add(
         "SCORE_KINDS",

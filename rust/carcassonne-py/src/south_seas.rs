@@ -8,6 +8,7 @@ use carcassonne_core::ships::{Ship as CoreShip, WARES};
 use carcassonne_core::south_seas::{Delivery as CoreDelivery, SeaEvent as CoreSeaEvent};
 
 use crate::IllegalMoveError;
+use crate::args::Int;
 
 /// A ship token: its id, points, what it needs (as in the ship file) and whether the
 /// rulebook prints it (a reconstructed set marks the others).
@@ -58,14 +59,10 @@ pub struct Delivery {
 #[pymethods]
 impl Delivery {
     #[new]
-    fn new(ship: i64, wares: (i64, i64, i64)) -> PyResult<Self> {
-        let slot = u8::try_from(ship).map_err(|_| {
-            IllegalMoveError::new_err(format!("ship must be a display slot >= 0, got {ship}"))
-        })?;
-        let count = |n: i64| {
-            u8::try_from(n).map_err(|_| {
-                IllegalMoveError::new_err(format!("ware counts must be between 0 and 255, got {n}"))
-            })
+    fn new(ship: Int, wares: (Int, Int, Int)) -> PyResult<Self> {
+        let slot: u8 = ship.within("ship (a display slot)", 0, 255, IllegalMoveError::new_err)?;
+        let count = |n: Int| -> PyResult<u8> {
+            n.within("a ware count", 0, 255, IllegalMoveError::new_err)
         };
         Ok(Delivery {
             inner: CoreDelivery {

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use carcassonne_core::Game;
-use carcassonne_core::rules::{Rules, TileSetSource};
+use carcassonne_core::rules::{DataSource, Rules};
 
 /// Ships nobody can afford in the test positions (points 2..6).
 pub const EXPENSIVE: &[(u8, &str)] = &[
@@ -30,8 +30,8 @@ pub fn ships_toml(ships: &[(u8, &str)]) -> String {
 }
 
 /// A user's data file given by its text.
-pub fn user_file(path: &str, toml: impl Into<String>) -> TileSetSource {
-    TileSetSource::File {
+pub fn user_file(path: &str, toml: impl Into<String>) -> DataSource {
+    DataSource::File {
         path: path.into(),
         toml: toml.into(),
     }

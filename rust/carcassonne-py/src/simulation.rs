@@ -1,0 +1,185 @@
+//! Batch self-play from Python: studies run in Rust with the GIL released, and stop within
+//! about one game's time when Python has a signal to handle (Ctrl-C).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
+
+use carcassonne_core::policy::Policy;
+use carcassonne_core::scoring::SCORE_KINDS;
+use carcassonne_core::simulate::{MAX_THREADS_PER_CORE, SimulateError, Study, max_threads};
+use numpy::{IntoPyArray, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::args::{Int, U64_MAX};
+use crate::{Rules, RulesError};
+
+/// How often the waiting thread looks for pending signals.
+const SIGNAL_POLL: Duration = Duration::from_millis(20);
+
+/// Checks the arguments of a study (the same for every batch function).
+fn study(
+    rules: &Rules,
+    games: Int,
+    seed: Int,
+    first_game: Int,
+    policy: &str,
+    threads: Option<Int>,
+) -> PyResult<Study> {
+    let games: u64 = games.within("games", 0, U64_MAX, RulesError::new_err)?;
+    let seed: u64 = seed.within("seed", 0, U64_MAX, RulesError::new_err)?;
+    let first_game: u64 = first_game.within("first_game", 0, U64_MAX, RulesError::new_err)?;
+    let policy = Policy::parse(policy).ok_or_else(|| {
+        RulesError::new_err(format!(
+            "unknown policy {}: use \"random\" or \"greedy\"",
+            carcassonne_core::quote::quote(policy)
+        ))
+    })?;
+    let threads = threads
+        .map(|t| {
+            t.value()
+                .filter(|t| (1..=max_threads() as i128).contains(t))
+                .map(|t| t as usize)
+                .ok_or_else(|| {
+                    RulesError::new_err(format!(
+                        "threads must be between 1 and {} ({MAX_THREADS_PER_CORE} per core), got {}",
+                        max_threads(),
+                        t.describe()
+                    ))
+                })
+        })
+        .transpose()?;
+    Study::new(
+        Arc::clone(&rules.inner),
+        seed,
+        first_game,
+        games,
+        policy,
+        threads,
+    )
+    .map_err(|e| RulesError::new_err(e.to_string()))
+}
+
+/// Runs `work` on its own thread with the GIL released, while this thread waits for it and
+/// runs Python's signal handlers every `SIGNAL_POLL`. When a handler raises (Ctrl-C gives
+/// `KeyboardInterrupt`), the stop flag ends the work within about one game and that
+/// exception is raised; worker threads are never left running.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&AtomicBool) -> Result<T, SimulateError> + Send,
+) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    let outcome = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = mpsc::channel();
+            let stop = &stop;
+            let worker = scope.spawn(move || {
+                let result = work(stop);
+                // The receiver outlives the scope's threads: sending cannot fail.
+                let _ = done.send(());
+                result
+            });
+            loop {
+                match finished.recv_timeout(SIGNAL_POLL) {
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if let Err(signal) = Python::attach(|py| py.check_signals()) {
+                            stop.store(true, Ordering::Relaxed);
+                            let _ = worker.join();
+                            return Err(signal);
+                        }
+                    }
+                    // Finished (or, Disconnected, the worker panicked: join re-raises it).
+                    _ => {
+                        return Ok(worker
+                            .join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+                    }
+                }
+            }
+        })
+    })?;
+    outcome.map_err(|e| RulesError::new_err(e.to_string()))
+}
+
+/// Plays games `first_game .. first_game + games` of study `seed` in Rust, in parallel,
+/// without the GIL. Returns numpy columns and the thread count used.
+#[pyfunction]
+#[pyo3(signature = (rules, games, *, seed=Int::of(0), first_game=Int::of(0), policy="random", threads=None))]
+#[pyo3(text_signature = "(rules, games, *, seed=0, first_game=0, policy='random', threads=None)")]
+pub fn simulate_batch<'py>(
+    py: Python<'py>,
+    rules: &Rules,
+    games: Int,
+    seed: Int,
+    first_game: Int,
+    policy: &str,
+    threads: Option<Int>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let study = study(rules, games, seed, first_game, policy, threads)?;
+    let cols = interruptible(py, |stop| study.columns(stop))?;
+    let (g, p) = (cols.games, cols.players);
+    let d = PyDict::new(py);
+    d.set_item("scores", cols.scores.into_pyarray(py).reshape([g, p])?)?;
+    d.set_item("winners", cols.winners.into_pyarray(py).reshape([g, p])?)?;
+    d.set_item("turns", cols.turns.into_pyarray(py))?;
+    d.set_item(
+        "points_by_kind",
+        cols.points_by_kind
+            .into_pyarray(py)
+            .reshape([g, p, SCORE_KINDS])?,
+    )?;
+    d.set_item("discarded", cols.discarded.into_pyarray(py))?;
+    d.set_item("ships", cols.ships.into_pyarray(py).reshape([g, p])?)?;
+    d.set_item(
+        "wares_left",
+        cols.wares_left.into_pyarray(py).reshape([g, p])?,
+    )?;
+    d.set_item("threads", study.threads)?;
+    Ok(d)
+}
+
+/// Plays a study like `simulate_batch` but keeps only exact running totals per seat
+/// (constant memory for any number of games).
+#[pyfunction]
+#[pyo3(signature = (rules, games, *, seed=Int::of(0), first_game=Int::of(0), policy="random", threads=None))]
+#[pyo3(text_signature = "(rules, games, *, seed=0, first_game=0, policy='random', threads=None)")]
+pub fn simulate_totals<'py>(
+    py: Python<'py>,
+    rules: &Rules,
+    games: Int,
+    seed: Int,
+    first_game: Int,
+    policy: &str,
+    threads: Option<Int>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let study = study(rules, games, seed, first_game, policy, threads)?;
+    let t = interruptible(py, |stop| study.totals(stop))?;
+    let p = t.players;
+    let d = PyDict::new(py);
+    d.set_item("games", t.games)?;
+    d.set_item("win_share_unit", carcassonne_core::summary::WIN_SHARE_UNIT)?;
+    d.set_item("win_shares", t.win_shares[..p].to_vec())?;
+    d.set_item("win_shares_squared", t.win_shares_squared[..p].to_vec())?;
+    d.set_item("scores", t.scores[..p].to_vec())?;
+    d.set_item("scores_squared", t.scores_squared[..p].to_vec())?;
+    d.set_item(
+        "points_by_kind",
+        t.points_by_kind[..p]
+            .iter()
+            .map(|k| k.to_vec())
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item("ships", t.ships[..p].to_vec())?;
+    d.set_item("wares_left", t.wares_left[..p].to_vec())?;
+    d.set_item("turns", t.turns)?;
+    d.set_item("discarded", t.discarded)?;
+    d.set_item("threads", study.threads)?;
+    Ok(d)
+}
+
+/// The most threads `simulate` accepts on this machine (4 per core).
+#[pyfunction(name = "max_threads")]
+pub fn max_threads_py() -> usize {
+    max_threads()
+}
