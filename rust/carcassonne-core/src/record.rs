@@ -67,6 +67,12 @@ pub enum RecordError {
         game_index: u64,
     },
     TooLarge(usize),
+    /// The record was played under an older rules version and does not replay under this
+    /// one.
+    OlderRules {
+        version: u32,
+        error: Box<RecordError>,
+    },
 }
 
 impl fmt::Display for RecordError {
@@ -86,6 +92,10 @@ impl fmt::Display for RecordError {
             RecordError::Seed { seed, game_index } => write!(
                 f,
                 "the record says its game was shuffled by seed {seed}, game {game_index}, but its tile, ship or Friday order is not that shuffle"
+            ),
+            RecordError::OlderRules { version, error } => write!(
+                f,
+                "{error} (the record was played under rules version {version}; this library plays version {RULES_VERSION}, whose rules differ)"
             ),
             RecordError::TooLarge(bytes) => write!(
                 f,
@@ -150,8 +160,8 @@ impl Game {
     ) -> Result<Game, RecordError> {
         if record.format != RECORD_FORMAT {
             return Err(RecordError::Format(format!(
-                "not a game record (format {:?})",
-                record.format
+                "not a game record (format {})",
+                crate::quote::quote(&record.format)
             )));
         }
         if record.format_version > RECORD_FORMAT_VERSION {
@@ -199,44 +209,17 @@ impl Game {
                 return Err(RecordError::Seed { seed, game_index });
             }
         }
-        let mut decisions = record.decisions.iter();
-        for (index, mv) in record.moves.iter().enumerate() {
-            game.play(*mv)
-                .map_err(|error| RecordError::Move { index, error })?;
-            // South Seas: the decisions of the same turn, as they came up.
-            let last = index + 1 == record.moves.len();
-            while game.phase() != Phase::Place && !game.is_over() {
-                let Some((turn, d)) = decisions.next() else {
-                    // A game saved while a decision was pending stops there.
-                    if last {
-                        break;
-                    }
-                    return Err(RecordError::Format(format!(
-                        "the record lacks the decisions of turn {}",
-                        index + 1
-                    )));
-                };
-                if *turn as usize != index + 1 {
-                    return Err(RecordError::Format(format!(
-                        "the record gives a decision for turn {turn} where turn {} needs one",
-                        index + 1
-                    )));
+        // A record of older rules may replay differently under today's: say so.
+        replay(&mut game, record).map_err(|error| {
+            if record.rules_version < RULES_VERSION {
+                RecordError::OlderRules {
+                    version: record.rules_version,
+                    error: Box::new(error),
                 }
-                game.decide(*d)
-                    .map_err(|error| RecordError::Move { index, error })?;
+            } else {
+                error
             }
-        }
-        if let Some((turn, _)) = decisions.next() {
-            return Err(RecordError::Format(format!(
-                "the record lists a decision at turn {turn} where none was open"
-            )));
-        }
-        if game.scores() != record.scores.as_slice() {
-            return Err(RecordError::Scores {
-                saved: record.scores.clone(),
-                replayed: game.scores().to_vec(),
-            });
-        }
+        })?;
         game.restore_seed(record.seed);
         Ok(game)
     }
@@ -248,4 +231,48 @@ impl Game {
         let record: GameRecord = serde_json::from_str(text).map_err(RecordError::Json)?;
         Game::from_record(&record, None)
     }
+}
+
+/// Plays a record's moves and decisions into `game` through the checked play and compares
+/// the scores.
+fn replay(game: &mut Game, record: &GameRecord) -> Result<(), RecordError> {
+    let mut decisions = record.decisions.iter();
+    for (index, mv) in record.moves.iter().enumerate() {
+        game.play(*mv)
+            .map_err(|error| RecordError::Move { index, error })?;
+        // South Seas: the decisions of the same turn, as they came up.
+        let last = index + 1 == record.moves.len();
+        while game.phase() != Phase::Place && !game.is_over() {
+            let Some((turn, d)) = decisions.next() else {
+                // A game saved while a decision was pending stops there.
+                if last {
+                    break;
+                }
+                return Err(RecordError::Format(format!(
+                    "the record lacks the decisions of turn {}",
+                    index + 1
+                )));
+            };
+            if *turn as usize != index + 1 {
+                return Err(RecordError::Format(format!(
+                    "the record gives a decision for turn {turn} where turn {} needs one",
+                    index + 1
+                )));
+            }
+            game.decide(*d)
+                .map_err(|error| RecordError::Move { index, error })?;
+        }
+    }
+    if let Some((turn, _)) = decisions.next() {
+        return Err(RecordError::Format(format!(
+            "the record lists a decision at turn {turn} where none was open"
+        )));
+    }
+    if game.scores() != record.scores.as_slice() {
+        return Err(RecordError::Scores {
+            saved: record.scores.clone(),
+            replayed: game.scores().to_vec(),
+        });
+    }
+    Ok(())
 }

@@ -29,7 +29,9 @@ pub const MAX_DECK: usize = 4000;
 /// every result so that studies run on different versions are never silently mixed.
 /// 2: a South Seas "3 + 3" ship lists each payment once (version 1 listed each twice,
 /// which weighted the random player's step-4 choice).
-pub const RULES_VERSION: u32 = 2;
+/// 3: a South Seas fishing boat evaluates an occupied sea region even when no fish is left
+/// uncovered, sending its islanders home (DECISIONS S-4 as amended).
+pub const RULES_VERSION: u32 = 3;
 
 /// The user-facing configuration. Unknown keys are refused when it is read from JSON (a
 /// misspelt `"fridayy"` must not silently give a game without Friday).

@@ -503,16 +503,19 @@ impl Game {
         }
     }
 
-    /// A fishing boat placed in the sea region `root` (S-4).
+    /// A fishing boat placed in the sea region `root` (S-4, amended): an occupied region is
+    /// evaluated whether or not fish are left (the majority receives the uncovered fish,
+    /// possibly none, and the islanders go home); then a token covers a group, if any fish
+    /// is uncovered. An unoccupied region is left alone unless `boat_evaluates_unoccupied`.
     fn boat(&mut self, root: u32, x: i32, y: i32) {
         let n = *self.features.node(root);
-        if n.goods[FISH] == 0 {
-            return;
-        }
         if n.meeple_total > 0 {
             let complete = self.root_complete(root);
             self.give_wares(root, complete, true, false);
         } else if !self.rules.spec.boat_evaluates_unoccupied {
+            return;
+        }
+        if n.goods[FISH] == 0 {
             return;
         }
         if self.sea.tokens_left == 0 {

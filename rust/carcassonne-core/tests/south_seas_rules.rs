@@ -507,8 +507,9 @@ fn fishing_boat_example_2() {
 
 /// DECISIONS S-4 (south-seas.md 4.4 "Unoccupied regions", "No fish left"): a boat in an
 /// unoccupied region does nothing by default; with `boat_evaluates_unoccupied` a token
-/// covers a group and nobody gets fish; a boat in a region with no uncovered fish does
-/// nothing (the fisherman there stays).
+/// covers a group and nobody gets fish. A boat in an occupied region with no uncovered
+/// fish still evaluates it (S-4 as amended; the seed sets no condition on fish): the
+/// majority receives no fish and every islander there goes home; no token is used.
 #[test]
 fn boats_in_unoccupied_or_empty_regions() {
     let steps: &[Step] = &[("BOAT", 1, 0, 0, None)];
@@ -530,19 +531,57 @@ fn boats_in_unoccupied_or_empty_regions() {
     assert_eq!(boat_events(&g), vec![(1, 1, 0, 2)]);
     assert!(wares_events(&g).is_empty());
 
-    // No uncovered fish: Red fishes in an empty region, Blue adds a boat.
+    // No fish at all: Red fishes in an empty region, Blue adds a boat. The region is
+    // evaluated: Red receives nothing and the fisherman goes home.
     for unoccupied in [false, true] {
         let r = rules_with(2, "SEA", EXPENSIVE, |s| {
             s.boat_evaluates_unoccupied = unoccupied
         });
         let steps: &[Step] = &[("SEA", 1, 0, 0, Some(0)), ("BOAT", 2, 0, 0, None)];
         let mut g = game_for(&r, steps, &["SEA"]);
-        play_steps(&mut g, steps);
+        play_steps(&mut g, &steps[..1]);
+        assert_eq!(g.supply(), &[3, 4]);
+        play_steps(&mut g, &steps[1..]);
         assert_eq!(all_wares(&g), vec![[0, 0, 0], [0, 0, 0]]);
-        assert_eq!(g.sea().tokens_left, 19);
-        assert!(g.sea().events.is_empty());
-        assert_eq!(g.supply(), &[3, 4], "no evaluation: the fisherman stays");
+        assert_eq!(g.sea().tokens_left, 19, "no fish: no token");
+        assert!(boat_events(&g).is_empty());
+        assert_eq!(
+            wares_events(&g),
+            vec![(FeatureKind::Sea, vec![0], [0, 0, 0], false, true, false)]
+        );
+        assert_eq!(
+            g.supply(),
+            &[4, 4],
+            "the boat's evaluation sends the fisherman home"
+        );
     }
+
+    // Fish, but all covered: Red's boat gives Red the 2 fish of the start tile and covers
+    // them; Red fishes there again; Blue's boat evaluates the region (no uncovered fish
+    // left, Red receives none) and Red's fisherman goes home again.
+    let r = rules(2, "SEAF2", EXPENSIVE);
+    let steps: &[Step] = &[
+        ("BOAT", 1, 0, 0, Some(0)),
+        ("SEA", 2, 0, 0, None),
+        ("SEA", -1, 0, 0, Some(0)),
+        ("BOAT", -2, 0, 0, None),
+    ];
+    let mut g = game_for(&r, steps, &["SEA"]);
+    play_steps(&mut g, &steps[..3]);
+    assert_eq!(all_wares(&g), vec![[0, 0, 2], [0, 0, 0]]);
+    assert_eq!(g.sea().tokens_left, 18);
+    assert_eq!(g.supply(), &[3, 4]);
+    play_steps(&mut g, &steps[3..]);
+    assert_eq!(all_wares(&g), vec![[0, 0, 2], [0, 0, 0]]);
+    assert_eq!(g.sea().tokens_left, 18);
+    assert_eq!(g.supply(), &[4, 4]);
+    assert_eq!(
+        wares_events(&g),
+        vec![
+            (FeatureKind::Sea, vec![0], [0, 0, 2], false, true, false),
+            (FeatureKind::Sea, vec![0], [0, 0, 0], false, true, false),
+        ]
+    );
 }
 
 /// DECISIONS S-5: 19 tokens; once they are used up boats cover nothing, but a boat still

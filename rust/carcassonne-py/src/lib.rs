@@ -99,9 +99,14 @@ fn move_err(e: IllegalMove) -> PyErr {
 /// illegal move) is chained as its cause.
 fn record_err(py: Python<'_>, e: CoreRecordError) -> PyErr {
     let err = RecordError::new_err(message(&e));
-    let cause = match e {
-        CoreRecordError::Rules(r) => Some(rules_err(r)),
-        CoreRecordError::Move { error, .. } => Some(move_err(error)),
+    // The fault itself, also inside the note that the record is of older rules.
+    let mut inner = &e;
+    while let CoreRecordError::OlderRules { error, .. } = inner {
+        inner = error;
+    }
+    let cause = match inner {
+        CoreRecordError::Rules(r) => Some(rules_err(r.clone())),
+        CoreRecordError::Move { error, .. } => Some(move_err(error.clone())),
         _ => None,
     };
     err.set_cause(py, cause);
