@@ -93,6 +93,9 @@ impl Node {
     }
 }
 
+/// The union-find. Elements are indices (`0..len()`, see `Game::element`): like slice
+/// indices, every method taking an element panics on one that is out of range. The
+/// checked queries of `Game` (`feature_tiles`, `is_complete`) accept any value.
 #[derive(Clone, Debug, Default)]
 pub struct Features {
     nodes: Vec<Node>,
@@ -205,6 +208,7 @@ impl Features {
             lone.next = members[(i + 1) % members.len()];
             self.nodes[e as usize] = lone;
         }
+        // Cannot fail: `members` is not empty (checked above), so the loop set `totals`.
         let mut t = totals.expect("at least one member");
         t.parent = root;
         t.next = self.nodes[root as usize].next;
