@@ -399,7 +399,7 @@ impl Game {
 #[derive(Default)]
 struct Walked {
     side_joins: i16,
-    ferries: u8,
+    ferries: u16,
 }
 
 /// The side of lake end `seg` (each lake end reaches exactly one side).

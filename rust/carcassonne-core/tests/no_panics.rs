@@ -488,3 +488,46 @@ fn tampered_records_are_refused() {
         }
     }
 }
+
+/// One feature can hold every meeple of the largest game (6 players x 99, more than a
+/// byte counts) and more than 255 ferries (a deck may hold that many lake tiles).
+#[test]
+fn feature_totals_do_not_overflow() {
+    use carcassonne_core::features::Features;
+    use carcassonne_core::rules::MAX_MEEPLES;
+    use carcassonne_core::scoring::majority;
+    use carcassonne_core::tileset::{FeatureKind, Segment};
+    let field = Segment {
+        kind: FeatureKind::Field,
+        slots: 0,
+        sides: 0,
+        pennants: 0,
+        inns: 0,
+        cathedrals: 0,
+        goods: [0; 3],
+        fish_pairs: 0,
+        boat: false,
+        adjacent_cities: Vec::new(),
+    };
+    let meeples = MAX_PLAYERS * MAX_MEEPLES as usize;
+    let mut f = Features::default();
+    for i in 0..meeples {
+        let e = f.add(i as u16, 0, &field);
+        f.place_meeple(e, (i % MAX_PLAYERS) as u8);
+    }
+    for e in 1..meeples as u32 {
+        f.link(0, e);
+    }
+    let root = f.find(0);
+    let n = *f.node(root);
+    assert_eq!(n.meeple_total as usize, meeples);
+    assert_eq!(n.ferries as usize, meeples - 1);
+    assert_eq!(n.meeples, [MAX_MEEPLES as u8; MAX_PLAYERS]);
+    assert_eq!(majority(&n.meeples), (1 << MAX_PLAYERS) - 1);
+    assert_eq!(f.meeples_on(FeatureKind::Field) as usize, meeples);
+    let mut back = 0;
+    f.return_meeples(root, |_, _| back += 1);
+    assert_eq!(back, meeples);
+    assert_eq!(f.node(root).meeple_total, 0);
+    assert_eq!(f.meeples_on(FeatureKind::Field), 0);
+}
