@@ -91,13 +91,17 @@ impl Board {
         self.open.clear();
     }
 
+    /// The cell of square (x, y), or None off the board (any `i32` is accepted).
     #[inline]
     pub fn cell(&self, x: i32, y: i32) -> Option<u32> {
-        let (cx, cy) = (x + self.origin, y + self.origin);
+        // Wrapping: a coordinate near i32::MAX wraps to a negative value, which is off the
+        // board, instead of overflowing (the same code as `+` in release builds).
+        let (cx, cy) = (x.wrapping_add(self.origin), y.wrapping_add(self.origin));
         (cx > 0 && cy > 0 && cx < self.dim - 1 && cy < self.dim - 1)
             .then(|| (cy * self.dim + cx) as u32)
     }
 
+    /// The square of a cell (`cell` from `cell`, `open` or `placed`).
     #[inline]
     pub fn xy(&self, cell: u32) -> (i32, i32) {
         self.xy_fast(cell)
@@ -111,6 +115,9 @@ impl Board {
         (col - self.origin, row - self.origin)
     }
 
+    /// The cell across `side` (0..4) of `cell`. For a cell of a placed tile or an open
+    /// square the result is on the grid (the board never reaches its border); for other
+    /// values it is meaningless.
     #[inline]
     pub fn neighbour_cell(&self, cell: u32, side: usize) -> u32 {
         let (dx, dy) = SIDE_DELTA[side];
@@ -122,21 +129,35 @@ impl Board {
         (cell as i32 + dy * self.dim + dx) as u32
     }
 
-    /// The placed tile at a cell, as an index into `placed`.
+    /// The placed tile at a cell, as an index into `placed`. Panics if `cell` is not a cell
+    /// of this grid (cells come from `cell`, `open`, `placed` and `neighbour_cell` of those).
     #[inline]
     pub fn placed_at(&self, cell: u32) -> Option<usize> {
         let v = self.cells[cell as usize];
         (v != 0).then(|| v as usize - 1)
     }
 
+    /// The open square at a cell, as an index into `open`. Panics, like `placed_at`, if
+    /// `cell` is not a cell of this grid; `open_demand` accepts any value.
     #[inline]
     pub fn open_index(&self, cell: u32) -> Option<usize> {
         let v = self.open_at[cell as usize];
         (v != 0).then(|| v as usize - 1)
     }
 
+    /// What the neighbours of the open square at `cell` demand, or None when `cell` is no
+    /// open square (any `u32` is accepted: the checked queries use it on user input).
+    pub fn open_demand(&self, cell: u32) -> Option<u8> {
+        let v = *self.open_at.get(cell as usize)?;
+        // Cannot fail: a non-zero `open_at` entry is the index + 1 of an entry of `open`
+        // (`place` and `reset` keep the two in step).
+        (v != 0).then(|| self.open[v as usize - 1].demand)
+    }
+
     /// Records a tile at `cell` whose sides show `edges` (board orientation) and updates
-    /// the open squares around it. Returns the placed index.
+    /// the open squares around it. Returns the placed index. `Game` calls it only with
+    /// an empty cell of the grid's interior (the start square, or a square `Game::check`
+    /// accepted or a policy drew from `open`).
     pub fn place(
         &mut self,
         cell: u32,
@@ -189,7 +210,8 @@ impl Board {
         index
     }
 
-    /// The placed neighbour of placed tile `placed` across `side`.
+    /// The placed neighbour of placed tile `placed` across `side`. Panics if `placed` is
+    /// not an index of `placed`.
     #[inline]
     pub fn neighbour_of(&self, placed: usize, side: usize) -> Option<usize> {
         let v = self.neighbours[placed][side];

@@ -36,11 +36,14 @@ pub struct Node {
     pub fish_pairs: u16,
     /// T&B goods, or South Seas wares not yet covered (see `Segment::goods`).
     pub goods: [u16; 3],
+    /// Per player at most `MAX_MEEPLES` (99), which fits a byte.
     pub meeples: [u8; MAX_PLAYERS],
-    pub meeple_total: u8,
+    /// All players together: up to 6 x 99, more than a byte holds.
+    pub meeple_total: u16,
     /// Ferries joining segments of this feature (The Ferries): a road without one needs
-    /// no walk to find the nearest ferry.
-    pub ferries: u8,
+    /// no walk to find the nearest ferry. One per lake tile at most, and a deck may hold
+    /// more than 255 of those.
+    pub ferries: u16,
 }
 
 impl Node {
@@ -69,7 +72,7 @@ impl Node {
                 seg.goods[2] as u16,
             ],
             meeples,
-            meeple_total: (meeple != NO_PLAYER) as u8,
+            meeple_total: (meeple != NO_PLAYER) as u16,
             ferries: 0,
         }
     }
@@ -93,6 +96,9 @@ impl Node {
     }
 }
 
+/// The union-find. Elements are indices (`0..len()`, see `Game::element`): like slice
+/// indices, every method taking an element panics on one that is out of range. The
+/// checked queries of `Game` (`feature_tiles`, `is_complete`) accept any value.
 #[derive(Clone, Debug, Default)]
 pub struct Features {
     nodes: Vec<Node>,
@@ -205,6 +211,7 @@ impl Features {
             lone.next = members[(i + 1) % members.len()];
             self.nodes[e as usize] = lone;
         }
+        // Cannot fail: `members` is not empty (checked above), so the loop set `totals`.
         let mut t = totals.expect("at least one member");
         t.parent = root;
         t.next = self.nodes[root as usize].next;
@@ -266,7 +273,7 @@ impl Features {
             }
         }
         let r = &mut self.nodes[root as usize];
-        self.on_kind[r.kind as usize] -= r.meeple_total as u16;
+        self.on_kind[r.kind as usize] -= r.meeple_total;
         r.meeples = [0; MAX_PLAYERS];
         r.meeple_total = 0;
     }

@@ -73,6 +73,9 @@ impl FerryMoves {
         self.len == 0
     }
 
+    /// Appends a move. Panics when it already holds `MAX_FERRY_MOVES` (`from_slice` and
+    /// deserialising refuse longer lists instead); the engine pushes at most one move per
+    /// movable ferry, and at most `MAX_FERRY_MOVES` ferries may move.
     pub fn push(&mut self, m: FerryMove) {
         self.items[self.len as usize] = m;
         self.len += 1;
@@ -106,9 +109,13 @@ impl Movable {
     }
 }
 
-/// Road ends of a lake tile (its road segments), as a bit set over segments.
+/// Road ends of a lake tile (its road segments), as a bit set over segments (none for a
+/// tile index the rules do not have).
 pub fn lake_ends(game: &Game, tile: u16) -> u16 {
-    let def = &game.rules().tiles[tile as usize];
+    // `get` costs the same bounds check as indexing.
+    let Some(def) = game.rules().tiles.get(tile as usize) else {
+        return 0;
+    };
     def.segments
         .iter()
         .enumerate()
@@ -148,10 +155,11 @@ impl Game {
     /// tile extends, away from it, the first ferry met (F-3). A walk stops at a ferry, at
     /// a lake end without one (closed), at a junction, city or monastery, or at an empty
     /// square; ferries further along cannot move, and neither can a ferry on the same lake
-    /// that does not join the extended road.
+    /// that does not join the extended road. Empty when the tile would not fit there (not
+    /// an open square, a rotation above 3, an unknown tile, edges that do not match).
     pub fn movable_ferries(&self, cell: u32, tile: u16, rotation: u8) -> Movable {
         let mut out = Movable::default();
-        if self.ferries().is_empty() {
+        if self.ferries().is_empty() || !self.fits(tile, cell, rotation) {
             return out;
         }
         let (rules, board) = (self.rules(), self.board());
@@ -205,6 +213,8 @@ impl Game {
                 if let Some(f) = self.ferry_at_end(placed as u16, roads.centre[entry])
                     && !out.as_slice().contains(&f)
                 {
+                    // Cannot overflow: one walk per side of the new tile, each adding at
+                    // most one ferry, so at most 4 = MAX_FERRY_MOVES.
                     out.ferries[out.len] = f;
                     out.len += 1;
                 }
@@ -377,6 +387,10 @@ impl Game {
                 roads.exit[entry]
             };
         }
+        // Unreachable: tile data allow a road segment at most two ends (sides, or one side
+        // and a lake end; `parse_tileset`) and a lake holds one ferry, so the road is a
+        // path or a loop; the walk starts at an end (the link it starts from is skipped),
+        // so it meets each element at most once and stops within `len()` steps.
         unreachable!("a road walk revisited an element: road joins are inconsistent")
     }
 }
@@ -385,12 +399,14 @@ impl Game {
 #[derive(Default)]
 struct Walked {
     side_joins: i16,
-    ferries: u8,
+    ferries: u16,
 }
 
 /// The side of lake end `seg` (each lake end reaches exactly one side).
 fn lake_end_side(roads: &crate::rules::OrientedRoads, seg: u8) -> u8 {
     (0..4u8)
         .find(|&side| roads.centre[side as usize] == seg)
+        // Cannot fail: `parse_tileset` refuses a LAKE tile whose road segment does not
+        // reach exactly one side, and `seg` is always a road end of a lake (a ferry end).
         .expect("a lake end reaches one side")
 }

@@ -43,7 +43,11 @@ pub enum Bonus {
 impl Bonus {
     pub fn describe(self) -> String {
         match self {
-            Bonus::Wares(w) => format!("wares: every player takes 1 {}", WARES[w as usize]),
+            // A parsed bonus names a ware of WARES; one built by hand may not.
+            Bonus::Wares(w) => format!(
+                "wares: every player takes 1 {}",
+                WARES.get(w as usize).unwrap_or(&"?")
+            ),
             Bonus::Discount => "discount: deliveries need 1 ware fewer all week".into(),
             Bonus::Trading => "trading: swap 1 ware for another once per turn all week".into(),
             Bonus::Homecoming => "homecoming: every player takes 1 islander back".into(),
@@ -227,6 +231,9 @@ impl Game {
             self.friday.weeks_done += 1;
             if self.friday.weeks_done <= REVEAL_WEEKS {
                 // The next player turns up the next Friday tile; Friday moves onto it.
+                // Cannot fail: `revealed` = weeks_done - 1 < REVEAL_WEEKS, and the order
+                // lists every Friday tile (`Game::with_orders` asserts it), of which
+                // `parse_friday` requires exactly REVEAL_WEEKS.
                 let tile = self.friday.order[self.friday.revealed];
                 self.friday.revealed += 1;
                 if self.friday_arrives(tile, None) {
@@ -244,6 +251,8 @@ impl Game {
     /// Friday arrives on `tile`: one-time bonuses are given. Returns true when players
     /// must now choose islanders to take back.
     fn friday_arrives(&mut self, tile: u8, moved_by: Option<u8>) -> bool {
+        // `tile` comes from the reveal order or a checked move (one of `friday_targets`,
+        // drawn from that order): an index of the rules' Friday tiles.
         let bonus = self.rules.friday[tile as usize].bonus;
         self.friday.at = Some(tile);
         self.friday.bonus = Some(bonus);
@@ -319,7 +328,7 @@ impl Game {
                 if self.sea.phase != Phase::Homecoming {
                     return Err(IllegalMove::NotHomecomingPhase);
                 }
-                let player = self.friday.homecoming[0] as usize;
+                let player = self.homecoming_player();
                 match self.spot_element(spot) {
                     Some(e) if self.features.node(e).meeple as usize == player => Ok(()),
                     _ => Err(IllegalMove::NoOwnIslander {
@@ -338,6 +347,7 @@ impl Game {
                 }
                 Ok(())
             }
+            // Unreachable: `check_decision` handles Deliver and MarketShip itself.
             _ => unreachable!("not a Friday decision"),
         }
     }
@@ -350,6 +360,7 @@ impl Game {
                 self.friday_arrives(tile, Some(self.current as u8)) || self.end_friday_weeks()
             }
             Decision::Homecoming(spot) => {
+                // Cannot fail: checked in the Homecoming phase (see `homecoming_player`).
                 let player = self.friday.homecoming.remove(0) as usize;
                 if self.record_events {
                     self.sea.events.push(SeaEvent::Homecoming {
@@ -359,7 +370,11 @@ impl Game {
                         y: spot.y as i32,
                     });
                 }
-                let e = self.spot_element(spot).expect("checked decision");
+                // Cannot fail: `check_friday_decision` refused spots without an islander
+                // of this player (NoOwnIslander).
+                let e = self
+                    .spot_element(spot)
+                    .expect("check_decision() refused spots without an islander");
                 self.take_back(player, e);
                 if !self.friday.homecoming.is_empty() {
                     return true;
@@ -377,16 +392,20 @@ impl Game {
                     });
                 }
                 let w = &mut self.sea.wares[self.current];
+                // `(give, take)` is one of `legal_trades` (checked: NoTrade), so both < 3.
                 w[give as usize] -= 1;
                 w[take as usize] += 1;
                 self.friday.traded = true;
                 true
             }
+            // Unreachable: `decide_unchecked` handles Deliver and MarketShip itself.
             _ => unreachable!("not a Friday decision"),
         }
     }
 
-    /// The player deciding a homecoming now.
+    /// The player deciding a homecoming now. Only in the Homecoming phase, which is set
+    /// only with a player listed and left as soon as the list is empty
+    /// (`friday_arrives`, `apply_friday_decision`): the list is not empty.
     pub(crate) fn homecoming_player(&self) -> usize {
         self.friday.homecoming[0] as usize
     }

@@ -192,7 +192,8 @@ impl fmt::Display for IllegalMove {
             } => write!(
                 f,
                 "the tile's {} side shows a {} but the neighbouring tile shows a {}",
-                SIDE_NAMES[*side],
+                // `check` gives sides 0..4; a value built by hand prints as "?".
+                SIDE_NAMES.get(*side).unwrap_or(&"?"),
                 edge_name(*tile),
                 edge_name(*neighbour)
             ),
@@ -510,6 +511,10 @@ struct Joined {
 impl Game {
     /// A game drawing exactly `deck` (tile indices of `rules.tiles`) in order, after the
     /// start tile. Records the event log.
+    ///
+    /// Panics if an entry of `deck` is not an index of `rules.tiles`; the deck should hold
+    /// at most 4000 tiles (the board is sized for it). `Rules::deck_from_ids` gives a
+    /// checked deck, and loading a record (`Game::from_record`) uses it.
     pub fn new(rules: Arc<Rules>, deck: Vec<u16>) -> Self {
         let mut g = Game {
             board: Board::new(deck.len() + 1),
@@ -547,26 +552,30 @@ impl Game {
 
     /// A South Seas game drawing exactly `deck`, with the ships in the order `ships`
     /// (indices into the rules' ships; the first four are face up at the start).
-    /// Panics unless `ships` lists every ship once (`Rules::ships_from_ids` checks ids).
+    /// Panics unless `ships` lists every ship once (`Rules::ships_from_ids` checks ids),
+    /// and on a bad deck as `Game::new` does.
     pub fn with_ships(rules: Arc<Rules>, deck: Vec<u16>, ships: Vec<u16>) -> Self {
-        let mut sorted = ships.clone();
-        sorted.sort_unstable();
-        assert!(
-            sorted.iter().copied().eq(0..rules.ships.len() as u16),
-            "a ship order lists every ship of the rules once"
-        );
         let friday = (0..rules.friday.len() as u8).collect();
         Game::with_orders(rules, deck, ships, friday)
     }
 
     /// `with_ships`, with the Friday tiles revealed in the order `friday` (indices into
-    /// the rules' Friday tiles, each once).
+    /// the rules' Friday tiles, each once). Panics unless `ships` and `friday` each list
+    /// every ship or Friday tile of the rules once (`Rules::ships_from_ids` and
+    /// `Rules::friday_from_ids` check ids), and on a bad deck as `Game::new` does.
     pub fn with_orders(
         rules: Arc<Rules>,
         deck: Vec<u16>,
         ships: Vec<u16>,
         friday: Vec<u8>,
     ) -> Self {
+        // Checked here, once per game: later the ship order indexes `rules.ships` freely.
+        let mut sorted = ships.clone();
+        sorted.sort_unstable();
+        assert!(
+            sorted.iter().copied().eq(0..rules.ships.len() as u16),
+            "a ship order lists every ship of the rules once"
+        );
         let mut sorted = friday.clone();
         sorted.sort_unstable();
         assert!(
@@ -614,7 +623,8 @@ impl Game {
         self.setup();
     }
 
-    /// Starts again with the given draw order, reusing every buffer.
+    /// Starts again with the given draw order, reusing every buffer. Panics on a bad deck
+    /// as `Game::new` does.
     pub fn reset(&mut self, deck: impl Iterator<Item = u16>) {
         self.deck.clear();
         self.deck.extend(deck);
@@ -650,6 +660,7 @@ impl Game {
         self.over = false;
         self.seed = None;
         let start = rules.start_tile;
+        // Cannot fail: `Board::reset` sized the grid around (0, 0) with a margin of 2.
         let cell = self.board.cell(0, 0).expect("origin is on the board");
         self.add_tile(cell, start, 0);
         self.draw();
@@ -676,14 +687,16 @@ impl Game {
     pub fn scores(&self) -> &[i32] {
         &self.scores[..self.rules.players()]
     }
+    /// Points of `player` by kind (zeros for a player not in the game).
     pub fn points_by_kind(&self, player: usize) -> &[i32; SCORE_KINDS] {
-        &self.by_kind[player]
+        self.by_kind.get(player).unwrap_or(&[0; SCORE_KINDS])
     }
     pub fn supply(&self) -> &[u8] {
         &self.supply[..self.rules.players()]
     }
+    /// Traders & Builders goods of `player` (zeros for a player not in the game).
     pub fn goods(&self, player: usize) -> [u16; 3] {
-        self.goods[player]
+        self.goods.get(player).copied().unwrap_or_default()
     }
     pub fn placed(&self) -> &[Placed] {
         &self.board.placed
@@ -721,6 +734,7 @@ impl Game {
     /// Winners as a bit set over players (all players with the top score).
     pub fn winners(&self) -> u8 {
         let s = self.scores();
+        // Cannot fail: `Rules::new` refuses fewer than MIN_PLAYERS (2) players.
         let best = *s.iter().max().unwrap();
         s.iter()
             .enumerate()
@@ -728,13 +742,24 @@ impl Game {
             .fold(0, |m, (p, _)| m | (1 << p))
     }
 
-    /// Union-find element of segment `segment` of placed tile `placed`.
+    /// Union-find element of segment `segment` of placed tile `placed`. Panics if `placed`
+    /// is not an index of `placed()`; `segment` is not checked against the tile's segments
+    /// (`spot_element` checks both).
     pub fn element(&self, placed: usize, segment: usize) -> u32 {
         self.board.placed[placed].first_element + segment as u32
     }
 
-    /// Squares (distinct) covered by the feature containing element `e`.
+    /// Squares (distinct) covered by the feature containing element `e` (none for an
+    /// element that is not on the board).
     pub fn feature_tiles(&self, e: u32) -> Vec<(i32, i32)> {
+        if e as usize >= self.features.len() {
+            return Vec::new();
+        }
+        self.squares_of(e)
+    }
+
+    /// `feature_tiles` for an element known to be on the board (the event log).
+    pub(crate) fn squares_of(&self, e: u32) -> Vec<(i32, i32)> {
         let mut idx: Vec<u16> = self
             .features
             .members(e)
@@ -752,7 +777,6 @@ impl Game {
             .collect()
     }
 
-    /// Whether the feature containing element `e` is complete now.
     pub fn ferries(&self) -> &[FerryLink] {
         &self.ferries
     }
@@ -769,8 +793,10 @@ impl Game {
         &mut self.features
     }
 
+    /// Whether the feature containing element `e` is complete now (false for an element
+    /// that is not on the board).
     pub fn is_complete(&self, e: u32) -> bool {
-        self.root_complete(self.features.find(e))
+        (e as usize) < self.features.len() && self.root_complete(self.features.find(e))
     }
 
     /// `is_complete` for a root element.
@@ -779,11 +805,7 @@ impl Game {
         let n = self.features.node(r);
         match n.kind.shape() {
             Shape::Path | Shape::Area => n.open == 0,
-            Shape::Centre => {
-                let p = &self.board.placed[n.placed as usize];
-                let cell = self.board.cell(p.x, p.y).unwrap();
-                self.ring_filled(cell, None) == 8
-            }
+            Shape::Centre => self.ring_filled(self.board.placed[n.placed as usize].cell, None) == 8,
             // Sea is enclosed when no half-edge is open; fields never complete.
             Shape::Halves => n.kind == FeatureKind::Sea && n.open == 0,
         }
@@ -791,8 +813,18 @@ impl Game {
 
     // ----- legality ------------------------------------------------------------------
 
-    /// Every legal placement of `tile`, appended to `out` (cleared first).
+    /// Every legal placement of `tile`, appended to `out` (cleared first); none for a tile
+    /// index the rules do not have.
     pub fn placements_into(&self, tile: u16, out: &mut Vec<Placement>) {
+        if tile as usize >= self.rules.tiles.len() {
+            out.clear();
+            return;
+        }
+        self.placements_unchecked(tile, out);
+    }
+
+    /// `placements_into` for a tile of the rules (the drawn tile: self-play).
+    pub(crate) fn placements_unchecked(&self, tile: u16, out: &mut Vec<Placement>) {
         out.clear();
         for o in &self.board.open {
             let mut mask = self.rules.legal_rotations(tile, o.demand);
@@ -814,9 +846,43 @@ impl Game {
             .any(|o| self.rules.legal_rotations(tile, o.demand) != 0)
     }
 
-    /// Segments of the current tile at `p` on which the current player may put a meeple.
+    /// Whether `tile` fits on the open square at `cell` turned by `rotation`: its edges
+    /// match every neighbour (symmetric duplicates included). Accepts any values: the
+    /// checked queries call it on user input before the lookups that assume a fit.
+    pub(crate) fn fits(&self, tile: u16, cell: u32, rotation: u8) -> bool {
+        let (Some(def), Some(demand)) = (
+            self.rules.tiles.get(tile as usize),
+            self.board.open_demand(cell),
+        ) else {
+            return false;
+        };
+        let Some(edges) = def.edges_at.get(rotation as usize) else {
+            return false;
+        };
+        (0..4).all(|side| {
+            let want = (demand >> (2 * side)) & 3;
+            want == 0 || want == edges[side] as u8
+        })
+    }
+
+    /// The current tile, if placing it at `p` fits (see `fits`).
+    fn fitting(&self, p: Placement) -> Option<u16> {
+        let tile = self.tile?;
+        self.fits(tile, p.cell, p.rotation).then_some(tile)
+    }
+
+    /// Segments of the current tile at `p` on which the current player may put a meeple
+    /// (none when the game is over or the tile does not fit at `p`).
     pub fn meeple_options(&self, p: Placement) -> u16 {
-        let tile = self.tile.expect("game not over");
+        match self.fitting(p) {
+            Some(tile) => self.meeple_options_unchecked(tile, p),
+            None => 0,
+        }
+    }
+
+    /// `meeple_options` for the current tile `tile` at a placement that fits (from
+    /// `placements_into` or `Board::open`); anything else may panic.
+    pub(crate) fn meeple_options_unchecked(&self, tile: u16, p: Placement) -> u16 {
         if self.supply[self.current] == 0 {
             return 0;
         }
@@ -836,7 +902,18 @@ impl Game {
     /// Edges join only segments of their own kind, so only the slots of same-kind
     /// segments are looked at (`Rules::kin_slots`).
     pub fn meeple_allowed(&self, p: Placement, seg: u8) -> bool {
-        let tile = self.tile.expect("game not over");
+        match self.fitting(p) {
+            Some(tile) if (seg as usize) < self.rules.tiles[tile as usize].segments.len() => {
+                self.meeple_allowed_unchecked(tile, p, seg)
+            }
+            _ => false,
+        }
+    }
+
+    /// `meeple_allowed` for the current tile `tile` at a placement that fits and a
+    /// segment of that tile (`check` and the random player establish both); anything
+    /// else may panic.
+    pub(crate) fn meeple_allowed_unchecked(&self, tile: u16, p: Placement, seg: u8) -> bool {
         if self.supply[self.current] == 0
             || self.rules.meeple_segments[tile as usize] & (1 << seg) == 0
         {
@@ -880,7 +957,8 @@ impl Game {
                 on_side &= on_side - 1;
                 let own = slots[s];
                 let neighbour = nbp.first_element + nb_slots[facing_slot(s)] as u32;
-                // The slots of a side often touch the same neighbour segment.
+                // The slots of a side often touch the same neighbour segment. (`last` is
+                // u32::MAX until a contact was recorded, so `n >= 1` when it matches.)
                 if neighbour == last && seg_of[n - 1] == own {
                     continue;
                 }
@@ -1060,7 +1138,7 @@ impl Game {
                 cell,
                 rotation: mv.rotation,
             };
-            if !self.meeple_allowed(p, seg) {
+            if !self.meeple_allowed_unchecked(tile, p, seg) {
                 return Err(IllegalMove::FeatureOccupied {
                     feature: def.describe_segment(seg as usize, mv.rotation),
                 });
@@ -1141,9 +1219,12 @@ impl Game {
     }
 
     /// Every way to make the ferry choices of placing the current tile at `p`: the new
-    /// ferry (lake tiles) times, for each movable ferry, staying or each other pair.
+    /// ferry (lake tiles) times, for each movable ferry, staying or each other pair. None
+    /// when the game is over or the tile does not fit at `p`.
     pub fn ferry_choices(&self, p: Placement) -> Vec<(Option<(u8, u8)>, FerryMoves)> {
-        let tile = self.tile.expect("game not over");
+        let Some(tile) = self.fitting(p) else {
+            return Vec::new();
+        };
         let new_ferries: Vec<Option<(u8, u8)>> = if self.rules.tiles[tile as usize].lake {
             pairs(lake_ends(self, tile)).map(Some).collect()
         } else {
@@ -1191,7 +1272,7 @@ impl Game {
             return out;
         }
         let mut placements = Vec::new();
-        self.placements_into(tile, &mut placements);
+        self.placements_unchecked(tile, &mut placements);
         let retrievable: Vec<Spot> =
             if self.rules.system == System::SouthSeas && self.may_retrieve() {
                 self.islanders_of(self.current)
@@ -1210,7 +1291,7 @@ impl Game {
             // The islander (meeple) choice: none, one on a free feature of the tile, or
             // (South Seas) one of the player's islanders taken back.
             let mut meeples: Vec<(Option<u8>, Option<Spot>)> = vec![(None, None)];
-            let mut opts = self.meeple_options(p);
+            let mut opts = self.meeple_options_unchecked(tile, p);
             while opts != 0 {
                 let i = opts.trailing_zeros() as u8;
                 opts &= opts - 1;
@@ -1245,13 +1326,19 @@ impl Game {
     }
 
     /// Plays a move known to be legal (from `legal_moves` or a policy). Debug builds
-    /// check it.
+    /// check it; a move `check` refuses may panic or leave the game inconsistent.
     pub fn play_unchecked(&mut self, mv: Move) {
         debug_assert_eq!(self.check(mv), Ok(()));
-        let cell = self.board.cell(mv.x, mv.y).expect("on the board");
-        let retrieved = mv
-            .retrieve
-            .map(|spot| self.spot_element(spot).expect("checked move"));
+        // Cannot fail for a checked move: `check` refuses squares off the board
+        // (NotAdjacent) and spots without an own islander (NoOwnIslander).
+        let cell = self
+            .board
+            .cell(mv.x, mv.y)
+            .expect("check() refused squares off the board");
+        let retrieved = mv.retrieve.map(|spot| {
+            self.spot_element(spot)
+                .expect("check() refused spots without an islander")
+        });
         let joined = self.place_tile(mv, cell, retrieved);
         self.finish_turn(mv, joined.placed, joined.occupied);
     }
@@ -1292,6 +1379,8 @@ impl Game {
     /// The first part of a turn: the tile at `cell` (the move's square) and its meeple, or
     /// (South Seas) the islander on element `retrieved` taken back.
     fn place_tile(&mut self, mv: Move, cell: u32, retrieved: Option<u32>) -> Joined {
+        // Cannot fail for a checked move (`check` refuses GameOver) or a policy's (which
+        // plays only while the game is not over).
         let tile = self.tile.expect("game not over");
         self.turn += 1;
         let joined = self.add_tile(cell, tile, mv.rotation);
@@ -1317,6 +1406,7 @@ impl Game {
             self.south_seas_evaluation(placed, mv.meeple, occupied);
             return;
         }
+        // Cannot fail: `place_tile` found the tile and the next draw comes below.
         let tile = self.tile.expect("game not over");
         let first = self.board.placed[placed].first_element;
         // The Ferries: the new ferry, then the moves, then scoring (F-2).
@@ -1326,23 +1416,26 @@ impl Game {
         }
         if !mv.ferry_moves.is_empty() {
             for (k, m) in mv.ferry_moves.as_slice().iter().enumerate() {
-                // `check` established that this ferry may move.
+                // Cannot fail: `check_ferries` found a movable ferry on a lake at (m.x,
+                // m.y) (else FerryNotMovable), and moving ferries moves no tile.
                 let lake = self
                     .board
                     .cell(m.x as i32, m.y as i32)
                     .and_then(|c| self.board.placed_at(c))
-                    .expect("checked move");
+                    .expect("check() refused ferry moves off a lake");
                 let f = self
                     .ferries
                     .iter()
                     .position(|f| f.placed as usize == lake)
-                    .expect("checked move");
+                    .expect("check() refused ferry moves without a ferry");
                 let changed = self.move_ferry(f, m.a, m.b);
                 touched[4 * k..4 * k + 4].copy_from_slice(&changed);
             }
         }
         // Roads and cities closed by this tile or by ferries, each scored once.
         let nseg = self.rules.tiles[tile as usize].segments.len();
+        // `Scored` holds MAX_SEGMENTS + 4 * MAX_FERRY_MOVES roots: at most one per segment
+        // of the tile and one per element a ferry move touched.
         let mut scored = Scored::default();
         for i in 0..nseg as u32 {
             self.score_if_closed(first + i, &mut scored);
@@ -1455,7 +1548,7 @@ impl Game {
                 players: (0..self.rules.players() as u8)
                     .filter(|p| winners & (1 << p) != 0)
                     .collect(),
-                tiles: root.map(|r| self.feature_tiles(r)).unwrap_or_default(),
+                tiles: root.map(|r| self.squares_of(r)).unwrap_or_default(),
                 complete,
                 final_scoring: self.over,
                 goods: [0; 3],
@@ -1492,7 +1585,7 @@ impl Game {
                     kind: ScoreKind::Goods,
                     points: 0,
                     players: vec![p as u8],
-                    tiles: self.feature_tiles(root),
+                    tiles: self.squares_of(root),
                     complete: true,
                     final_scoring: false,
                     goods: n.goods,
@@ -1528,7 +1621,11 @@ impl Game {
 
     /// Scores the occupied monastery (element `e`) at (x, y) if its ring is full.
     fn score_monastery_if_complete(&mut self, x: i32, y: i32, e: u32) -> bool {
-        let cell = self.board.cell(x, y).expect("on the board");
+        // Cannot fail: (x, y) is the square of a move already played (checked).
+        let cell = self
+            .board
+            .cell(x, y)
+            .expect("a played square is on the board");
         if self.ring_filled(cell, None) < 8 {
             return false;
         }
@@ -1577,8 +1674,8 @@ impl Game {
                     );
                 }
                 FeatureKind::Monastery => {
-                    let p = self.board.placed[n.placed as usize];
-                    let filled = self.ring_filled(self.board.cell(p.x, p.y).unwrap(), None);
+                    let cell = self.board.placed[n.placed as usize].cell;
+                    let filled = self.ring_filled(cell, None);
                     self.award(
                         majority(&n.meeples),
                         monastery_points(filled),
@@ -1588,7 +1685,9 @@ impl Game {
                     );
                 }
                 FeatureKind::Field => fields.push(e),
-                // South Seas features give wares, evaluated by `south_seas`.
+                // South Seas features give wares, evaluated by `south_seas`. Unreachable:
+                // South Seas games return above, and `Rules::new` refuses tile sets
+                // mixing the systems (tile kinds are parsed per system).
                 FeatureKind::Bridge
                 | FeatureKind::Island
                 | FeatureKind::Market
@@ -1626,6 +1725,7 @@ impl Game {
         }
         if rules.spec.traders_goods {
             for g in 0..3 {
+                // Cannot fail: `Rules::new` refuses fewer than 2 players.
                 let best = (0..rules.players())
                     .map(|p| self.goods[p][g])
                     .max()
@@ -1655,13 +1755,31 @@ impl Game {
 
     /// Points the current player would gain immediately by placing the tile at `p`:
     /// `(without a meeple, extra gain for a meeple on segment i, legal meeple segments)`.
+    /// Classic rules: in South Seas, placing a tile scores no points (features give
+    /// wares), so the gains are 0 there. All zeros when the game is over or the tile does
+    /// not fit at `p`.
     pub fn immediate_gains(&self, p: Placement) -> (i32, [i32; MAX_SEGMENTS], u16) {
-        let tile = self.tile.expect("game not over");
+        match self.fitting(p) {
+            None => (0, [0; MAX_SEGMENTS], 0),
+            Some(tile) if self.rules.system == System::SouthSeas => {
+                (0, [0; MAX_SEGMENTS], self.meeple_options_unchecked(tile, p))
+            }
+            Some(tile) => self.immediate_gains_unchecked(tile, p),
+        }
+    }
+
+    /// `immediate_gains` for the current tile `tile` at a placement that fits, in a
+    /// classic game (the greedy player); anything else may panic.
+    pub(crate) fn immediate_gains_unchecked(
+        &self,
+        tile: u16,
+        p: Placement,
+    ) -> (i32, [i32; MAX_SEGMENTS], u16) {
         let def = &self.rules.tiles[tile as usize];
         let g = self.groups(p.cell, tile, p.rotation);
         let c = &g.contacts;
         let player = self.current;
-        let options = self.meeple_options(p);
+        let options = self.meeple_options_unchecked(tile, p);
         let mut base = 0;
         let mut extra = [0i32; MAX_SEGMENTS];
         let mut tiles: Vec<u16> = Vec::new();

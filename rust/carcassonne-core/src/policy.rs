@@ -36,6 +36,8 @@ impl Policy {
 
     /// Chooses a move for the current player in the "place" phase (other South Seas
     /// decisions: `choose_decision`). `buf` is scratch space reused between calls.
+    /// Like the other choosers, it trusts the game's state: it needs the "place" phase of
+    /// a game that is not over and may panic otherwise (self-play asks only then).
     pub fn choose(self, game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move {
         debug_assert_eq!(
             game.phase(),
@@ -46,6 +48,7 @@ impl Policy {
         let p = c.placement;
         let mut mv = base_move(game, c);
         if game.rules().ferries {
+            // Cannot fail: `choose_placement` found the tile already.
             let tile = game.tile().expect("game not over");
             let movable = game.movable_ferries(p.cell, tile, p.rotation);
             let lake = game.rules().tiles[tile as usize].lake.then_some(tile);
@@ -56,7 +59,8 @@ impl Policy {
 
     /// Chooses and plays a move for the current player: the same move as `choose` with
     /// the same random stream, but the ferry choices are made once the tile is down, from
-    /// the board lookups the placement has just made (the self-play fast path).
+    /// the board lookups the placement has just made (the self-play fast path). Panics if
+    /// the game is over; the move is played unchecked (it is legal by construction).
     #[inline(always)]
     pub fn play(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>) {
         if game.phase() != Phase::Place {
@@ -84,17 +88,22 @@ impl Policy {
     /// decisions (in step 4: not delivering, each delivery and, with Friday's trading, each
     /// swap). Greedy: `choose_delivery` in step 4 (it never trades); uniform otherwise
     /// (tied market ships are worth the same; Friday's moves and homecomings are not
-    /// evaluated).
+    /// evaluated). Needs a pending decision (a phase other than "place", game not over):
+    /// panics otherwise, as there is nothing to choose from.
     pub fn choose_decision(self, game: &Game, rng: &mut Rng) -> Decision {
         match (self, game.phase()) {
             (Policy::Greedy, Phase::Deliver) => Decision::Deliver(self.choose_delivery(game, rng)),
             (Policy::Random, Phase::Deliver) => random_step_four(game, rng),
             // The same draws as from `legal_decisions`, without listing.
+            // Cannot fail: Friday moves after week 7 on, when all 6 Friday tiles are
+            // revealed, so 5 are targets (n > 0 and k < n).
             (_, Phase::MoveFriday) => {
                 let n = game.friday_targets_iter().count();
                 let k = rng.below(n as u32) as usize;
                 Decision::MoveFriday(game.friday_targets_iter().nth(k).expect("k < n"))
             }
+            // Cannot fail: a homecoming lists only players with an islander on the board,
+            // and each takes back only his own (n > 0 and k < n).
             (_, Phase::Homecoming) => {
                 let player = game.decider();
                 let n = game.islanders_of(player).count();
@@ -102,6 +111,8 @@ impl Policy {
                 let e = game.islanders_of(player).nth(k).expect("k < n");
                 Decision::Homecoming(game.spot_of(e))
             }
+            // A market pick: at least two tied ships. (In the "place" phase, or once the
+            // game is over, the list is empty and this panics: see the doc comment.)
             _ => {
                 let all = game.legal_decisions();
                 all[rng.below(all.len() as u32) as usize]
@@ -240,6 +251,8 @@ fn choose_ferries(
 
 /// A uniformly drawn pair of the given road ends, other than `except`.
 fn random_pair(ends: u16, except: Option<(u8, u8)>, rng: &mut Rng) -> (u8, u8) {
+    // Room for every pair: a lake's road ends sit at side centres (`parse_tileset`), so a
+    // lake has at most 4 ends and 6 pairs.
     let mut all = [(0u8, 0u8); 16];
     let mut n = 0;
     for p in pairs(ends) {
@@ -258,6 +271,7 @@ fn random_pair(ends: u16, except: Option<(u8, u8)>, rng: &mut Rng) -> (u8, u8) {
 /// legal (placement, option) pair with the same chance, so the accepted move is exactly
 /// uniform over the joint set, and meeple options are computed only for drawn placements.
 fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
+    // Cannot fail while the game is not over (the precondition of every chooser).
     let tile = game.tile().expect("game not over");
     let open = &game.board().open;
     let rules = game.rules();
@@ -300,6 +314,8 @@ fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
             return Choice::new(p, None);
         }
         if k > meeple_options {
+            // Cannot fail: k - 1 - meeple_options < retrievable = islanders on the board
+            // (every islander not in the supply stands on the board, listed once).
             let e = game
                 .islanders_of(player)
                 .nth((k - 1 - meeple_options) as usize)
@@ -321,7 +337,9 @@ fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
         let free = if alone {
             rules.meeple_segments[tile as usize] & (1 << seg) != 0
         } else {
-            game.meeple_allowed(p, seg)
+            // A fitting placement (drawn from the legal rotations) and a segment of the
+            // tile (seg < segments): the unchecked form is safe.
+            game.meeple_allowed_unchecked(tile, p, seg)
         };
         if free {
             return Choice::new(p, Some(seg));
@@ -331,13 +349,15 @@ fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
 
 /// Best immediate gain for the player to move; ties broken uniformly at random.
 fn greedy_placement(game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Choice {
+    // Cannot fail while the game is not over (the precondition of every chooser).
     let tile = game.tile().expect("game not over");
-    game.placements_into(tile, buf);
+    game.placements_unchecked(tile, buf);
     let mut best = i32::MIN;
     let mut ties = 0u32;
+    // Cannot fail: a tile is drawn only if it has a placement (`Game::draw`).
     let mut chosen = (buf[0], None);
     for &p in buf.iter() {
-        let (base, extra, mut options) = game.immediate_gains(p);
+        let (base, extra, mut options) = game.immediate_gains_unchecked(tile, p);
         let mut consider = |gain: i32, meeple: Option<u8>| {
             if gain > best {
                 best = gain;
@@ -386,6 +406,8 @@ fn greedy_sea_placement(game: &Game, rng: &mut Rng) -> Choice {
             }
         }
     }
+    // Cannot fail: a tile is drawn only if it has a placement (`Game::draw`), so
+    // `legal_moves` lists at least one move, on the board.
     let mv = chosen.expect("a drawn tile has a placement");
     let cell = game.board().cell(mv.x, mv.y).expect("on the board");
     Choice {

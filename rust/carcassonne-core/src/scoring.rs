@@ -47,6 +47,9 @@ impl ScoreKind {
         }
     }
 
+    /// The column of a classic feature kind. Panics for the South Seas kinds, which give
+    /// wares, not points: the engine asks only in classic games (`Rules::new` refuses
+    /// tile sets mixing the two systems, so a classic game has no South Seas feature).
     pub fn of(kind: FeatureKind) -> Self {
         match kind {
             FeatureKind::Road => ScoreKind::Road,
@@ -54,6 +57,7 @@ impl ScoreKind {
             FeatureKind::Monastery => ScoreKind::Monastery,
             FeatureKind::Field => ScoreKind::Field,
             FeatureKind::Bridge | FeatureKind::Island | FeatureKind::Market | FeatureKind::Sea => {
+                // Unreachable from a game: see the doc comment.
                 unreachable!("South Seas features give wares, not points")
             }
         }
@@ -69,7 +73,9 @@ pub struct FeatureTally {
     pub cathedrals: u32,
 }
 
-/// Points for a road or city, complete (during play) or not (at the end).
+/// Points for a road or city, complete (during play) or not (at the end). Panics for any
+/// other kind: the game calls it only for classic features that close by edges (roads and
+/// cities), never in a South Seas game (`Game::immediate_gains` scores nothing there).
 pub fn edge_feature_points(
     kind: FeatureKind,
     t: FeatureTally,
@@ -100,6 +106,7 @@ pub fn edge_feature_points(
                 t.tiles + t.pennants
             }
         }
+        // Unreachable from a game: see the doc comment.
         _ => unreachable!("not a classic road or city"),
     };
     points as i32
@@ -122,6 +129,7 @@ pub const GOODS_MAJORITY_POINTS: i32 = 10;
 /// Players holding the most meeples (all tied players); empty when nobody has one.
 /// Returned as a bit set over players.
 pub fn majority(meeples: &[u8; MAX_PLAYERS]) -> u8 {
+    // Cannot fail: the array has MAX_PLAYERS > 0 entries.
     let best = *meeples.iter().max().unwrap();
     if best == 0 {
         return 0;

@@ -214,14 +214,21 @@ impl Game {
         &self.sea
     }
 
-    /// Wares of `player` (shells, bananas, fish).
+    /// Wares of `player` (shells, bananas, fish; zeros for a player not in the game).
     pub fn wares(&self, player: usize) -> [u32; 3] {
-        self.sea.wares[player]
+        // `get` costs the same bounds check as indexing.
+        self.sea.wares.get(player).copied().unwrap_or_default()
     }
 
-    /// Elements holding an islander of `player`, in the order they were placed.
+    /// Elements holding an islander of `player`, in the order they were placed (none for
+    /// a player not in the game).
     pub fn islanders_of(&self, player: usize) -> impl Iterator<Item = u32> + '_ {
-        self.sea.islanders[player].iter().copied()
+        self.sea
+            .islanders
+            .get(player)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .copied()
     }
 
     /// Islanders of the feature rooted at `root` go back to their owners.
@@ -233,7 +240,8 @@ impl Game {
         });
     }
 
-    /// Where an islander stands.
+    /// Where an islander stands. `e` is an element (from `islanders_of`); panics if it is
+    /// not on the board, like `Features::node`.
     pub fn spot_of(&self, e: u32) -> Spot {
         let n = self.features.node(e);
         let p = &self.board.placed[n.placed as usize];
@@ -333,6 +341,7 @@ impl Game {
             self.sea.watched_markets.push((
                 p.x,
                 p.y,
+                // Cannot fail: `meeple == market` and `market` is Some.
                 p.first_element + meeple.expect("a merchant") as u32,
             ));
         }
@@ -351,7 +360,11 @@ impl Game {
         debug_assert!(done.is_empty(), "the last turn handed out every ship");
         watched.retain(|&(mx, my, e)| {
             let near = (mx - x).abs() <= 1 && (my - y).abs() <= 1;
-            let cell = self.board.cell(mx, my).expect("on the board");
+            // Cannot fail: (mx, my) is the square of a tile already placed.
+            let cell = self
+                .board
+                .cell(mx, my)
+                .expect("a played square is on the board");
             if near && self.ring_filled(cell, None) == 8 {
                 done.push((self.features.node(e).meeple, e));
                 false
@@ -404,6 +417,8 @@ impl Game {
     /// ship is chosen, else the player whose turn it is.
     pub fn decider(&self) -> usize {
         match self.sea.phase {
+            // Cannot fail: the phase is Market only while a completed market waits
+            // (`continue_turn` sets it with `pending_markets` not empty).
             Phase::Market => self.sea.pending_markets[0].0 as usize,
             Phase::Homecoming => self.homecoming_player(),
             _ => self.current,
@@ -480,6 +495,8 @@ impl Game {
         Ok(())
     }
 
+    /// Makes a decision `check_decision` accepts (from `legal_decisions` or a policy).
+    /// Debug builds check it; a refused one may panic or leave the game inconsistent.
     pub fn decide_unchecked(&mut self, d: Decision) {
         debug_assert_eq!(self.check_decision(d), Ok(()));
         match d {
@@ -488,6 +505,8 @@ impl Game {
                 self.sea
                     .decisions
                     .push((self.turn, Decision::MarketShip(slot)));
+                // Cannot fail when checked: the Market phase has a pending market (see
+                // `decider`), and `slot` is one of `top_ship_slots`, so on display.
                 let (player, e) = self.sea.pending_markets.remove(0);
                 self.take_ship(player as usize, slot as usize, None);
                 self.return_islanders(e);
@@ -570,7 +589,7 @@ impl Game {
                     .filter(|p| winners & (1 << p) != 0)
                     .collect(),
                 wares,
-                tiles: self.feature_tiles(root),
+                tiles: self.squares_of(root),
                 complete,
                 boat,
                 final_scoring,
@@ -582,6 +601,8 @@ impl Game {
     }
 
     fn take_ship(&mut self, player: usize, slot: usize, paid: Option<[u8; 3]>) {
+        // `slot` is on display: `check_delivery` refuses others (NoSuchShip), and market
+        // picks come from `top_ship_slots` (checked: NotTopShip).
         let ship = self.sea.display.remove(slot);
         let points = self.rules.ships[ship as usize].points;
         self.scores[player] += points as i32;
@@ -734,6 +755,8 @@ impl Game {
         Ok(())
     }
 
+    /// Delivers as `check_delivery` accepts; like `decide_unchecked`, a refused delivery
+    /// may panic (a slot off the display) or leave the game inconsistent.
     pub fn deliver_unchecked(&mut self, d: Option<Delivery>) {
         debug_assert_eq!(self.check_delivery(d), Ok(()));
         self.sea.decisions.push((self.turn, Decision::Deliver(d)));
