@@ -27,7 +27,10 @@ pub struct Node {
     /// Owner of the meeple standing on this segment, or NO_PLAYER.
     pub meeple: u8,
     // Totals, meaningful at roots only.
-    /// Sides of the feature not yet matched by a neighbour (roads and cities).
+    /// Sides of the feature not yet matched by a neighbour (roads and cities; half-edges
+    /// of sea). Fits 16 bits for any deck: a tile adds at most 8 open ends to a feature
+    /// and each of the at least n - 1 contacts joining its n tiles removes 2, so a feature
+    /// has at most 6n + 2 open ends, under 25,000 for the largest deck (4,001 tiles).
     pub open: i16,
     pub pennants: u16,
     pub inns: u16,

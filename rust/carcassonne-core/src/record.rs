@@ -150,6 +150,8 @@ impl Game {
     }
 
     pub fn to_json(&self) -> String {
+        // Cannot fail: a record holds strings, numbers and lists only (no map with
+        // non-string keys, nothing whose serialisation can fail).
         serde_json::to_string(&self.to_record()).expect("records always serialise")
     }
 

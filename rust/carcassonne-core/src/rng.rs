@@ -45,7 +45,8 @@ impl Rng {
         result
     }
 
-    /// Uniform integer in `0..n` (Lemire's multiply-and-reject method; `n > 0`).
+    /// Uniform integer in `0..n` (Lemire's multiply-and-reject method). `n` must be positive
+    /// (every caller draws from a non-empty set); debug builds check it.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
         debug_assert!(n > 0);

@@ -10,7 +10,7 @@ use carcassonne_core::ferries::{FerryMove, FerryMoves, lake_ends};
 use carcassonne_core::policy::Policy;
 use carcassonne_core::record::GameRecord;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{MAX_PLAYERS, Rules, RulesSpec, TileSetSource};
+use carcassonne_core::rules::{DataSource, MAX_PLAYERS, Rules, RulesSpec};
 use carcassonne_core::south_seas::{Decision, Delivery, Phase, Spot};
 use carcassonne_core::{Game, Move, Placement};
 
@@ -23,7 +23,7 @@ fn classic() -> Arc<Rules> {
 fn ferries() -> Arc<Rules> {
     Arc::new(
         Rules::new(RulesSpec {
-            tile_sets: TileSetSource::builtins(&["base", "ferries"]),
+            tile_sets: DataSource::builtins(&["base", "ferries"]),
             players: 3,
             ..RulesSpec::default()
         })
