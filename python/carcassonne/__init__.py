@@ -11,6 +11,8 @@ The rules engine is Rust (``carcassonne._core``); this package is its typed Pyth
 
 from carcassonne._core import (
     ENGINE_VERSION,
+    MAX_DATA_FILE_BYTES,
+    MAX_RECORD_BYTES,
     RULES_VERSION,
     SCORE_KINDS,
     TILE_SETS,
@@ -47,6 +49,8 @@ __version__ = ENGINE_VERSION
 
 __all__ = [
     "ENGINE_VERSION",
+    "MAX_DATA_FILE_BYTES",
+    "MAX_RECORD_BYTES",
     "POLICIES",
     "RULES_VERSION",
     "SCORE_KINDS",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import operator
+import reprlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -396,7 +397,8 @@ def simulate_summary(
 
 def _check_policy(policy: str) -> None:
     if policy not in POLICIES:
-        raise RulesError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
+        # reprlib: a long string is quoted cut short, like every error of the engine.
+        raise RulesError(f"unknown policy {reprlib.repr(policy)}: use one of {', '.join(POLICIES)}")
 
 
 __all__ = [

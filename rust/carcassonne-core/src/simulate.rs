@@ -92,7 +92,8 @@ pub enum SimulateError {
         threads: usize,
         why: String,
     },
-    /// The per-game results would not fit in memory (`available` when it is known).
+    /// The per-game results would not fit in memory (`available` when it is known), or
+    /// (`available: None`) the memory for them could not be reserved.
     TooLarge {
         games: u64,
         bytes: u128,
@@ -121,8 +122,9 @@ impl fmt::Display for SimulateError {
                 available,
             } => {
                 write!(f, "the results of {games} games need {bytes} bytes")?;
-                if let Some(a) = available {
-                    write!(f, ", more than the {a} bytes of memory available")?;
+                match available {
+                    Some(a) => write!(f, ", more than the {a} bytes of memory available")?,
+                    None => write!(f, ", which could not be reserved")?,
                 }
                 write!(
                     f,
@@ -245,8 +247,8 @@ impl Study {
         }
         // Fits in usize: bytes (at least games when games > 0) is below isize::MAX.
         let games = self.games as usize;
-        let mut cols = Columns::with_capacity(games, self.rules.players())
-            .map_err(|_| too_large(available))?;
+        let mut cols =
+            Columns::with_capacity(games, self.rules.players()).map_err(|_| too_large(None))?;
         self.run(stop, |chunk| chunk.iter().for_each(|r| cols.push(r)))?;
         Ok(cols)
     }

@@ -12,7 +12,7 @@ use south_seas::{Delivery, SeaEvent, Ship};
 use carcassonne_core::data::{DataKind, SourceError};
 use carcassonne_core::ferries::{FerryMove, FerryMoves, MAX_FERRY_MOVES};
 use carcassonne_core::game::{Game as CoreGame, IllegalMove, Move as CoreMove};
-use carcassonne_core::quote::cap;
+use carcassonne_core::quote::{cap, quote};
 use carcassonne_core::record::{ENGINE_VERSION, RecordError as CoreRecordError};
 use carcassonne_core::rules::{
     DataSource, MAX_DECK, MAX_MEEPLES, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Rules as CoreRules,
@@ -276,6 +276,8 @@ impl Rules {
                 out
             }
         };
+        // Options of another rule system are refused, even when they name the default.
+        let (ships_given, friday_tiles_given) = (ships.is_some(), friday_tiles.is_some());
         let ships = match ships {
             None => RulesSpec::default().ships,
             Some(obj) => data_source(py, &obj, DataKind::Ships)?,
@@ -305,6 +307,12 @@ impl Rules {
         if chosen_meeples.is_none() && rules.system == System::SouthSeas {
             spec.meeples = RulesSpec::south_seas(players).meeples;
             rules = CoreRules::new(spec).map_err(rules_err)?;
+        }
+        if ships_given && rules.system != System::SouthSeas {
+            return Err(rules_err(CoreRulesError::ShipsNeedSouthSeas));
+        }
+        if friday_tiles_given && !rules.spec.friday {
+            return Err(rules_err(CoreRulesError::FridayTilesNeedFriday));
         }
         Ok(Rules {
             inner: Arc::new(rules),
@@ -1029,7 +1037,10 @@ impl Game {
             .iter()
             .position(|t| t.id == tile)
             .ok_or_else(|| {
-                IllegalMoveError::new_err(format!("{tile:?} is not a Friday tile of these rules"))
+                IllegalMoveError::new_err(format!(
+                    "{} is not a Friday tile of these rules",
+                    quote(tile)
+                ))
             })?;
         self.inner
             .decide(Decision::MoveFriday(index as u8))
@@ -1244,10 +1255,10 @@ impl Game {
         };
         let seg = seg.ok_or_else(|| {
             IllegalMoveError::new_err(format!(
-                "{} turned {} has no feature at {:?}; name a side or half-edge ({}), \"I\" or \"monastery\"",
+                "{} turned {} has no feature at {}; name a side or half-edge ({}), \"I\" or \"monastery\"",
                 def.id,
                 r,
-                name,
+                quote(&name),
                 SLOT_NAMES.join(" ")
             ))
         })?;
