@@ -460,6 +460,7 @@ impl Rules {
             .collect())
     }
     fn to_json(&self) -> String {
+        // Cannot fail: a spec holds strings, numbers, booleans and lists only.
         serde_json::to_string(&self.inner.spec).expect("rules serialise")
     }
     #[staticmethod]
@@ -486,9 +487,7 @@ impl Rules {
     fn __hash__(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        serde_json::to_string(&self.inner.spec)
-            .unwrap()
-            .hash(&mut h);
+        self.to_json().hash(&mut h);
         h.finish()
     }
     fn __repr__(&self) -> String {
