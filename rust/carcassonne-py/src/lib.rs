@@ -494,7 +494,7 @@ impl Rules {
         let s = &self.inner.spec;
         if self.inner.system == System::SouthSeas {
             return format!(
-                "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', ships='{}', retrieve_only_when_supply_empty={}, boat_evaluates_unoccupied={}, friday={}, friday_tiles='{}')",
+                "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', ships='{}', retrieve_only_when_supply_empty={}, boat_evaluates_unoccupied={}, friday={}{})",
                 s.players,
                 s.meeples,
                 self.tile_sets()
@@ -507,7 +507,12 @@ impl Rules {
                 py_bool(s.retrieve_only_when_supply_empty),
                 py_bool(s.boat_evaluates_unoccupied),
                 py_bool(s.friday),
-                s.friday_tiles.label(),
+                // Only with Friday: friday_tiles= without friday=True is refused.
+                if s.friday {
+                    format!(", friday_tiles='{}'", s.friday_tiles.label())
+                } else {
+                    String::new()
+                },
             );
         }
         format!(
