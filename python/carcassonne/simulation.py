@@ -12,7 +12,7 @@ import math
 import operator
 import reprlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -345,18 +345,9 @@ def simulate(
     played (play it in batches, or use ``simulate_summary``). Ctrl-C raises
     ``KeyboardInterrupt`` within about one game's time.
     """
-    rules = rules if rules is not None else Rules()
-    _check_policy(policy)
-    start = time.perf_counter()
-    cols = simulate_batch(rules, games, seed=seed, first_game=first_game, policy=policy, threads=threads)
-    elapsed = time.perf_counter() - start
+    study, cols = _run(simulate_batch, rules, games, seed, policy, threads, first_game)
     return SimulationResult(
-        rules=rules,
-        seed=operator.index(seed),
-        first_game=operator.index(first_game),
-        policy=policy,
-        threads=int(cols["threads"]),
-        elapsed_seconds=elapsed,
+        **study,
         scores=cols["scores"],
         winners=cols["winners"],
         turns=cols["turns"],
@@ -379,20 +370,34 @@ def simulate_summary(
     """Plays a study like ``simulate`` (the same games for the same arguments) but keeps
     only exact per-seat totals: constant memory for any number of games. Its ``seats()``
     equal those of ``simulate(...)`` with the same arguments."""
+    study, totals = _run(simulate_totals, rules, games, seed, policy, threads, first_game)
+    return StudySummary(**study, totals=StudyTotals.from_dict(totals))
+
+
+def _run(
+    batch: Callable[..., dict[str, Any]],
+    rules: Rules | None,
+    games: int,
+    seed: int,
+    policy: str,
+    threads: int | None,
+    first_game: int,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Plays a study with one of the native batch functions, timed; returns what every
+    result records of the study, and what the function returned."""
     rules = rules if rules is not None else Rules()
     _check_policy(policy)
     start = time.perf_counter()
-    totals = simulate_totals(rules, games, seed=seed, first_game=first_game, policy=policy, threads=threads)
-    elapsed = time.perf_counter() - start
-    return StudySummary(
-        rules=rules,
-        seed=operator.index(seed),
-        first_game=operator.index(first_game),
-        policy=policy,
-        threads=int(totals["threads"]),
-        elapsed_seconds=elapsed,
-        totals=StudyTotals.from_dict(totals),
-    )
+    out = batch(rules, games, seed=seed, first_game=first_game, policy=policy, threads=threads)
+    study = {
+        "rules": rules,
+        "seed": operator.index(seed),
+        "first_game": operator.index(first_game),
+        "policy": policy,
+        "threads": int(out["threads"]),
+        "elapsed_seconds": time.perf_counter() - start,
+    }
+    return study, out
 
 
 def _check_policy(policy: str) -> None:
