@@ -21,9 +21,8 @@ pub const MAX_PLAYERS_SOUTH_SEAS: usize = 5;
 pub const MIN_PLAYERS: usize = 2;
 /// Upper bound on meeples per player, far above any published variant.
 pub const MAX_MEEPLES: u32 = 99;
-/// Most tiles a deck may hold (the start tile not counted); tile counts are checked
-/// against it before any deck is built.
-pub const MAX_DECK: usize = 4000;
+/// Most tiles a deck may hold (defined with the tile files, which check counts against it).
+pub use crate::tileset::MAX_DECK;
 
 /// Bumped whenever the behaviour of the rules changes (not for refactors); stored with
 /// every result so that studies run on different versions are never silently mixed.

@@ -34,7 +34,6 @@ use serde::Deserialize;
 
 use crate::data::{DataError, DataKind, decode};
 use crate::quote::quote;
-use crate::rules::MAX_DECK;
 
 use crate::topology::{
     CENTRE, EdgeKind, HALF_LEFT, HALF_RIGHT, SIDE_NAMES, SLOTS, SlotMask, parse_side, parse_slot,
@@ -43,6 +42,10 @@ use crate::topology::{
 
 /// Largest number of segments one tile may have (tile X has 8).
 pub const MAX_SEGMENTS: usize = 10;
+/// Most tiles a deck may hold (the start tile not counted). A tile's count is checked
+/// against it when its file is read, and the sum of all counts by `Rules::new`, before any
+/// deck is built.
+pub const MAX_DECK: usize = 4000;
 /// Marks "no segment" in a slot table.
 pub const NO_SEGMENT: u8 = u8::MAX;
 
