@@ -7,69 +7,29 @@ use std::sync::Arc;
 use carcassonne_core::Game;
 use carcassonne_core::policy::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
+use carcassonne_core::rules::{Rules, RulesSpec};
 use carcassonne_core::simulate::play_game;
 use criterion::{Criterion, criterion_group, criterion_main};
+
+mod configs;
 
 fn base() -> Arc<Rules> {
     Arc::new(Rules::new(RulesSpec::default()).unwrap())
 }
 
 fn whole_games(c: &mut Criterion) {
-    for (name, rules, policy) in [
-        ("random game, base, 2 players", base(), Policy::Random),
-        ("greedy game, base, 2 players", base(), Policy::Greedy),
-        (
-            "random game, base + ferries, 2 players",
-            Arc::new(
-                Rules::new(RulesSpec {
-                    tile_sets: DataSource::builtins(&["base", "ferries"]),
-                    ..RulesSpec::default()
-                })
-                .unwrap(),
-            ),
-            Policy::Random,
-        ),
-        (
-            "random game, base + I&C + T&B, 4 players",
-            Arc::new(
-                Rules::new(RulesSpec {
-                    players: 4,
-                    tile_sets: DataSource::builtins(&[
-                        "base",
-                        "inns-and-cathedrals",
-                        "traders-and-builders",
-                    ]),
-                    inns_and_cathedrals_scoring: true,
-                    traders_goods: true,
-                    ..RulesSpec::default()
-                })
-                .unwrap(),
-            ),
-            Policy::Random,
-        ),
-        (
-            "random game, South Seas, 2 players",
-            Arc::new(Rules::new(RulesSpec::south_seas(2)).unwrap()),
-            Policy::Random,
-        ),
-        (
-            "random game, South Seas + Friday, 2 players",
-            Arc::new(
-                Rules::new(RulesSpec {
-                    friday: true,
-                    ..RulesSpec::south_seas(2)
-                })
-                .unwrap(),
-            ),
-            Policy::Random,
-        ),
-    ] {
+    for configs::Config {
+        title,
+        rules,
+        policy,
+        ..
+    } in configs::standard()
+    {
         let mut game = Game::new(Arc::clone(&rules), Vec::new());
         game.set_record_events(false);
         let mut buf = Vec::new();
         let mut index = 0u64;
-        c.bench_function(name, |b| {
+        c.bench_function(title, |b| {
             b.iter(|| {
                 index += 1;
                 let mut rng = Rng::for_game(1, index);

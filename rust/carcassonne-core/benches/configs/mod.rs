@@ -1,0 +1,89 @@
+//! The standard configurations whose cost is measured, shared by the criterion benches
+//! (`benches/selfplay.rs`) and the deterministic cost counts (`examples/costs.rs`,
+//! driven by `tools/costs.py`): two-player random games of every rule system, greedy
+//! base games, and four players with every classic set and option.
+
+// Each of the two targets that include this file uses part of it.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use carcassonne_core::policy::Policy;
+use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
+
+pub struct Config {
+    /// Short name, used on the command line and in `benches/costs.toml`.
+    pub key: &'static str,
+    pub title: &'static str,
+    pub rules: Arc<Rules>,
+    pub policy: Policy,
+    /// Games the cost count plays (game indices 0.. of study `COST_SEED`): enough for a
+    /// stable mean, few enough for about 5 seconds under callgrind.
+    pub games: u64,
+}
+
+/// The study seed of the cost counts.
+pub const COST_SEED: u64 = 20261201;
+
+fn rules(spec: RulesSpec) -> Arc<Rules> {
+    Arc::new(Rules::new(spec).expect("a built-in configuration"))
+}
+
+pub fn standard() -> Vec<Config> {
+    let classic = |sets: &[&str]| RulesSpec {
+        tile_sets: DataSource::builtins(sets),
+        ..RulesSpec::default()
+    };
+    vec![
+        Config {
+            key: "base-random",
+            title: "random game, base, 2 players",
+            rules: rules(RulesSpec::default()),
+            policy: Policy::Random,
+            games: 2000,
+        },
+        Config {
+            key: "base-greedy",
+            title: "greedy game, base, 2 players",
+            rules: rules(RulesSpec::default()),
+            policy: Policy::Greedy,
+            games: 100,
+        },
+        Config {
+            key: "classic-4p",
+            title: "random game, base + I&C + T&B, 4 players, both options",
+            rules: rules(RulesSpec {
+                players: 4,
+                inns_and_cathedrals_scoring: true,
+                traders_goods: true,
+                ..classic(&["base", "inns-and-cathedrals", "traders-and-builders"])
+            }),
+            policy: Policy::Random,
+            games: 1000,
+        },
+        Config {
+            key: "ferries",
+            title: "random game, base + ferries, 2 players",
+            rules: rules(classic(&["base", "ferries"])),
+            policy: Policy::Random,
+            games: 2000,
+        },
+        Config {
+            key: "south-seas",
+            title: "random game, South Seas, 2 players",
+            rules: rules(RulesSpec::south_seas(2)),
+            policy: Policy::Random,
+            games: 2000,
+        },
+        Config {
+            key: "friday",
+            title: "random game, South Seas + Friday, 2 players",
+            rules: rules(RulesSpec {
+                friday: true,
+                ..RulesSpec::south_seas(2)
+            }),
+            policy: Policy::Random,
+            games: 2000,
+        },
+    ]
+}

@@ -1,0 +1,57 @@
+//! Deterministic cost counts: `costs KEY [SCALE]` plays the fixed games of one standard
+//! configuration (`benches/configs`) in `play_games`, which is never inlined, so that
+//! callgrind run with `--toggle-collect=*play_games*` counts the games and nothing else.
+//! Prints the games played and a checksum of their scores (the same games give the same
+//! checksum). `tools/costs.py` runs it under callgrind for every configuration.
+
+use std::hint::black_box;
+
+use carcassonne_core::Game;
+use carcassonne_core::rng::Rng;
+use carcassonne_core::simulate::play_game;
+
+#[path = "../benches/configs/mod.rs"]
+mod configs;
+
+/// Plays games `0..games` of study `COST_SEED` one after another on this thread, reusing
+/// one game's buffers (as `simulate` does); returns a checksum of the final scores.
+#[inline(never)]
+fn play_games(config: &configs::Config, games: u64, game: &mut Game) -> u64 {
+    let mut buf = Vec::new();
+    let mut checksum = 0u64;
+    for i in 0..games {
+        let mut rng = Rng::for_game(configs::COST_SEED, i);
+        play_game(game, &mut rng, config.policy, &mut buf);
+        for (p, s) in game.scores().iter().enumerate() {
+            checksum = checksum
+                .wrapping_mul(1_000_003)
+                .wrapping_add((*s as u64) << (p * 8));
+        }
+    }
+    black_box(checksum)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let configs = configs::standard();
+    let Some(config) = args
+        .get(1)
+        .and_then(|key| configs.iter().find(|c| c.key == key))
+    else {
+        let keys: Vec<&str> = configs.iter().map(|c| c.key).collect();
+        eprintln!(
+            "usage: costs KEY [SCALE]; KEY is one of {}",
+            keys.join(", ")
+        );
+        std::process::exit(2);
+    };
+    let scale: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1.0);
+    let games = ((config.games as f64 * scale).round() as u64).max(1);
+    let mut game = Game::new(std::sync::Arc::clone(&config.rules), Vec::new());
+    game.set_record_events(false);
+    let checksum = play_games(config, games, &mut game);
+    println!(
+        "{} games {games} checksum {checksum} ({})",
+        config.key, config.title
+    );
+}
