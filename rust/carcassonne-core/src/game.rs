@@ -451,6 +451,7 @@ fn place_and_join(
     );
     let mut ferry_roads = 0u8;
     let mut occupied = 0u16;
+    let mut touched = 0u16;
     let south_seas = rules.system == System::SouthSeas;
     let ferries = rules.ferries;
     let open_slots = def.open_slots[rotation as usize];
@@ -473,6 +474,7 @@ fn place_and_join(
             };
             // Both tests below depend on the board, so they are hard to predict: computed
             // without branching.
+            touched |= 1 << seg;
             let root = features.node_mut(r);
             if south_seas {
                 occupied |= ((root.meeple_total > 0) as u16) << seg;
@@ -491,6 +493,7 @@ fn place_and_join(
         placed,
         ferry_roads,
         occupied,
+        touched,
     }
 }
 
@@ -506,6 +509,9 @@ struct Joined {
     /// segment the player's own meeple goes on, the only features this tile can make
     /// worth evaluating (South Seas gives nothing for unoccupied ones).
     pub(crate) occupied: u16,
+    /// Segments (bit per segment) that touched a neighbour: alone, a road or city segment
+    /// has an open side, so only these can have closed a feature.
+    touched: u16,
 }
 
 impl Game {
@@ -826,8 +832,9 @@ impl Game {
     /// `placements_into` for a tile of the rules (the drawn tile: self-play).
     pub(crate) fn placements_unchecked(&self, tile: u16, out: &mut Vec<Placement>) {
         out.clear();
+        let legal = self.rules.legal_row(tile);
         for o in &self.board.open {
-            let mut mask = self.rules.legal_rotations(tile, o.demand);
+            let mut mask = legal[o.demand as usize];
             while mask != 0 {
                 let r = mask.trailing_zeros() as u8;
                 mask &= mask - 1;
@@ -840,10 +847,11 @@ impl Game {
     }
 
     fn has_placement(&self, tile: u16) -> bool {
+        let legal = self.rules.legal_row(tile);
         self.board
             .open
             .iter()
-            .any(|o| self.rules.legal_rotations(tile, o.demand) != 0)
+            .any(|o| legal[o.demand as usize] != 0)
     }
 
     /// Whether `tile` fits on the open square at `cell` turned by `rotation`: its edges
@@ -1340,7 +1348,7 @@ impl Game {
                 .expect("check() refused spots without an islander")
         });
         let joined = self.place_tile(mv, cell, retrieved);
-        self.finish_turn(mv, joined.placed, joined.occupied);
+        self.finish_turn(mv, &joined);
     }
 
     /// Self-play: places the current tile as `mv` says (position, rotation, meeple), then
@@ -1373,7 +1381,7 @@ impl Game {
                 (mv.ferry, mv.ferry_moves) = choose(self, lake, &movable);
             }
         }
-        self.finish_turn(mv, joined.placed, joined.occupied);
+        self.finish_turn(mv, &joined);
     }
 
     /// The first part of a turn: the tile at `cell` (the move's square) and its meeple, or
@@ -1400,10 +1408,11 @@ impl Game {
     }
 
     /// The rest of a turn after `place_tile`: ferries, scoring, the next player and tile.
-    fn finish_turn(&mut self, mv: Move, placed: usize, occupied: u16) {
+    fn finish_turn(&mut self, mv: Move, joined: &Joined) {
+        let placed = joined.placed;
         if self.rules.system == System::SouthSeas {
             self.moves.push(mv);
-            self.south_seas_evaluation(placed, mv.meeple, occupied);
+            self.south_seas_evaluation(placed, mv.meeple, joined.occupied);
             return;
         }
         // Cannot fail: `place_tile` found the tile and the next draw comes below.
@@ -1432,15 +1441,21 @@ impl Game {
                 touched[4 * k..4 * k + 4].copy_from_slice(&changed);
             }
         }
-        // Roads and cities closed by this tile or by ferries, each scored once.
-        let nseg = self.rules.tiles[tile as usize].segments.len();
+        // Roads and cities closed by this tile or by ferries, each scored once, in segment
+        // order. Only a segment that touched a neighbour can have closed; a new ferry or a
+        // ferry move can close others, so then every road and city segment is looked at.
+        let ferry_turn = mv.ferry.is_some() || !mv.ferry_moves.is_empty();
+        let mut candidates = self.rules.closing_segments[tile as usize]
+            & if ferry_turn { u16::MAX } else { joined.touched };
         // `Scored` holds MAX_SEGMENTS + 4 * MAX_FERRY_MOVES roots: at most one per segment
         // of the tile and one per element a ferry move touched.
         let mut scored = Scored::default();
-        for i in 0..nseg as u32 {
+        while candidates != 0 {
+            let i = candidates.trailing_zeros();
+            candidates &= candidates - 1;
             self.score_if_closed(first + i, &mut scored);
         }
-        if mv.ferry.is_some() || !mv.ferry_moves.is_empty() {
+        if ferry_turn {
             for e in touched.into_iter().filter(|e| *e != u32::MAX) {
                 self.score_if_closed(e, &mut scored);
             }
@@ -1465,7 +1480,11 @@ impl Game {
             }
         }
         self.moves.push(mv);
-        self.current = (self.current + 1) % self.rules.players();
+        // The next player, without a division.
+        self.current += 1;
+        if self.current == self.rules.players() {
+            self.current = 0;
+        }
         self.draw();
     }
 

@@ -294,13 +294,14 @@ fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
     );
     let options_bound = 1 + meeple_options + retrievable;
     let squares = open.len() as u32;
+    let legal = rules.legal_row(tile);
     loop {
         // A uniformly drawn legal placement (redraw square and rotation until it fits) ...
         let (square, rotation) = loop {
             let r = rng.below(squares * 4);
             let square = open[(r >> 2) as usize];
             let rotation = (r & 3) as u8;
-            if rules.legal_rotations(tile, square.demand) & (1 << rotation) != 0 {
+            if legal[square.demand as usize] & (1 << rotation) != 0 {
                 break (square, rotation);
             }
         };

@@ -306,6 +306,9 @@ pub struct Rules {
     pub full_deck: Vec<u16>,
     /// Per tile: segments a meeple may stand on (bit i = segment i).
     pub meeple_segments: Vec<u16>,
+    /// Per tile: segments of kinds that close by their edges (roads, cities, bridges,
+    /// islands; bit per segment).
+    pub closing_segments: Vec<u16>,
     /// Per tile: the monastery (classic) or market (South Seas) segment, if any.
     pub monastery: Vec<Option<u8>>,
     /// Per tile: segments carrying a fishing boat (South Seas; bit per segment).
@@ -458,6 +461,16 @@ impl Rules {
                     .map(|i| i as u8)
             })
             .collect();
+        let closing_segments = tiles
+            .iter()
+            .map(|t| {
+                t.segments
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.kind.closes_by_edges())
+                    .fold(0u16, |m, (i, _)| m | (1 << i))
+            })
+            .collect();
         let boats = tiles
             .iter()
             .map(|t| {
@@ -599,6 +612,7 @@ impl Rules {
             start_tile: start,
             full_deck,
             meeple_segments,
+            closing_segments,
             monastery,
             boats,
             ferries,
@@ -614,6 +628,16 @@ impl Rules {
     #[inline]
     pub fn legal_rotations(&self, tile: u16, demand: u8) -> u8 {
         self.legal[tile as usize * 256 + demand as usize]
+    }
+
+    /// `legal_rotations` of one tile for every demand byte: indexed by a `u8`, it needs no
+    /// bounds check in loops over open squares.
+    #[inline]
+    pub fn legal_row(&self, tile: u16) -> &[u8; 256] {
+        let start = tile as usize * 256;
+        self.legal[start..start + 256]
+            .try_into()
+            .expect("256 entries per tile")
     }
 
     pub fn tile_index(&self, id: &str) -> Option<u16> {
