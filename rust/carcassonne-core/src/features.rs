@@ -130,12 +130,18 @@ impl Features {
         self.nodes.is_empty()
     }
 
-    /// Adds one element for a segment of a newly placed tile; returns its index.
-    pub fn add(&mut self, placed: u16, segment: u8, seg: &Segment) -> u32 {
-        let e = self.nodes.len() as u32;
-        self.nodes
-            .push(Node::lone(e, placed, segment, seg, NO_PLAYER));
-        e
+    /// Adds one element per segment of a newly placed tile (segment i becomes element
+    /// `first + i`, where `first` is the returned value). One extend of known length: the
+    /// room is checked once, not per segment.
+    pub fn add_tile(&mut self, placed: u16, segments: &[Segment]) -> u32 {
+        let first = self.nodes.len() as u32;
+        self.nodes.extend(
+            segments
+                .iter()
+                .enumerate()
+                .map(|(i, seg)| Node::lone(first + i as u32, placed, i as u8, seg, NO_PLAYER)),
+        );
+        first
     }
 
     #[inline]

@@ -438,10 +438,7 @@ fn place_and_join(
 ) -> Joined {
     let def = &rules.tiles[tile as usize];
     let index = board.placed.len() as u16;
-    let first = features.len() as u32;
-    for (i, seg) in def.segments.iter().enumerate() {
-        features.add(index, i as u8, seg);
-    }
+    let first = features.add_tile(index, &def.segments);
     let placed = board.place(
         cell,
         tile,

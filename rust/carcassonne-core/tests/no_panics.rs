@@ -512,7 +512,7 @@ fn feature_totals_do_not_overflow() {
     let meeples = MAX_PLAYERS * MAX_MEEPLES as usize;
     let mut f = Features::default();
     for i in 0..meeples {
-        let e = f.add(i as u16, 0, &field);
+        let e = f.add_tile(i as u16, std::slice::from_ref(&field));
         f.place_meeple(e, (i % MAX_PLAYERS) as u8);
     }
     for e in 1..meeples as u32 {
