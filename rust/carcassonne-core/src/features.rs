@@ -190,6 +190,15 @@ impl Features {
         ra
     }
 
+    /// The roots of the features holding at least one meeple, in element order.
+    pub fn occupied_roots(&self) -> impl Iterator<Item = u32> + '_ {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|(e, n)| n.parent == *e as u32 && n.meeple_total > 0)
+            .map(|(e, _)| e as u32)
+    }
+
     /// Every element of the feature that `e` belongs to.
     pub fn members(&self, e: u32) -> Members<'_> {
         Members {

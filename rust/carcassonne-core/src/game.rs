@@ -1416,28 +1416,11 @@ impl Game {
         let tile = self.tile.expect("game not over");
         let first = self.board.placed[placed].first_element;
         // The Ferries: the new ferry, then the moves, then scoring (F-2).
-        let mut touched = [u32::MAX; 2 + 4 * crate::ferries::MAX_FERRY_MOVES];
         if let Some((a, b)) = mv.ferry {
             self.add_ferry(placed as u16, a, b);
         }
-        if !mv.ferry_moves.is_empty() {
-            for (k, m) in mv.ferry_moves.as_slice().iter().enumerate() {
-                // Cannot fail: `check_ferries` found a movable ferry on a lake at (m.x,
-                // m.y) (else FerryNotMovable), and moving ferries moves no tile.
-                let lake = self
-                    .board
-                    .cell(m.x as i32, m.y as i32)
-                    .and_then(|c| self.board.placed_at(c))
-                    .expect("check() refused ferry moves off a lake");
-                let f = self
-                    .ferries
-                    .iter()
-                    .position(|f| f.placed as usize == lake)
-                    .expect("check() refused ferry moves without a ferry");
-                let changed = self.move_ferry(f, m.a, m.b);
-                touched[4 * k..4 * k + 4].copy_from_slice(&changed);
-            }
-        }
+        // The elements ferry moves changed (most turns move none: no array to fill then).
+        let moved = (!mv.ferry_moves.is_empty()).then(|| self.move_ferries(&mv));
         // Roads and cities closed by this tile or by ferries, each scored once, in segment
         // order. Only a segment that touched a neighbour can have closed; a new ferry or a
         // ferry move can close others, so then every road and city segment is looked at.
@@ -1452,7 +1435,7 @@ impl Game {
             candidates &= candidates - 1;
             self.score_if_closed(first + i, &mut scored);
         }
-        if ferry_turn {
+        if let Some(touched) = moved {
             for e in touched.into_iter().filter(|e| *e != u32::MAX) {
                 self.score_if_closed(e, &mut scored);
             }
@@ -1483,6 +1466,29 @@ impl Game {
             self.current = 0;
         }
         self.draw();
+    }
+
+    /// Moves the ferries of `mv.ferry_moves` (checked); returns the elements each move
+    /// changed (four per move, u32::MAX where unused).
+    fn move_ferries(&mut self, mv: &Move) -> [u32; 4 * crate::ferries::MAX_FERRY_MOVES] {
+        let mut touched = [u32::MAX; 4 * crate::ferries::MAX_FERRY_MOVES];
+        for (k, m) in mv.ferry_moves.as_slice().iter().enumerate() {
+            // Cannot fail: `check_ferries` found a movable ferry on a lake at (m.x, m.y)
+            // (else FerryNotMovable), and moving ferries moves no tile.
+            let lake = self
+                .board
+                .cell(m.x as i32, m.y as i32)
+                .and_then(|c| self.board.placed_at(c))
+                .expect("check() refused ferry moves off a lake");
+            let f = self
+                .ferries
+                .iter()
+                .position(|f| f.placed as usize == lake)
+                .expect("check() refused ferry moves without a ferry");
+            let changed = self.move_ferry(f, m.a, m.b);
+            touched[4 * k..4 * k + 4].copy_from_slice(&changed);
+        }
+        touched
     }
 
     /// Puts a tile on the board and joins its segments to their neighbours.
@@ -1668,15 +1674,11 @@ impl Game {
             return;
         }
         let rules = Arc::clone(&self.rules);
-        let mut fields = Vec::new();
-        for e in 0..self.features.len() as u32 {
-            if !self.features.is_root(e) {
-                continue;
-            }
+        let mut occupied = std::mem::take(&mut self.scratch);
+        occupied.clear();
+        occupied.extend(self.features.occupied_roots());
+        for &e in &occupied {
             let n = *self.features.node(e);
-            if n.meeple_total == 0 {
-                continue;
-            }
             match n.kind {
                 FeatureKind::Road | FeatureKind::City => {
                     let t = self.tally(e);
@@ -1700,7 +1702,8 @@ impl Game {
                         false,
                     );
                 }
-                FeatureKind::Field => fields.push(e),
+                // Fields are scored after the rest, below.
+                FeatureKind::Field => {}
                 // South Seas features give wares, evaluated by `south_seas`. Unreachable:
                 // South Seas games return above, and `Rules::new` refuses tile sets
                 // mixing the systems (tile kinds are parsed per system).
@@ -1713,7 +1716,10 @@ impl Game {
             }
         }
         let mut cities: Vec<u32> = Vec::new();
-        for root in fields {
+        for &root in &occupied {
+            if self.features.node(root).kind != FeatureKind::Field {
+                continue;
+            }
             cities.clear();
             for m in self.features.members(root) {
                 let node = self.features.node(m);
@@ -1739,6 +1745,7 @@ impl Game {
                 );
             }
         }
+        self.scratch = occupied;
         if rules.spec.traders_goods {
             for g in 0..3 {
                 // Cannot fail: `Rules::new` refuses fewer than 2 players.
