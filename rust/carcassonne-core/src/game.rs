@@ -408,19 +408,21 @@ fn for_each_contact(
     mut f: impl FnMut(usize, usize, u8, u32),
 ) {
     let def = &rules.tiles[tile as usize];
+    // Rotations are below 4 (`& 3` lets the compiler drop the bounds checks).
+    let own = &def.slot_segment[rotation as usize & 3];
     for side in 0..4 {
         let Some(nb) = board.placed_at(board.neighbour_cell(cell, side)) else {
             continue;
         };
         let nbp = &board.placed[nb];
-        let nbdef = &rules.tiles[nbp.tile as usize];
+        let theirs = &rules.tiles[nbp.tile as usize].slot_segment[nbp.rotation as usize & 3];
         for pos in 0..3 {
             let s = slot(side, pos);
-            let seg = def.slot_segment[rotation as usize][s];
+            let seg = own[s];
             if seg == NO_SEGMENT {
                 continue;
             }
-            let nseg = nbdef.slot_segment[nbp.rotation as usize][facing_slot(s)];
+            let nseg = theirs[facing_slot(s)];
             f(side, pos, seg, nbp.first_element + nseg as u32);
         }
     }
@@ -444,14 +446,14 @@ fn place_and_join(
         tile,
         rotation,
         first,
-        &def.edges_at[rotation as usize],
+        &def.edges_at[rotation as usize & 3],
     );
     let mut ferry_roads = 0u8;
     let mut occupied = 0u16;
     let mut touched = 0u16;
     let south_seas = rules.system == System::SouthSeas;
     let ferries = rules.ferries;
-    let open_slots = def.open_slots[rotation as usize];
+    let open_slots = def.open_slots[rotation as usize & 3];
     // The slots of one side often pair the same two segments (a city side: all three),
     // and nothing joins in between: the union is done once.
     let mut last = (u8::MAX, u32::MAX, 0u32);
@@ -935,7 +937,7 @@ impl Game {
             debug_assert!(self.meeple_options(p) & (1 << seg) != 0);
             return true;
         }
-        let slots = &rules.tiles[tile as usize].slot_segment[p.rotation as usize];
+        let slots = &rules.tiles[tile as usize].slot_segment[p.rotation as usize & 3];
         let kin = rules.kin_slots[tile as usize * 4 + p.rotation as usize][seg as usize];
         // (segment, root) of each contact of a same-kind segment; a busy root of `seg`
         // itself answers at once.
@@ -955,7 +957,7 @@ impl Game {
                 continue;
             };
             let nbp = &self.board.placed[nb];
-            let nb_slots = &rules.tiles[nbp.tile as usize].slot_segment[nbp.rotation as usize];
+            let nb_slots = &rules.tiles[nbp.tile as usize].slot_segment[nbp.rotation as usize & 3];
             let mut last = u32::MAX;
             while on_side != 0 {
                 let s = slot(side, on_side.trailing_zeros() as usize);
