@@ -113,6 +113,19 @@ def data_file(text: str) -> Iterator[Path]:
         yield path
 
 
+def rules_from_file(text: str, data: st.DataObject, what: str, make: Callable[[Path], Rules]) -> Rules | None:
+    """Rules made (`make`) with a generated data file, corrupted one time in four; None
+    when they are refused, which must be with a documented error."""
+    if data.draw(st.integers(0, 3), label="corrupt") == 0:
+        text = corrupt(text, data)
+    with data_file(text) as path, documented_failure() as failed:
+        rules = make(path)
+    if failed:
+        return None
+    event(f"{what} file accepted")
+    return rules
+
+
 # ----- tile files ------------------------------------------------------------------------------
 
 SIDES = ["N", "E", "S", "W"]
@@ -188,12 +201,9 @@ def tile_files(draw: st.DrawFn) -> tuple[str, bool]:
 @given(file=tile_files(), data=st.data())
 def test_fuzzed_tile_files(file: tuple[str, bool], data: st.DataObject) -> None:
     text, _sea = file
-    text = corrupt(text, data) if data.draw(st.integers(0, 3), label="corrupt") == 0 else text
-    with data_file(text) as path, documented_failure() as failed:
-        rules = Rules(tile_sets=(path,))
-    if failed:
+    rules = rules_from_file(text, data, "tile", lambda path: Rules(tile_sets=(path,)))
+    if rules is None:
         return
-    event("tile file accepted")
     # Accepted: it must play, through the checked API, and replay from its record.
     game = Game(rules, seed=data.draw(st.integers(0, 2**64 - 1), label="seed"))
     play_out(game)
@@ -234,12 +244,9 @@ def ship_files(draw: st.DrawFn) -> str:
 @FUZZ
 @given(text=ship_files(), data=st.data())
 def test_fuzzed_ship_files(text: str, data: st.DataObject) -> None:
-    text = corrupt(text, data) if data.draw(st.integers(0, 3), label="corrupt") == 0 else text
-    with data_file(text) as path, documented_failure() as failed:
-        rules = Rules(tile_sets=("south-seas",), ships=path)
-    if failed:
+    rules = rules_from_file(text, data, "ship", lambda path: Rules(tile_sets=("south-seas",), ships=path))
+    if rules is None:
         return
-    event("ship file accepted")
     game = Game(rules, seed=data.draw(st.integers(0, 1000), label="seed"))
     play_out(game)
 
@@ -260,12 +267,11 @@ def friday_files(draw: st.DrawFn) -> str:
 @FUZZ
 @given(text=friday_files(), data=st.data())
 def test_fuzzed_friday_files(text: str, data: st.DataObject) -> None:
-    text = corrupt(text, data) if data.draw(st.integers(0, 3), label="corrupt") == 0 else text
-    with data_file(text) as path, documented_failure() as failed:
-        rules = Rules(tile_sets=("south-seas",), friday=True, friday_tiles=path)
-    if failed:
+    rules = rules_from_file(
+        text, data, "Friday", lambda path: Rules(tile_sets=("south-seas",), friday=True, friday_tiles=path)
+    )
+    if rules is None:
         return
-    event("Friday file accepted")
     play_out(Game(rules, seed=data.draw(st.integers(0, 1000), label="seed")))
 
 

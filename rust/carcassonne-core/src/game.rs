@@ -863,13 +863,12 @@ impl Game {
         ) else {
             return false;
         };
-        let Some(edges) = def.edges_at.get(rotation as usize) else {
+        // A rotation shows the same edges as its canonical one, whose fit the legality
+        // table holds.
+        let Some(&canonical) = def.canonical_of.get(rotation as usize) else {
             return false;
         };
-        (0..4).all(|side| {
-            let want = (demand >> (2 * side)) & 3;
-            want == 0 || want == edges[side] as u8
-        })
+        self.rules.legal_row(tile)[demand as usize] & (1 << canonical) != 0
     }
 
     /// The current tile, if placing it at `p` fits (see `fits`).

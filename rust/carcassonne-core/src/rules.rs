@@ -3,7 +3,7 @@
 //! `RulesSpec` is what a user writes (serialisable, unchecked); `Rules` is built from it
 //! only through validation, so a `Game` never sees a bad configuration.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -360,7 +360,9 @@ impl Rules {
             return Err(RulesError::NoTileSets);
         }
         let mut tiles: Vec<TileDef> = Vec::new();
-        let mut ids = HashSet::new();
+        // Tile index by full id, also the duplicate check. (An index past u16 is never
+        // used: more than MAX_DECK + 1 tiles are refused below, after each set.)
+        let mut tile_ids: HashMap<String, u16> = HashMap::new();
         let mut system = None;
         let mut reconstructions = Vec::new();
         for source in &spec.tile_sets {
@@ -383,7 +385,7 @@ impl Rules {
                 {
                     t.count = *c;
                 }
-                if !ids.insert(t.id.clone()) {
+                if tile_ids.insert(t.id.clone(), tiles.len() as u16).is_some() {
                     return Err(RulesError::DuplicateTile(t.id));
                 }
                 tiles.push(t);
@@ -591,11 +593,6 @@ impl Rules {
                 })
             })
             .collect();
-        let tile_ids = tiles
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.id.clone(), i as u16))
-            .collect();
         Ok(Rules {
             tile_ids,
             segment_sides,
@@ -625,13 +622,9 @@ impl Rules {
         &self.roads[tile as usize * 4 + rotation as usize]
     }
 
-    #[inline]
-    pub fn legal_rotations(&self, tile: u16, demand: u8) -> u8 {
-        self.legal[tile as usize * 256 + demand as usize]
-    }
-
-    /// `legal_rotations` of one tile for every demand byte: indexed by a `u8`, it needs no
-    /// bounds check in loops over open squares.
+    /// The legal canonical rotations of one tile (bit r for rotation r) for every demand
+    /// byte of an open square: indexed by a `u8`, it needs no bounds check in loops over
+    /// open squares.
     #[inline]
     pub fn legal_row(&self, tile: u16) -> &[u8; 256] {
         let start = tile as usize * 256;

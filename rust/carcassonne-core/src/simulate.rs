@@ -182,12 +182,13 @@ impl Study {
         })
     }
 
-    /// Plays every game, handing the results to `sink` chunk by chunk in game order.
-    /// Returns `Interrupted` as soon as `stop` is seen (checked before every game).
+    /// Plays every game, handing each result to `sink` in game order (a chunk at a time,
+    /// once the whole chunk is played). Returns `Interrupted` as soon as `stop` is seen
+    /// (checked before every game).
     pub fn run(
         &self,
         stop: &AtomicBool,
-        mut sink: impl FnMut(&[GameResult]),
+        mut sink: impl FnMut(&GameResult),
     ) -> Result<(), SimulateError> {
         let pool = pool(self.threads)?;
         let mut results: Vec<Option<GameResult>> = Vec::new();
@@ -220,8 +221,8 @@ impl Study {
             if stop.load(Ordering::Relaxed) {
                 return Err(SimulateError::Interrupted);
             }
-            let chunk: Vec<GameResult> = results.drain(..).flatten().collect();
-            sink(&chunk);
+            // Not stopped: every game of the chunk was played.
+            results.iter().flatten().for_each(&mut sink);
             done += n;
         }
         Ok(())
@@ -249,7 +250,7 @@ impl Study {
         let games = self.games as usize;
         let mut cols =
             Columns::with_capacity(games, self.rules.players()).map_err(|_| too_large(None))?;
-        self.run(stop, |chunk| chunk.iter().for_each(|r| cols.push(r)))?;
+        self.run(stop, |r| cols.push(r))?;
         Ok(cols)
     }
 
@@ -257,7 +258,7 @@ impl Study {
     /// games.
     pub fn totals(&self, stop: &AtomicBool) -> Result<Totals, SimulateError> {
         let mut totals = Totals::new(self.rules.players());
-        self.run(stop, |chunk| chunk.iter().for_each(|r| totals.add(r)))?;
+        self.run(stop, |r| totals.add(r))?;
         Ok(totals)
     }
 }

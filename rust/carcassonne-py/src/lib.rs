@@ -118,6 +118,17 @@ fn coordinate(name: &str, v: Int) -> PyResult<i32> {
     v.within(name, I32_MIN, I32_MAX, IllegalMoveError::new_err)
 }
 
+/// A square named inside a move's parts (an islander's, a lake's): the engine keeps these
+/// in 16 bits.
+fn short_coordinate(name: &str, v: Int) -> PyResult<i16> {
+    v.within(
+        name,
+        i16::MIN as i128,
+        i16::MAX as i128,
+        IllegalMoveError::new_err,
+    )
+}
+
 /// A tile feature index (0 to 254; 255 marks "no feature" inside the engine).
 fn feature_index(name: &str, v: Int) -> PyResult<u8> {
     v.within(name, 0, NO_SEGMENT as i128 - 1, IllegalMoveError::new_err)
@@ -125,17 +136,9 @@ fn feature_index(name: &str, v: Int) -> PyResult<u8> {
 
 /// An islander's place from Python arguments.
 fn spot_arg(x: Int, y: Int, feature: Int) -> PyResult<Spot> {
-    let square = |name: &str, v: Int| {
-        v.within(
-            name,
-            i16::MIN as i128,
-            i16::MAX as i128,
-            IllegalMoveError::new_err,
-        )
-    };
     Ok(Spot {
-        x: square("an islander's x", x)?,
-        y: square("an islander's y", y)?,
+        x: short_coordinate("an islander's x", x)?,
+        y: short_coordinate("an islander's y", y)?,
         segment: feature_index("an islander's feature", feature)?,
     })
 }
@@ -586,17 +589,9 @@ impl Move {
         let mut moves = Vec::with_capacity(ferry_moves.len());
         for (fx, fy, a, b) in ferry_moves {
             let (a, b) = ends((a, b))?;
-            let lake = |name: &str, v: Int| {
-                v.within(
-                    name,
-                    i16::MIN as i128,
-                    i16::MAX as i128,
-                    IllegalMoveError::new_err,
-                )
-            };
             moves.push(FerryMove {
-                x: lake("a ferry move's x", fx)?,
-                y: lake("a ferry move's y", fy)?,
+                x: short_coordinate("a ferry move's x", fx)?,
+                y: short_coordinate("a ferry move's y", fy)?,
                 a,
                 b,
             });
