@@ -55,4 +55,19 @@ SOUTH_SEAS_CONFIGS: dict[str, dict[str, Any]] = {
     ),
 }
 
-ALL_CONFIGS: dict[str, dict[str, Any]] = {**CLASSIC_CONFIGS, **FERRIES_CONFIGS, **SOUTH_SEAS_CONFIGS}
+MAPS_CONFIGS: dict[str, dict[str, Any]] = {
+    "continental-2p": dict(players=2, map="continental"),
+    "continental-3-starts-4p": dict(players=4, map="continental", start_squares=3),
+    "northern-3p": dict(players=3, map="northern"),
+    # Few tiles, so games end long before the map fills up.
+    "northern-short-2p": dict(players=2, map="northern", deck_size=30, start_squares=1),
+    # The Ferries' lake tiles on a map.
+    "continental-ferries-2p": dict(players=2, map="continental", tile_sets=("base", "ferries")),
+}
+
+ALL_CONFIGS: dict[str, dict[str, Any]] = {
+    **CLASSIC_CONFIGS,
+    **FERRIES_CONFIGS,
+    **SOUTH_SEAS_CONFIGS,
+    **MAPS_CONFIGS,
+}

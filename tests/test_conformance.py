@@ -109,10 +109,19 @@ def test_same_seed_same_game(config: str, seed: int, game_index: int, choice_see
     assert a.remaining_tiles == b.remaining_tiles
     assert a.tile == b.tile
     assert snapshot(a) == snapshot(b)
-    # The shuffled deck is a permutation of the rules' full deck.
+    # The shuffled deck is a permutation of the rules' full deck; on a map, its first
+    # `deck_size` tiles, of which the first go on the start squares after the first (they
+    # follow the start tile and the map's printed pieces, "map/...", on the board).
     assert a.tile is not None
-    deck = [t for _, t in a.discarded] + [a.tile] + a.remaining_tiles
-    assert Counter(deck) == Counter(RULES[config].full_deck())
+    on_start_squares = [p.tile for p in a.board if not p.tile.startswith("map/")][1:]
+    assert len(on_start_squares) == (a.rules.start_squares or 1) - 1
+    deck = on_start_squares + [t for _, t in a.discarded] + [a.tile] + a.remaining_tiles
+    assert len(deck) == a.rules.deck_size
+    full = Counter(RULES[config].full_deck())
+    if a.rules.map is None:
+        assert Counter(deck) == full
+    else:
+        assert not Counter(deck) - full, "a map's deck is drawn from the tile sets"
     # The same draw order (and South Seas ship and Friday orders) given explicitly is the
     # same game.
     orders: dict[str, Any] = {}
@@ -154,7 +163,14 @@ def test_different_game_index_or_seed_gives_a_different_deck(config: str, seed: 
     a = deck(Game(rules, seed=seed, game_index=i))
     b = deck(Game(rules, seed=seed, game_index=j))
     c = deck(Game(rules, seed=(seed + 1) % 2**64, game_index=i))
-    assert Counter(a) == Counter(b) == Counter(c)
+    if rules.map is None:
+        assert Counter(a) == Counter(b) == Counter(c)
+    else:
+        # A map's game draws `deck_size` tiles of the sets: each deck its own choice.
+        full = Counter(rules.full_deck())
+        for d in (a, b, c):
+            assert not Counter(d) - full
+        assert len(a) == len(b) == len(c)
     assert a != b
     assert a != c
 
@@ -201,9 +217,10 @@ def test_simulate_is_deterministic_and_consistent(config: str, seed: int, policy
     # Points by kind add up to the scores; scores are never negative.
     np.testing.assert_array_equal(one.points_by_kind.sum(axis=2), one.scores)
     assert (one.points_by_kind >= 0).all()
-    # Every tile is either placed or discarded; South Seas may end earlier, exactly when
-    # the last ship has been taken (S-7).
-    drawn = one.turns.astype(np.int64) + one.discarded
+    # Every tile is either placed or discarded (on a map, the tiles of the start squares
+    # after the first are placed before the first turn); South Seas may end earlier,
+    # exactly when the last ship has been taken (S-7).
+    drawn = one.turns.astype(np.int64) + one.discarded + ((rules.start_squares or 1) - 1)
     if rules.system == "south-seas":
         all_ships_taken = one.ships.sum(axis=1) == len(rules.ships)
         np.testing.assert_array_equal(drawn[~all_ships_taken], rules.deck_size)

@@ -110,6 +110,9 @@ class Rules:
         boat_evaluates_unoccupied: bool = False,
         friday: bool = False,
         friday_tiles: str | os.PathLike[str] | None = None,
+        map: str | os.PathLike[str] | None = None,
+        start_squares: SupportsIndex | None = None,
+        deck_size: SupportsIndex | None = None,
     ) -> Rules:
         """Validates a configuration; raises RulesError (or TileDataError, UnknownTileError).
 
@@ -122,6 +125,12 @@ class Rules:
         (the English reading of step 2b, S-3) and ``boat_evaluates_unoccupied`` (S-4);
         ``friday=True`` adds the Friday expansion, whose bonuses come from ``friday_tiles``
         (the built-in "friday" file, a labelled reconstruction, or a ``.toml`` file).
+        ``map`` plays Carcassonne Maps on a built-in map (see ``Rules.maps()``; original
+        layouts, not the printed maps) or a ``.toml`` map file; with a map, ``tile_sets=None``
+        means base + Inns & Cathedrals + Traders & Builders (their extra rules off) and
+        ``meeples=None`` 9. ``start_squares`` (how many of the map's start squares get a tile
+        before the first turn) and ``deck_size`` (tiles in the deck, the start tile not
+        counted) default to the map's recommendation.
         """
 
     @property
@@ -191,11 +200,26 @@ class Rules:
         """``(source, how it was built)`` for every data set in use that is a reconstruction,
         not a transcription of the printed game (the built-in South Seas tiles and ships,
         the Friday bonuses); the source says which file, e.g. "south-seas (tiles)",
-        "south-seas (ships)", "friday (Friday tiles)"."""
+        "south-seas (ships)", "friday (Friday tiles)"; a built-in map is listed as an
+        original layout, e.g. "continental (map)"."""
 
     @property
     def deck_size(self) -> int:
-        """Number of tiles drawn in a full game (all tiles but the start tile)."""
+        """Number of tiles in a full game's deck: all tiles but the start tile, or on a map
+        the chosen number (the start squares after the first take theirs from it)."""
+
+    @property
+    def map(self) -> str | None:
+        """Carcassonne Maps: the map played on (a built-in name or a file's path), or None."""
+
+    @property
+    def start_squares(self) -> int | None:
+        """Carcassonne Maps: start squares given a tile before the first turn (None without
+        a map)."""
+
+    @staticmethod
+    def maps() -> list[str]:
+        """Names of the built-in maps (original layouts, not the printed maps)."""
 
     def tile_ids(self) -> list[str]:
         """Ids of every tile layout in the chosen sets."""

@@ -25,14 +25,28 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
     sim.add_argument("--players", type=int, default=2, help="2 to 6 (default 2)")
     sim.add_argument(
-        "--meeples", type=int, default=None, help="meeples per player (default 7; South Seas 4 islanders)"
+        "--meeples", type=int, default=None, help="meeples per player (default 7; Maps 9; South Seas 4 islanders)"
     )
     sim.add_argument(
         "--tile-sets",
         nargs="+",
-        default=["base"],
+        default=None,
         metavar="SET",
-        help=f"built-in sets ({', '.join(TILE_SETS)}) or paths of .toml tile files (default base)",
+        help=f"built-in sets ({', '.join(TILE_SETS)}) or paths of .toml tile files "
+        "(default base; with --map base, inns-and-cathedrals and traders-and-builders)",
+    )
+    sim.add_argument(
+        "--map",
+        default=None,
+        metavar="NAME|FILE",
+        help=f"Carcassonne Maps: a built-in map ({', '.join(Rules.maps())}; original layouts) "
+        "or a .toml map file",
+    )
+    sim.add_argument(
+        "--start-squares", type=int, default=None, help="Maps: start squares used (default: the map's)"
+    )
+    sim.add_argument(
+        "--deck-size", type=int, default=None, help="Maps: tiles in the deck (default: the map's recommendation)"
     )
     sim.add_argument(
         "--start-tile", default=None, help="id of the start tile (default: the one the sets mark, base/D)"
@@ -71,7 +85,8 @@ def _report(result: StudySummary) -> str:
     r = result.rules
     lines = [
         f"carcassonne simulate: {result.games} games, {r.players} players, tile sets {', '.join(r.tile_sets)}"
-        f"{f' ({r.ferries_edition} lakes)' if 'ferries' in r.tile_sets else ''}, "
+        f"{f' ({r.ferries_edition} lakes)' if 'ferries' in r.tile_sets else ''}"
+        f"{f', map {r.map} ({r.start_squares} start squares, {r.deck_size} tiles)' if r.map else ''}, "
         f"policy {result.policy}, seed {result.seed} (engine {result.engine_version}, rules v{result.rules_version})",
         "",
         f"{'seat':>4}  {'win rate':>8}  {'95% interval':>17}  {'mean score':>10}  {'sd':>6}",
@@ -86,10 +101,11 @@ def _report(result: StudySummary) -> str:
             "",
             f"South Seas: ships per player {result.totals.mean_ships():.2f}, wares left per player "
             f"{result.totals.mean_wares_left():.2f}",
-            "(reconstructed data in use: " + ", ".join(sorted({name for name, _ in r.reconstructions()})) + ")"
-            if r.reconstructions()
-            else "",
         ]
+    if r.reconstructions():
+        # Reconstructed data sets and original map layouts, never the printed game's.
+        names = ", ".join(sorted({name for name, _ in r.reconstructions()}))
+        lines += ["", f"(reconstructed data or original layouts in use: {names})"]
     lines += [
         "",
         f"mean turns {result.totals.mean_turns():.1f}, discarded tiles per game "
@@ -137,6 +153,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             retrieve_only_when_supply_empty=args.retrieve_only_when_supply_empty,
             boat_evaluates_unoccupied=args.boat_evaluates_unoccupied,
             friday=args.friday,
+            map=args.map,
+            start_squares=args.start_squares,
+            deck_size=args.deck_size,
         )
         # Totals only: the report needs no per-game rows, so any number of games runs in
         # constant memory.

@@ -5,7 +5,10 @@
 //! games. Each open square carries one demand byte: 2 bits per side saying what the
 //! neighbour on that side shows (0 = no neighbour), so legality is one table lookup.
 
-use crate::topology::{EdgeKind, SIDE_DELTA};
+use std::sync::Arc;
+
+use crate::geometry::{Geometry, MapBoard, NO_CITY};
+use crate::topology::{EdgeKind, RING_DELTA, SIDE_DELTA};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Placed {
@@ -54,6 +57,13 @@ pub struct Board {
     /// walking along roads then never touches the grid.
     pub neighbours: Vec<[u16; 4]>,
     pub open: Vec<OpenSquare>,
+    /// What the table is (an open grid or a map); fixed for the board's life.
+    geometry: Geometry,
+    /// Map boards: per cell, the edges of the tile there (2 bits per side, side s at bit
+    /// 2s), from which a square that opens late (beside a large city) learns its demand.
+    shows: Vec<u8>,
+    /// Map boards: per large city, whether a tile stands beside it yet (M-8).
+    connected: Vec<bool>,
 }
 
 impl Board {
@@ -70,11 +80,67 @@ impl Board {
             placed: Vec::with_capacity(tiles + 1),
             neighbours: Vec::with_capacity(tiles + 1),
             open: Vec::with_capacity(2 * tiles + 4),
+            geometry: Geometry::Open,
+            shows: Vec::new(),
+            connected: Vec::new(),
+        }
+    }
+
+    /// An empty board of `geometry`: an open grid for `tiles` placements, or the map's grid.
+    pub fn with_geometry(tiles: usize, geometry: &Geometry) -> Self {
+        match geometry {
+            Geometry::Open => Board::new(tiles),
+            Geometry::Map(map) => {
+                let cells = (map.dim * map.dim) as usize;
+                Board {
+                    dim: map.dim,
+                    dim_inverse: (1u64 << 42).div_ceil(map.dim as u64),
+                    origin: map.origin,
+                    cells: vec![0; cells],
+                    open_at: vec![0; cells],
+                    placed: Vec::with_capacity(tiles + map.pieces.len() + 1),
+                    neighbours: Vec::with_capacity(tiles + map.pieces.len() + 1),
+                    open: Vec::with_capacity(map.def.playable_squares()),
+                    geometry: geometry.clone(),
+                    shows: vec![0; cells],
+                    connected: vec![false; map.def.cities.len()],
+                }
+            }
+        }
+    }
+
+    #[inline]
+    pub fn is_map(&self) -> bool {
+        matches!(self.geometry, Geometry::Map(_))
+    }
+
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The map, on a map board.
+    pub fn map(&self) -> Option<&Arc<MapBoard>> {
+        match &self.geometry {
+            Geometry::Open => None,
+            Geometry::Map(m) => Some(m),
         }
     }
 
     /// Empties the board, keeping its buffers when they are large enough.
     pub fn reset(&mut self, tiles: usize) {
+        if let Geometry::Map(_) = self.geometry {
+            for p in &self.placed {
+                self.cells[p.cell as usize] = 0;
+            }
+            for o in &self.open {
+                self.open_at[o.cell as usize] = 0;
+            }
+            self.placed.clear();
+            self.neighbours.clear();
+            self.open.clear();
+            self.connected.fill(false);
+            return;
+        }
         if tiles as i32 + 2 > self.origin {
             *self = Board::new(tiles);
             return;
@@ -158,7 +224,10 @@ impl Board {
     /// the open squares around it. Returns the placed index. `Game` calls it only with
     /// an empty cell of the grid's interior (the start square, or a square `Game::check`
     /// accepted or a policy drew from `open`).
-    pub fn place(
+    ///
+    /// `ON_MAP` says whether the board is a map board (`is_map`): the caller decides once
+    /// per placement, so the open grid's code carries no map test.
+    pub fn place<const ON_MAP: bool>(
         &mut self,
         cell: u32,
         tile: u16,
@@ -184,6 +253,11 @@ impl Board {
                 self.open_at[self.open[i].cell as usize] = i as u16 + 1;
             }
         }
+        if ON_MAP {
+            // Cannot fail: the caller checked `is_map`.
+            let map = Arc::clone(self.map().expect("a map board"));
+            return self.place_on_map(&map, cell, index, edges);
+        }
         let mut around = [0u16; 4];
         for (side, edge) in edges.iter().enumerate() {
             let n = self.neighbour_cell(cell, side);
@@ -208,6 +282,116 @@ impl Board {
         }
         self.neighbours.push(around);
         index
+    }
+
+    // Never inlined: the open grid's `place` stays as small as it was (the map's code
+    // inlined made the hot loop keep its values on the stack).
+    #[inline(never)]
+    /// `place` on a map board, after the tile is recorded: squares open only where a tile
+    /// may stand, a large city opens its whole frontier once a tile stands beside it, and
+    /// printed pieces (on squares that take no tile) open nothing.
+    fn place_on_map(
+        &mut self,
+        map: &MapBoard,
+        cell: u32,
+        index: usize,
+        edges: &[EdgeKind; 4],
+    ) -> usize {
+        self.shows[cell as usize] = edges
+            .iter()
+            .enumerate()
+            .fold(0u8, |m, (side, e)| m | ((*e as u8) << (2 * side)));
+        let real = map.playable[cell as usize];
+        let mut around = [0u16; 4];
+        for (side, edge) in edges.iter().enumerate() {
+            let n = self.neighbour_cell(cell, side);
+            let nb = self.cells[n as usize];
+            if nb != 0 {
+                around[side] = nb;
+                self.neighbours[nb as usize - 1][(side + 2) % 4] = index as u16 + 1;
+                let city = map.city[n as usize];
+                if real && city != NO_CITY && !self.connected[city as usize] {
+                    self.connected[city as usize] = true;
+                    for &p in &map.frontier[city as usize] {
+                        self.open_if_empty(p);
+                    }
+                }
+                continue;
+            }
+            if !real || !map.playable[n as usize] {
+                continue;
+            }
+            match self.open_index(n) {
+                Some(i) => self.open[i].demand |= (*edge as u8) << (2 * ((side + 2) % 4)),
+                None => self.open_if_empty(n),
+            }
+        }
+        self.neighbours.push(around);
+        index
+    }
+
+    /// Opens the empty square at `cell` (if not open yet), with the demand of every tile
+    /// and printed piece around it.
+    fn open_if_empty(&mut self, cell: u32) {
+        if self.cells[cell as usize] != 0 || self.open_at[cell as usize] != 0 {
+            return;
+        }
+        let mut demand = 0u8;
+        for side in 0..4 {
+            let n = self.neighbour_cell(cell, side) as usize;
+            if self.cells[n] != 0 {
+                let shown = (self.shows[n] >> (2 * ((side + 2) % 4))) & 3;
+                demand |= shown << (2 * side);
+            }
+        }
+        self.open.push(OpenSquare { cell, demand });
+        self.open_at[cell as usize] = self.open.len() as u16;
+    }
+
+    /// Sides of the square at `cell` that close the features facing them (a map's
+    /// neutral border, waves, highlights); none on the open grid.
+    #[inline]
+    pub fn closing_sides(&self, cell: u32) -> u8 {
+        match &self.geometry {
+            Geometry::Open => 0,
+            Geometry::Map(map) => map.closing[cell as usize],
+        }
+    }
+
+    /// How many squares around `cell` a monastery there needs filled: 8 on the open grid;
+    /// on a map only those that exist and can be filled (M-9).
+    #[inline]
+    pub fn ring_size(&self, cell: u32) -> u32 {
+        match &self.geometry {
+            Geometry::Open => 8,
+            Geometry::Map(map) => map.ring_size[cell as usize] as u32,
+        }
+    }
+
+    /// Filled squares around `cell` (counting `extra` as filled, for evaluating a move).
+    /// On a map, printed border pieces stand outside and never count.
+    pub fn ring_filled(&self, cell: u32, extra: Option<u32>) -> u32 {
+        if let Geometry::Map(map) = &self.geometry {
+            return self.ring_filled_on_map(map, cell, extra);
+        }
+        RING_DELTA
+            .iter()
+            .filter(|(dx, dy)| {
+                let c = self.offset_cell(cell, *dx, *dy);
+                Some(c) == extra || self.placed_at(c).is_some()
+            })
+            .count() as u32
+    }
+
+    #[inline(never)]
+    fn ring_filled_on_map(&self, map: &MapBoard, cell: u32, extra: Option<u32>) -> u32 {
+        RING_DELTA
+            .iter()
+            .filter(|(dx, dy)| {
+                let c = self.offset_cell(cell, *dx, *dy);
+                (Some(c) == extra || self.placed_at(c).is_some()) && map.in_ring[c as usize]
+            })
+            .count() as u32
     }
 
     /// The placed neighbour of placed tile `placed` across `side`. Panics if `placed` is

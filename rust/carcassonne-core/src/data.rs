@@ -1,4 +1,4 @@
-//! One loader for every data file: tile sets, ship sets and Friday bonuses.
+//! One loader for every data file: tile sets, ship sets, Friday bonuses and maps.
 //!
 //! A data file is named by a `DataSource`: a built-in file compiled into the library, or a
 //! user's file whose text was read when the rules were made (so rules and game records are
@@ -49,6 +49,7 @@ pub enum DataKind {
     Tiles,
     Ships,
     Friday,
+    Map,
 }
 
 const BUILTIN_TILES: [(&str, &str); 5] = [
@@ -70,6 +71,11 @@ const BUILTIN_SHIPS: [(&str, &str); 1] =
 
 const BUILTIN_FRIDAY: [(&str, &str); 1] = [("friday", include_str!("../data/friday.toml"))];
 
+const BUILTIN_MAPS: [(&str, &str); 2] = [
+    ("continental", include_str!("../data/maps/continental.toml")),
+    ("northern", include_str!("../data/maps/northern.toml")),
+];
+
 impl DataKind {
     /// The files compiled into the library, as (name, text).
     pub fn builtins(self) -> &'static [(&'static str, &'static str)] {
@@ -77,6 +83,7 @@ impl DataKind {
             DataKind::Tiles => &BUILTIN_TILES,
             DataKind::Ships => &BUILTIN_SHIPS,
             DataKind::Friday => &BUILTIN_FRIDAY,
+            DataKind::Map => &BUILTIN_MAPS,
         }
     }
 
@@ -99,6 +106,7 @@ impl DataKind {
             DataKind::Tiles => "tile file",
             DataKind::Ships => "ship file",
             DataKind::Friday => "Friday file",
+            DataKind::Map => "map file",
         }
     }
 }
@@ -110,6 +118,7 @@ impl DataKind {
             DataKind::Tiles => "tile",
             DataKind::Ships => "ship",
             DataKind::Friday => "Friday tile",
+            DataKind::Map => "legend entry",
         }
     }
 }
@@ -180,6 +189,7 @@ impl std::fmt::Display for SourceError {
                         DataKind::Tiles => "tile set",
                         DataKind::Ships => "ship set",
                         DataKind::Friday => "Friday set",
+                        DataKind::Map => "map",
                     },
                     quote(name),
                     names.join(", "),

@@ -21,7 +21,7 @@ use crate::scoring::{
     edge_feature_points, majority, monastery_points,
 };
 use crate::south_seas::{Phase, SeaState, Spot};
-use crate::tileset::{FeatureKind, MAX_SEGMENTS, NO_SEGMENT, Shape, System};
+use crate::tileset::{FeatureKind, MAX_SEGMENTS, NO_SEGMENT, Shape, System, TileDef};
 use crate::topology::{CENTRE, EdgeKind, RING_DELTA, SIDE_NAMES, facing_slot, slot};
 
 /// A move: where the drawn tile goes, how it is turned (quarter turns clockwise), the
@@ -343,6 +343,8 @@ struct Contacts {
     seg: [u8; 12],
     root: [u32; 12],
     matched: [u8; MAX_SEGMENTS],
+    /// Open ends per segment that a map's neutral border, waves or highlights close.
+    closed: [u8; MAX_SEGMENTS],
 }
 
 /// Features already scored this turn.
@@ -430,7 +432,7 @@ fn for_each_contact(
 
 /// Puts a tile on the board and unions each segment with the segments it touches. A free
 /// function over disjoint fields so the hot path borrows the rules without cloning the Arc.
-fn place_and_join(
+fn place_and_join<const ON_MAP: bool>(
     rules: &Rules,
     board: &mut Board,
     features: &mut Features,
@@ -441,7 +443,7 @@ fn place_and_join(
     let def = &rules.tiles[tile as usize];
     let index = board.placed.len() as u16;
     let first = features.add_tile(index, &def.segments);
-    let placed = board.place(
+    let placed = board.place::<ON_MAP>(
         cell,
         tile,
         rotation,
@@ -488,12 +490,46 @@ fn place_and_join(
             }
         },
     );
+    // A map's neutral border, waves and highlights close the features facing them: each
+    // open end there is matched as if by a neighbour (M-5, M-9).
+    if ON_MAP {
+        let closing = board.closing_sides(cell);
+        if closing != 0 {
+            touched |= close_sides(features, def, first, rotation, closing);
+        }
+    }
     Joined {
         placed,
         ferry_roads,
         occupied,
         touched,
     }
+}
+
+/// Closes the open ends of a tile's segments on the `closing` sides (bit per side) as if
+/// a neighbour matched them; returns the segments touched (bit per segment). Kept out of
+/// `place_and_join`, which the open grid runs without it.
+#[inline(never)]
+fn close_sides(
+    features: &mut Features,
+    def: &TileDef,
+    first: u32,
+    rotation: u8,
+    closing: u8,
+) -> u16 {
+    let own = &def.slot_segment[rotation as usize & 3];
+    let open_slots = def.open_slots[rotation as usize & 3];
+    let mut touched = 0u16;
+    for s in (0..crate::topology::SLOTS).filter(|s| closing & (1 << (s / 3)) != 0) {
+        let seg = own[s];
+        if seg == NO_SEGMENT || (open_slots >> s) & 1 == 0 {
+            continue;
+        }
+        let r = features.find(first + seg as u32);
+        features.node_mut(r).open -= 1;
+        touched |= 1 << seg;
+    }
+    touched
 }
 
 /// What placing a tile did.
@@ -522,7 +558,7 @@ impl Game {
     /// checked deck, and loading a record (`Game::from_record`) uses it.
     pub fn new(rules: Arc<Rules>, deck: Vec<u16>) -> Self {
         let mut g = Game {
-            board: Board::new(deck.len() + 1),
+            board: Board::with_geometry(deck.len() + 1, &rules.geometry),
             rules,
             features: Features::default(),
             deck: Vec::new(),
@@ -610,6 +646,8 @@ impl Game {
         deck.clear();
         deck.extend_from_slice(&self.rules.full_deck);
         rng.shuffle(&mut deck);
+        // Carcassonne Maps plays a chosen number of the tiles (a no-op otherwise).
+        deck.truncate(self.rules.deck_limit);
         self.deck = deck;
         if self.rules.system == System::SouthSeas {
             let mut pile = std::mem::take(&mut self.sea.pile);
@@ -665,9 +703,37 @@ impl Game {
         self.over = false;
         self.seed = None;
         let start = rules.start_tile;
-        // Cannot fail: `Board::reset` sized the grid around (0, 0) with a margin of 2.
-        let cell = self.board.cell(0, 0).expect("origin is on the board");
-        self.add_tile(cell, start, 0);
+        match self.board.map().cloned() {
+            None => {
+                // Cannot fail: `Board::reset` sized the grid around (0, 0) with a margin of 2.
+                let cell = self.board.cell(0, 0).expect("origin is on the board");
+                self.add_tile(cell, start, 0);
+            }
+            Some(map) => {
+                // The printed pieces first (they open nothing), then the start tile and
+                // the first tiles of the deck, unturned, on the start squares used.
+                for &(cell, tile) in &map.pieces {
+                    self.add_tile(cell, tile, 0);
+                }
+                let used = rules.start_squares as usize;
+                for (k, &(col, row)) in map.def.starts.iter().take(used).enumerate() {
+                    let tile = if k == 0 {
+                        start
+                    } else if self.next_draw < self.deck.len() {
+                        self.next_draw += 1;
+                        self.deck[self.next_draw - 1]
+                    } else {
+                        break;
+                    };
+                    // Cannot fail: the map's squares are cells of its board.
+                    let cell = self
+                        .board
+                        .cell(col as i32, row as i32)
+                        .expect("a map square is on the board");
+                    self.add_tile(cell, tile, 0);
+                }
+            }
+        }
         self.draw();
     }
 
@@ -810,7 +876,7 @@ impl Game {
         let n = self.features.node(r);
         match n.kind.shape() {
             Shape::Path | Shape::Area => n.open == 0,
-            Shape::Centre => self.ring_filled(self.board.placed[n.placed as usize].cell, None) == 8,
+            Shape::Centre => self.ring_complete(self.board.placed[n.placed as usize].cell, None),
             // Sea is enclosed when no half-edge is open; fields never complete.
             Shape::Halves => n.kind == FeatureKind::Sea && n.open == 0,
         }
@@ -1033,7 +1099,24 @@ impl Game {
                 }
             },
         );
+        let closing = self.board.closing_sides(cell);
+        if closing != 0 {
+            self.count_closed(&mut c, tile, rotation, closing);
+        }
         c
+    }
+
+    /// `Contacts::closed` for a tile on a map square with `closing` sides.
+    #[inline(never)]
+    fn count_closed(&self, c: &mut Contacts, tile: u16, rotation: u8, closing: u8) {
+        let def = &self.rules.tiles[tile as usize];
+        let own = &def.slot_segment[rotation as usize & 3];
+        let open_slots = def.open_slots[rotation as usize & 3];
+        for s in (0..crate::topology::SLOTS).filter(|s| closing & (1 << (s / 3)) != 0) {
+            if own[s] != NO_SEGMENT && (open_slots >> s) & 1 != 0 {
+                c.closed[own[s] as usize] += 1;
+            }
+        }
     }
 
     fn groups(&self, cell: u32, tile: u16, rotation: u8) -> Groups {
@@ -1471,6 +1554,9 @@ impl Game {
 
     /// Moves the ferries of `mv.ferry_moves` (checked); returns the elements each move
     /// changed (four per move, u32::MAX where unused).
+    // Never inlined: ferry moves are rare, and inlined into `finish_turn` they made every
+    // turn's frame larger.
+    #[inline(never)]
     fn move_ferries(&mut self, mv: &Move) -> [u32; 4 * crate::ferries::MAX_FERRY_MOVES] {
         let mut touched = [u32::MAX; 4 * crate::ferries::MAX_FERRY_MOVES];
         for (k, m) in mv.ferry_moves.as_slice().iter().enumerate() {
@@ -1494,7 +1580,22 @@ impl Game {
 
     /// Puts a tile on the board and joins its segments to their neighbours.
     fn add_tile(&mut self, cell: u32, tile: u16, rotation: u8) -> Joined {
-        place_and_join(
+        if self.board.is_map() {
+            return self.add_tile_on_map(cell, tile, rotation);
+        }
+        place_and_join::<false>(
+            &self.rules,
+            &mut self.board,
+            &mut self.features,
+            cell,
+            tile,
+            rotation,
+        )
+    }
+
+    #[inline(never)]
+    fn add_tile_on_map(&mut self, cell: u32, tile: u16, rotation: u8) -> Joined {
+        place_and_join::<true>(
             &self.rules,
             &mut self.board,
             &mut self.features,
@@ -1633,13 +1734,13 @@ impl Game {
     }
 
     pub(crate) fn ring_filled(&self, cell: u32, extra: Option<u32>) -> u32 {
-        RING_DELTA
-            .iter()
-            .filter(|(dx, dy)| {
-                let c = self.board.offset_cell(cell, *dx, *dy);
-                Some(c) == extra || self.board.placed_at(c).is_some()
-            })
-            .count() as u32
+        self.board.ring_filled(cell, extra)
+    }
+
+    /// Whether every square around `cell` that can be filled is (counting `extra`): 8 on
+    /// the open grid, only the map's existing squares on a map (M-5, M-9).
+    pub(crate) fn ring_complete(&self, cell: u32, extra: Option<u32>) -> bool {
+        self.board.ring_filled(cell, extra) == self.board.ring_size(cell)
     }
 
     /// Scores the occupied monastery (element `e`) at (x, y) if its ring is full.
@@ -1649,13 +1750,13 @@ impl Game {
             .board
             .cell(x, y)
             .expect("a played square is on the board");
-        if self.ring_filled(cell, None) < 8 {
+        if !self.ring_complete(cell, None) {
             return false;
         }
         let n = *self.features.node(e);
         self.award(
             majority(&n.meeples),
-            monastery_points(8),
+            monastery_points(self.board.ring_size(cell)),
             ScoreKind::Monastery,
             Some(e),
             true,
@@ -1817,7 +1918,7 @@ impl Game {
             for i in 0..def.segments.len() {
                 if g.group[i] as usize == rep {
                     let s = &def.segments[i];
-                    open += s.sides as i32 - 2 * c.matched[i] as i32;
+                    open += s.sides as i32 - 2 * c.matched[i] as i32 - c.closed[i] as i32;
                     tally.pennants += s.pennants as u32;
                     tally.inns += s.inns as u32;
                     tally.cathedrals += s.cathedrals as u32;
@@ -1873,15 +1974,15 @@ impl Game {
                 continue;
             };
             let n = self.features.node(pl.first_element + seg as u32);
-            if n.meeples[player] > 0 && self.ring_filled(cell, Some(p.cell)) == 8 {
-                base += monastery_points(8);
+            if n.meeples[player] > 0 && self.ring_complete(cell, Some(p.cell)) {
+                base += monastery_points(self.board.ring_size(cell));
             }
         }
         if let Some(seg) = self.rules.monastery[tile as usize]
             && options & (1 << seg) != 0
-            && self.ring_filled(p.cell, None) == 8
+            && self.ring_complete(p.cell, None)
         {
-            extra[seg as usize] = monastery_points(8);
+            extra[seg as usize] = monastery_points(self.board.ring_size(p.cell));
         }
         (base, extra, options)
     }

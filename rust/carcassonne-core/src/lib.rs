@@ -26,6 +26,8 @@ pub mod features;
 pub mod ferries;
 pub mod friday;
 pub mod game;
+pub mod geometry;
+pub mod map;
 pub mod policy;
 pub mod quote;
 pub mod record;

@@ -11,9 +11,11 @@ use serde::{Deserialize, Serialize};
 pub use crate::data::DataSource;
 use crate::data::{DataError, DataKind, SourceError, source_text};
 use crate::friday::{FridayTile, parse_friday};
+use crate::geometry::{Geometry, MapBoard};
+use crate::map::parse_map;
 use crate::quote::quote;
 use crate::ships::{AffordTable, Ship, parse_ships};
-use crate::tileset::{FeatureKind, Shape, System, TileDef, parse_tileset};
+use crate::tileset::{FeatureKind, Shape, System, TileDef, parse_tileset, printed_tile};
 
 pub const MAX_PLAYERS: usize = 6;
 /// South Seas: 4 islanders in each of 5 colours.
@@ -70,6 +72,19 @@ pub struct RulesSpec {
     /// Friday: the bonus file (the built-in "friday" is a labelled reconstruction).
     #[serde(default = "default_friday_tiles")]
     pub friday_tiles: DataSource,
+    /// Carcassonne Maps: the map played on (a built-in name or a map file); none: the
+    /// open table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<DataSource>,
+    /// Maps: how many of the map's start squares get a tile before the first turn (the
+    /// start tile, then the first tiles of the deck); none: the map's recommendation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_squares: Option<u32>,
+    /// Maps: tiles in the deck (every tile of a game but the start tile; the start squares
+    /// after the first take theirs from it), drawn from the shuffled tile sets; none: the
+    /// map's recommendation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck_size: Option<u32>,
 }
 
 fn default_friday_tiles() -> DataSource {
@@ -100,11 +115,30 @@ impl Default for RulesSpec {
             boat_evaluates_unoccupied: false,
             friday: false,
             friday_tiles: default_friday_tiles(),
+            map: None,
+            start_squares: None,
+            deck_size: None,
         }
     }
 }
 
 impl RulesSpec {
+    /// Carcassonne Maps on a built-in map with the seed's defaults: base + Inns &
+    /// Cathedrals + Traders & Builders tiles with their extra rules off (M-3), 9 meeples.
+    pub fn maps(map: &str, players: u32) -> Self {
+        RulesSpec {
+            players,
+            meeples: 9,
+            tile_sets: DataSource::builtins(&[
+                "base",
+                "inns-and-cathedrals",
+                "traders-and-builders",
+            ]),
+            map: Some(DataSource::Builtin(map.into())),
+            ..RulesSpec::default()
+        }
+    }
+
     /// Carcassonne: South Seas with its defaults: the reconstructed tile and ship sets,
     /// 4 islanders per player.
     pub fn south_seas(players: u32) -> Self {
@@ -147,6 +181,19 @@ pub enum RulesError {
     TooManySymbols {
         symbol: &'static str,
         total: u64,
+    },
+    /// A Maps option (`start_squares`, `deck_size`) without a map.
+    NeedsMap(&'static str),
+    /// A map with South Seas tiles.
+    MapNeedsClassic,
+    StartSquares {
+        asked: u32,
+        available: usize,
+    },
+    DeckSize {
+        asked: u32,
+        least: u32,
+        most: u64,
     },
 }
 
@@ -229,6 +276,24 @@ impl fmt::Display for RulesError {
             RulesError::FridayTilesNeedFriday => write!(
                 f,
                 "friday_tiles= chooses the Friday tiles: use it with friday=True"
+            ),
+            RulesError::NeedsMap(option) => {
+                write!(
+                    f,
+                    "{option} is an option of Carcassonne Maps: choose a map too"
+                )
+            }
+            RulesError::MapNeedsClassic => write!(
+                f,
+                "Carcassonne Maps is played with classic tiles, not South Seas tiles"
+            ),
+            RulesError::StartSquares { asked, available } => write!(
+                f,
+                "start_squares must be between 1 and the map's {available} start squares, got {asked}"
+            ),
+            RulesError::DeckSize { asked, least, most } => write!(
+                f,
+                "deck_size must be between {least} (a tile for each start square after the first) and {most} (every tile of the sets but the start tile), got {asked}"
             ),
             RulesError::TooManySymbols { symbol, total } => write!(
                 f,
@@ -343,6 +408,15 @@ pub struct Rules {
     /// `legal[tile * 256 + demand]`: bit r set when canonical rotation r fits an open
     /// square whose neighbours demand `demand` (2 bits per side, 0 = no neighbour).
     legal: Vec<u8>,
+    /// The table: the open grid, or a map (whose printed pieces are tiles
+    /// `printed_from..` of `tiles`, never in a deck).
+    pub geometry: Geometry,
+    /// First tile index of a map's printed pieces (`tiles.len()` without a map).
+    pub printed_from: u16,
+    /// Maps: start squares given a tile before the first turn (1 without a map).
+    pub start_squares: u32,
+    /// Tiles a shuffled deck keeps (all of them but on a map).
+    pub deck_limit: usize,
 }
 
 impl Rules {
@@ -414,8 +488,49 @@ impl Rules {
         } as u16;
         // Stored resolved, so equal rules compare equal and records name their start tile.
         spec.start_tile = tiles[start as usize].id.clone();
+        let printed_from = tiles.len() as u16;
+        let map = match &spec.map {
+            None => {
+                if spec.start_squares.is_some() {
+                    return Err(RulesError::NeedsMap("start_squares"));
+                }
+                if spec.deck_size.is_some() {
+                    return Err(RulesError::NeedsMap("deck_size"));
+                }
+                None
+            }
+            Some(source) => {
+                if system == System::SouthSeas {
+                    return Err(RulesError::MapNeedsClassic);
+                }
+                let def = load(source, DataKind::Map, parse_map)?;
+                if let Some(text) = &def.original {
+                    reconstructions
+                        .push((format!("{} (map)", source.label()), text.trim().to_string()));
+                }
+                let mut piece_tiles = Vec::new();
+                for piece in def.printed_pieces() {
+                    // Cannot fail for a checked map: its pieces are built from checked
+                    // edges; a fault here is the engine's, reported as the map's.
+                    let tile =
+                        printed_tile(&piece.id, &piece.edges, &piece.features, piece.road_arms)
+                            .map_err(|fault| {
+                                crate::data::DataError::maker(source.label(), DataKind::Map)(
+                                    Some(&piece.id),
+                                    fault,
+                                )
+                            })?;
+                    piece_tiles.push(tiles.len() as u16);
+                    tiles.push(tile);
+                }
+                Some(MapBoard::new(def, &piece_tiles))
+            }
+        };
         // Counted before the deck is built: a file's counts may add up to anything.
         let copies = |i: usize, t: &TileDef| u64::from(t.count) - u64::from(i as u16 == start);
+        // Symbol totals count a map's printed pieces (count 0 in no deck) once each.
+        let on_table =
+            |i: usize, t: &TileDef| u64::from(t.count.max(u32::from(i as u16 >= printed_from)));
         let deck_size: u64 = tiles.iter().enumerate().map(|(i, t)| copies(i, t)).sum();
         if deck_size > MAX_DECK as u64 {
             return Err(RulesError::DeckTooLarge(deck_size));
@@ -434,7 +549,8 @@ impl Rules {
         for (symbol, count) in symbols {
             let total: u64 = tiles
                 .iter()
-                .map(|t| u64::from(t.count) * t.segments.iter().map(count).sum::<u64>())
+                .enumerate()
+                .map(|(i, t)| on_table(i, t) * t.segments.iter().map(count).sum::<u64>())
                 .sum();
             if total > u64::from(u16::MAX) {
                 return Err(RulesError::TooManySymbols { symbol, total });
@@ -593,7 +709,39 @@ impl Rules {
                 })
             })
             .collect();
+        let (geometry, start_squares, deck_limit) = match map {
+            None => (Geometry::Open, 1, full_deck.len()),
+            Some(map) => {
+                let available = map.def.starts.len();
+                let used = spec.start_squares.unwrap_or(map.def.start_squares);
+                if !(1..=available as u32).contains(&used) {
+                    return Err(RulesError::StartSquares {
+                        asked: used,
+                        available,
+                    });
+                }
+                let most = full_deck.len() as u64;
+                let least = used - 1;
+                // The map's recommendation (tiles in a game, the start tile included), as
+                // far as the sets reach: 113 drawn tiles for maps recommending 110-120.
+                let size = spec
+                    .deck_size
+                    .unwrap_or_else(|| map.def.tiles.saturating_sub(1).min(most as u32));
+                if !(least as u64..=most).contains(&(size as u64)) {
+                    return Err(RulesError::DeckSize {
+                        asked: size,
+                        least,
+                        most,
+                    });
+                }
+                (Geometry::Map(std::sync::Arc::new(map)), used, size as usize)
+            }
+        };
         Ok(Rules {
+            geometry,
+            printed_from,
+            start_squares,
+            deck_limit,
             tile_ids,
             segment_sides,
             kin_slots,

@@ -91,7 +91,15 @@ pub fn edge_feature_points(
                 0
             }
         }
-        FeatureKind::Road => t.tiles,
+        // Coats of arms on a road (printed on a map's pieces; no tile has any) score like
+        // a city's pennants: 2 each when complete, 1 at the end (M-5).
+        FeatureKind::Road => {
+            if complete {
+                t.tiles + 2 * t.pennants
+            } else {
+                t.tiles + t.pennants
+            }
+        }
         FeatureKind::City if ic && t.cathedrals > 0 => {
             if complete {
                 3 * (t.tiles + t.pennants)
@@ -156,7 +164,19 @@ mod tests {
         };
         assert_eq!(edge_feature_points(FeatureKind::City, t, true, &spec), 8);
         assert_eq!(edge_feature_points(FeatureKind::City, t, false, &spec), 4);
-        assert_eq!(edge_feature_points(FeatureKind::Road, t, true, &spec), 3);
+        // The road of this tally carries a coat of arms (a map's printed piece): 3 tiles
+        // + 2 for the arms when complete, + 1 at the end; a tile road has none.
+        assert_eq!(edge_feature_points(FeatureKind::Road, t, true, &spec), 5);
+        assert_eq!(edge_feature_points(FeatureKind::Road, t, false, &spec), 4);
+        let plain = FeatureTally { pennants: 0, ..t };
+        assert_eq!(
+            edge_feature_points(FeatureKind::Road, plain, true, &spec),
+            3
+        );
+        assert_eq!(
+            edge_feature_points(FeatureKind::Road, plain, false, &spec),
+            3
+        );
         let ic = RulesSpec {
             inns_and_cathedrals_scoring: true,
             ..RulesSpec::default()

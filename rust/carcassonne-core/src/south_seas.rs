@@ -365,7 +365,7 @@ impl Game {
                 .board
                 .cell(mx, my)
                 .expect("a played square is on the board");
-            if near && self.ring_filled(cell, None) == 8 {
+            if near && self.ring_complete(cell, None) {
                 done.push((self.features.node(e).meeple, e));
                 false
             } else {

@@ -424,6 +424,36 @@ pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, DataError> {
     })
 }
 
+/// A printed piece of a map (a large-city square, a border piece) as a tile: edges and
+/// features in the tile-file notation, plus coats of arms on its road, which tile files
+/// do not allow (`Segment::pennants` counts them, like a city's).
+pub(crate) fn printed_tile(
+    id: &str,
+    edges: &str,
+    features: &str,
+    road_arms: u8,
+) -> Result<TileDef, String> {
+    let raw = RawTile {
+        id: id.to_string(),
+        jcz: None,
+        count: 0,
+        counts: Default::default(),
+        start: false,
+        edges: edges.to_string(),
+        features: features.to_string(),
+    };
+    let mut def = parse_tile(id, "map", System::Classic, &raw)?;
+    if road_arms > 0 {
+        let road = def
+            .segments
+            .iter_mut()
+            .find(|s| s.kind == FeatureKind::Road)
+            .ok_or("coats of arms on a road, but the piece has no road")?;
+        road.pennants = road_arms;
+    }
+    Ok(def)
+}
+
 fn parse_tile(id: &str, set: &str, system: System, raw: &RawTile) -> Result<TileDef, String> {
     let mut segments: Vec<Segment> = Vec::new();
     let mut garden = false;

@@ -5,6 +5,8 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
+use carcassonne_core::data::DataKind;
+use carcassonne_core::map::Square;
 use carcassonne_core::policy::Policy;
 use carcassonne_core::rng::Rng;
 use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
@@ -26,6 +28,7 @@ fn all_sets(goods: bool, ic: bool) -> Arc<Rules> {
 /// Recomputes every feature from the board alone and compares with the engine.
 fn check_against_flood_fill(game: &Game) {
     let rules = game.rules();
+    let map = game.board().map();
     let placed = game.placed();
     let at: HashMap<(i32, i32), usize> = placed
         .iter()
@@ -65,9 +68,21 @@ fn check_against_flood_fill(game: &Game) {
                         if tdef.segment_at(tp.rotation, sl) != Some(ts) {
                             continue;
                         }
+                        // On a map, the outside (without a printed piece, which stands
+                        // there as a placed tile), waves and highlights close what faces
+                        // them: read from the map's own grid, not the engine's tables.
+                        let beyond =
+                            map.map(|m| m.def.square((tp.x + dx) as i64, (tp.y + dy) as i64));
+                        let closed = matches!(
+                            beyond,
+                            Some(Square::None | Square::Wave | Square::Highlight)
+                        );
                         match nb {
                             None => {
-                                if pos == CENTRE && tdef.segments[ts].kind.closes_by_edges() {
+                                if !closed
+                                    && pos == CENTRE
+                                    && tdef.segments[ts].kind.closes_by_edges()
+                                {
                                     open += 1;
                                 }
                             }
@@ -212,7 +227,27 @@ fn play_checked(rules: Arc<Rules>, seed: u64, games: u64, policy: Policy) {
             check_ferries(&game);
         }
         assert_eq!(game.legal_moves(), vec![]);
-        assert!(game.turn() as usize + game.discarded().len() == rules.full_deck.len());
+        // Every tile of the deck was played, discarded, or put on a start square.
+        assert_eq!(
+            game.turn() as usize + game.discarded().len() + rules.start_squares as usize - 1,
+            game.deck().len()
+        );
+        assert_eq!(game.deck().len(), rules.deck_limit);
+    }
+}
+
+#[test]
+fn maps_games_agree_with_flood_fill() {
+    for name in DataKind::Map.builtin_names() {
+        for (players, start_squares) in [(2, 2), (4, 3)] {
+            let spec = RulesSpec {
+                start_squares: Some(start_squares),
+                ..RulesSpec::maps(name, players)
+            };
+            let rules = Arc::new(Rules::new(spec).unwrap());
+            play_checked(Arc::clone(&rules), 5, 6, Policy::Random);
+            play_checked(rules, 6, 2, Policy::Greedy);
+        }
     }
 }
 

@@ -220,9 +220,10 @@ impl Rules {
     #[pyo3(signature = (*, players=Int::of(2), meeples=None, tile_sets=None, start_tile=None, farmers=true,
                         inns_and_cathedrals_scoring=false, traders_goods=false, ferries_edition="C3",
                         ships=None, retrieve_only_when_supply_empty=false,
-                        boat_evaluates_unoccupied=false, friday=false, friday_tiles=None))]
+                        boat_evaluates_unoccupied=false, friday=false, friday_tiles=None,
+                        map=None, start_squares=None, deck_size=None))]
     #[pyo3(
-        text_signature = "(*, players=2, meeples=None, tile_sets=None, start_tile=None, farmers=True, inns_and_cathedrals_scoring=False, traders_goods=False, ferries_edition='C3', ships=None, retrieve_only_when_supply_empty=False, boat_evaluates_unoccupied=False, friday=False, friday_tiles=None)"
+        text_signature = "(*, players=2, meeples=None, tile_sets=None, start_tile=None, farmers=True, inns_and_cathedrals_scoring=False, traders_goods=False, ferries_edition='C3', ships=None, retrieve_only_when_supply_empty=False, boat_evaluates_unoccupied=False, friday=False, friday_tiles=None, map=None, start_squares=None, deck_size=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -240,7 +241,19 @@ impl Rules {
         boat_evaluates_unoccupied: bool,
         friday: bool,
         friday_tiles: Option<Bound<'_, PyAny>>,
+        map: Option<Bound<'_, PyAny>>,
+        start_squares: Option<Int>,
+        deck_size: Option<Int>,
     ) -> PyResult<Self> {
+        let map = map
+            .map(|obj| data_source(py, &obj, DataKind::Map))
+            .transpose()?;
+        let start_squares: Option<u32> = start_squares
+            .map(|n| n.within("start_squares", 1, 64, RulesError::new_err))
+            .transpose()?;
+        let deck_size: Option<u32> = deck_size
+            .map(|n| n.within("deck_size", 0, MAX_DECK as i128, RulesError::new_err))
+            .transpose()?;
         let players: u32 = players.within(
             "players",
             MIN_PLAYERS as i128,
@@ -258,6 +271,8 @@ impl Rules {
             })
             .transpose()?;
         let sets = match tile_sets {
+            // Maps recommend base + Inns & Cathedrals + Traders & Builders (M-3).
+            None if map.is_some() => RulesSpec::maps("", players).tile_sets,
             None => vec![DataSource::Builtin("base".into())],
             Some(obj) => {
                 if obj.is_instance_of::<pyo3::types::PyString>() {
@@ -289,9 +304,14 @@ impl Rules {
             None => RulesSpec::default().friday_tiles,
             Some(obj) => data_source(py, &obj, DataKind::Friday)?,
         };
+        // Maps: 9 meeples each (the seed's setup).
+        let default_meeples = match map {
+            Some(_) => RulesSpec::maps("", players).meeples,
+            None => RulesSpec::default().meeples,
+        };
         let mut spec = RulesSpec {
             players,
-            meeples: chosen_meeples.unwrap_or(RulesSpec::default().meeples),
+            meeples: chosen_meeples.unwrap_or(default_meeples),
             tile_sets: sets,
             // Empty: the tile the sets mark as the start tile (base/D in classic games).
             start_tile: start_tile.unwrap_or("").to_string(),
@@ -304,6 +324,9 @@ impl Rules {
             boat_evaluates_unoccupied,
             friday,
             friday_tiles,
+            map,
+            start_squares,
+            deck_size,
         };
         let mut rules = CoreRules::new(spec.clone()).map_err(rules_err)?;
         // South Seas players have 4 islanders unless told otherwise.
@@ -414,10 +437,34 @@ impl Rules {
     fn ferries_edition(&self) -> String {
         self.inner.spec.ferries_edition.clone()
     }
-    /// Number of tiles drawn in a full game (all tiles but the start tile).
+    /// Number of tiles in a full game's deck: all tiles but the start tile, or on a map
+    /// the chosen number (the start squares after the first take theirs from it).
     #[getter]
     fn deck_size(&self) -> usize {
-        self.inner.full_deck.len()
+        self.inner.deck_limit
+    }
+
+    /// Carcassonne Maps: the map played on (a built-in name or a file's path), or None.
+    #[getter]
+    fn map(&self) -> Option<String> {
+        self.inner.spec.map.as_ref().map(|m| m.label().to_string())
+    }
+
+    /// Carcassonne Maps: start squares given a tile before the first turn (None without
+    /// a map).
+    #[getter]
+    fn start_squares(&self) -> Option<u32> {
+        self.inner
+            .spec
+            .map
+            .as_ref()
+            .map(|_| self.inner.start_squares)
+    }
+
+    /// Names of the built-in maps (original layouts, not the printed maps).
+    #[staticmethod]
+    fn maps() -> Vec<&'static str> {
+        DataKind::Map.builtin_names()
     }
     /// Ids of every tile layout in the chosen sets.
     fn tile_ids(&self) -> Vec<String> {
@@ -519,7 +566,7 @@ impl Rules {
             );
         }
         format!(
-            "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', farmers={}, inns_and_cathedrals_scoring={}, traders_goods={}, ferries_edition='{}')",
+            "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', farmers={}, inns_and_cathedrals_scoring={}, traders_goods={}, ferries_edition='{}'{})",
             s.players,
             s.meeples,
             self.tile_sets()
@@ -532,6 +579,15 @@ impl Rules {
             py_bool(s.inns_and_cathedrals_scoring),
             py_bool(s.traders_goods),
             s.ferries_edition,
+            match &s.map {
+                Some(m) => format!(
+                    ", map='{}', start_squares={}, deck_size={}",
+                    m.label(),
+                    self.inner.start_squares,
+                    self.inner.deck_limit
+                ),
+                None => String::new(),
+            },
         )
     }
     fn __reduce__<'py>(

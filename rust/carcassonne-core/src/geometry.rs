@@ -1,0 +1,134 @@
+//! What the table is: an open grid without bounds, or a printed map. Chosen once per game
+//! (by the rules) and matched where the two differ, like shakmaty's `VariantPosition`:
+//! which squares open beside a placed tile, which sides close the features facing them,
+//! and how many squares a monastery's ring holds. Everything else (joining features,
+//! legality by demand bytes, scoring) is the same code for both.
+
+use std::sync::Arc;
+
+use crate::map::{MapDef, Square};
+use crate::topology::{RING_DELTA, SIDE_DELTA};
+
+#[derive(Clone, Debug, Default)]
+pub enum Geometry {
+    /// The classic table: any square next to a placed tile may take one.
+    #[default]
+    Open,
+    /// A printed map (Carcassonne Maps).
+    Map(Arc<MapBoard>),
+}
+
+/// A sentinel for "no large city here".
+pub const NO_CITY: u8 = u8::MAX;
+
+/// The tables of one map, indexed by board cell (the board's grid is sized by the map,
+/// with a margin of two cells around it, so every neighbour of a square is a cell).
+#[derive(Debug)]
+pub struct MapBoard {
+    pub def: MapDef,
+    /// Cell of map square (0, 0) is `origin * dim + origin`.
+    pub origin: i32,
+    pub dim: i32,
+    /// Per cell: a tile may stand here.
+    pub playable: Vec<bool>,
+    /// Per cell: the large city this printed square belongs to, or NO_CITY.
+    pub city: Vec<u8>,
+    /// Per cell: sides (bit per side) that close the features facing them: the outside
+    /// without a printed piece, waves and highlights.
+    pub closing: Vec<u8>,
+    /// Per cell: squares of the monastery ring that can ever be filled (M-9).
+    pub ring_size: Vec<u8>,
+    /// Per cell: the cell counts as a monastery's neighbour once filled.
+    pub in_ring: Vec<bool>,
+    /// Per large city: the playable cells beside it, which open once it is connected.
+    pub frontier: Vec<Vec<u32>>,
+    /// The printed pieces as (cell, tile index), in the order they are put down.
+    pub pieces: Vec<(u32, u16)>,
+}
+
+impl MapBoard {
+    /// The tables of `def`, whose printed pieces are tiles `piece_tiles` of the rules (in
+    /// the order of `MapDef::printed_pieces`).
+    pub fn new(def: MapDef, piece_tiles: &[u16]) -> Self {
+        let origin = 2;
+        let dim = def.width.max(def.height) as i32 + 2 * origin + 1;
+        let cells = (dim * dim) as usize;
+        let cell_of =
+            |col: i64, row: i64| ((row as i32 + origin) * dim + col as i32 + origin) as u32;
+        let mut playable = vec![false; cells];
+        let mut city = vec![NO_CITY; cells];
+        let mut in_ring = vec![false; cells];
+        for row in 0..def.height {
+            for col in 0..def.width {
+                let c = cell_of(col as i64, row as i64) as usize;
+                let sq = def.squares[row * def.width + col];
+                playable[c] = sq.playable();
+                in_ring[c] = sq.in_ring();
+                if let Square::City(i) = sq {
+                    city[c] = i;
+                }
+            }
+        }
+        let pieces: Vec<(u32, u16)> = def
+            .printed_pieces()
+            .iter()
+            .zip(piece_tiles)
+            .map(|(p, t)| (cell_of(p.at.0, p.at.1), *t))
+            .collect();
+        let bordered: std::collections::HashSet<((usize, usize), usize)> =
+            def.borders.iter().map(|b| (b.at, b.side)).collect();
+        let mut closing = vec![0u8; cells];
+        let mut ring_size = vec![0u8; cells];
+        for row in 0..def.height {
+            for col in 0..def.width {
+                let c = cell_of(col as i64, row as i64) as usize;
+                let sq = def.squares[row * def.width + col];
+                if !sq.in_ring() {
+                    continue;
+                }
+                for side in 0..4 {
+                    let n = def.beside((col, row), side);
+                    let closes = match n {
+                        Square::None => !bordered.contains(&((col, row), side)),
+                        Square::Wave | Square::Highlight => true,
+                        _ => false,
+                    };
+                    closing[c] |= (closes as u8) << side;
+                }
+                ring_size[c] = RING_DELTA
+                    .iter()
+                    .filter(|(dx, dy)| {
+                        def.square(col as i64 + *dx as i64, row as i64 + *dy as i64)
+                            .in_ring()
+                    })
+                    .count() as u8;
+            }
+        }
+        let mut frontier = vec![Vec::new(); def.cities.len()];
+        for (i, c) in def.cities.iter().enumerate() {
+            for sq in &c.squares {
+                for (dx, dy) in SIDE_DELTA {
+                    let (col, row) = (sq.at.0 as i64 + dx as i64, sq.at.1 as i64 + dy as i64);
+                    if def.square(col, row).playable() {
+                        let cell = cell_of(col, row);
+                        if !frontier[i].contains(&cell) {
+                            frontier[i].push(cell);
+                        }
+                    }
+                }
+            }
+        }
+        MapBoard {
+            def,
+            origin,
+            dim,
+            playable,
+            city,
+            closing,
+            ring_size,
+            in_ring,
+            frontier,
+            pieces,
+        }
+    }
+}

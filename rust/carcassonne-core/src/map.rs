@@ -1,0 +1,710 @@
+//! Carcassonne Maps: the map file format, its checks, and the tables a map board reads.
+//!
+//! A map is a TOML data file (read by the one loader in `data`) whose `grid` is a
+//! literal multi-line string, one character per square, rows top to bottom:
+//!
+//! | symbol | square |
+//! |---|---|
+//! | `.` | no square: outside the map (or sea) |
+//! | `o` | an ordinary square |
+//! | `t` | a small town (an ordinary square; the small-town variants look at it) |
+//! | `S` | a start square (a small town with a red or brown border) |
+//! | `~` | a wave square: takes no tile, closes the features facing it (M-9) |
+//! | `^` | a Nordic-style highlight: takes no tile, closes the features facing it |
+//! | `A`-`Z` except `S` | a square of the large city with that letter (see `[cities]`) |
+//!
+//! (`i` island squares and `h` half squares are reserved for ferry connections and
+//! joined maps; this version refuses them.)
+//!
+//! The legend: `[cities.X]` names large city X and lists every one of its squares with
+//! the edges it shows (N E S W: `C` city, `R` road, `F` field; sides towards another
+//! square of the same city must be `C`) and its coats of arms; `[[border]]` lists the
+//! printed road and city pieces on the map's border (a square on the edge, the side, the
+//! piece and its coats of arms). Every other border side is neutral. Coordinates are
+//! `[column, row]`, counted from 0 at the top left.
+//!
+//! How the engine plays a map (DECISIONS M-5..M-9): each large-city square and each
+//! printed border piece becomes a printed tile, placed before the first turn, whose
+//! segments enter the same union-find as the tiles' own: completion, majorities and
+//! scoring stay one code path, and a printed piece counts as one tile of its feature.
+//! Coats of arms are pennants (2 each on a completed road or city, 1 at the end).
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::data::{DataError, DataKind, decode};
+use crate::quote::{line_column, quote};
+use crate::topology::{EdgeKind, SIDE_DELTA, SIDE_NAMES, parse_side};
+
+/// Largest map side, in squares: far above any printed map (two joined USA maps are
+/// about 30 squares wide), and it keeps the board's tables small.
+pub const MAX_MAP_SIDE: usize = 128;
+/// Most coats of arms on one printed square or piece.
+pub const MAX_ARMS: u8 = 9;
+
+/// What a square of the grid is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Square {
+    /// Not a square: outside the map.
+    None,
+    Ordinary,
+    Town,
+    Start,
+    Wave,
+    Highlight,
+    /// A square of large city `i` (index into `MapDef::cities`).
+    City(u8),
+}
+
+impl Square {
+    /// Whether a tile may ever stand here.
+    pub fn playable(self) -> bool {
+        matches!(self, Square::Ordinary | Square::Town | Square::Start)
+    }
+
+    /// Whether a monastery counts this square among its neighbours (M-9: playable squares
+    /// and printed large-city squares, never waves, highlights or the outside).
+    pub fn in_ring(self) -> bool {
+        self.playable() || matches!(self, Square::City(_))
+    }
+}
+
+/// One square of a large city.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CitySquare {
+    pub at: (usize, usize),
+    pub edges: [EdgeKind; 4],
+    pub arms: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LargeCity {
+    pub letter: char,
+    pub name: String,
+    pub squares: Vec<CitySquare>,
+}
+
+/// A road or city printed on one border side of a square at the map's edge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BorderPiece {
+    pub at: (usize, usize),
+    pub side: usize,
+    pub kind: EdgeKind,
+    pub arms: u8,
+}
+
+/// A checked map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapDef {
+    pub name: String,
+    pub title: String,
+    /// What the map is: the built-in maps say they are original layouts (M-1, M-2).
+    pub original: Option<String>,
+    /// Recommended tiles in a game (start tiles included).
+    pub tiles: u32,
+    /// Start squares used by default.
+    pub start_squares: u32,
+    pub width: usize,
+    pub height: usize,
+    /// Row-major, `width * height`.
+    pub squares: Vec<Square>,
+    pub cities: Vec<LargeCity>,
+    pub borders: Vec<BorderPiece>,
+    /// The start squares, in reading order.
+    pub starts: Vec<(usize, usize)>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMap {
+    name: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    original: Option<String>,
+    tiles: u32,
+    start_squares: u32,
+    grid: Spanned<String>,
+    #[serde(default)]
+    cities: std::collections::BTreeMap<String, Spanned<RawCity>>,
+    #[serde(default)]
+    border: Vec<Spanned<RawBorder>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCity {
+    name: String,
+    squares: Vec<RawCitySquare>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCitySquare {
+    at: [i64; 2],
+    edges: String,
+    #[serde(default)]
+    arms: u8,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBorder {
+    at: [i64; 2],
+    side: String,
+    piece: String,
+    #[serde(default)]
+    arms: u8,
+}
+
+impl MapDef {
+    pub fn square(&self, col: i64, row: i64) -> Square {
+        if col < 0 || row < 0 || col as usize >= self.width || row as usize >= self.height {
+            return Square::None;
+        }
+        self.squares[row as usize * self.width + col as usize]
+    }
+
+    /// The square across `side` of (col, row).
+    pub fn beside(&self, (col, row): (usize, usize), side: usize) -> Square {
+        let (dx, dy) = SIDE_DELTA[side];
+        self.square(col as i64 + dx as i64, row as i64 + dy as i64)
+    }
+
+    /// Squares a tile may ever stand on.
+    pub fn playable_squares(&self) -> usize {
+        self.squares.iter().filter(|s| s.playable()).count()
+    }
+}
+
+/// Parses and checks a map file. `file` names the source in error messages.
+pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
+    let err = DataError::maker(file, DataKind::Map);
+    let fail = |fault: String| err(None, fault);
+    let raw: RawMap = decode(text, DataKind::Map).map_err(fail)?;
+    if raw.name.is_empty() || raw.name.contains(['/', '+']) {
+        return Err(fail(format!(
+            "map name {} must be non-empty and contain no '/' or '+'",
+            quote(&raw.name)
+        )));
+    }
+    // Where a grid character is in the file, for messages: a literal string (''') is
+    // the file's own text, so its offset is found by searching for its first line.
+    let grid_text = raw.grid.get_ref();
+    let span = raw.grid.span();
+    let body_start = text
+        .get(span.start..span.end)
+        .and_then(|s| s.find(grid_text.lines().next().unwrap_or("")))
+        .map(|i| span.start + i)
+        .filter(|&i| text[i..].starts_with(grid_text.as_str()));
+    let at = |row: usize, col: usize| -> String {
+        match body_start {
+            Some(start) => {
+                let offset: usize = grid_text
+                    .split('\n')
+                    .take(row)
+                    .map(|l| l.len() + 1)
+                    .sum::<usize>()
+                    + grid_text
+                        .split('\n')
+                        .nth(row)
+                        .map_or(0, |l| l.char_indices().nth(col).map_or(l.len(), |(i, _)| i));
+                let (line, column) = line_column(text, start + offset);
+                format!("line {line}, column {column} (square [{col}, {row}])")
+            }
+            None => format!("grid row {row}, column {col}"),
+        }
+    };
+    let item_line = |offset: usize| line_column(text, offset).0;
+    let rows: Vec<&str> = grid_text
+        .split('\n')
+        .map(|l| l.trim_end_matches('\r'))
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let height = rows.len();
+    let width = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    if height == 0 || width == 0 {
+        return Err(fail("the grid has no squares".into()));
+    }
+    if width > MAX_MAP_SIDE || height > MAX_MAP_SIDE {
+        return Err(fail(format!(
+            "the grid is {width} x {height} squares; at most {MAX_MAP_SIDE} x {MAX_MAP_SIDE}"
+        )));
+    }
+    // City letters in the legend, in letter order: index = position.
+    let mut letters: Vec<char> = Vec::new();
+    for key in raw.cities.keys() {
+        let mut chars = key.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() && c != 'S' => letters.push(c),
+            _ => {
+                return Err(fail(format!(
+                    "large city {} must be named by one capital letter other than S",
+                    quote(key)
+                )));
+            }
+        }
+    }
+    let mut squares = vec![Square::None; width * height];
+    let mut starts = Vec::new();
+    // The grid's rows were filtered for blank lines: count the row in the file's own terms.
+    let file_rows: Vec<usize> = grid_text
+        .split('\n')
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, _)| i)
+        .collect();
+    for (row, line) in rows.iter().enumerate() {
+        for (col, c) in line.chars().enumerate() {
+            squares[row * width + col] = match c {
+                '.' | ' ' => Square::None,
+                'o' => Square::Ordinary,
+                't' => Square::Town,
+                'S' => {
+                    starts.push((col, row));
+                    Square::Start
+                }
+                '~' => Square::Wave,
+                '^' => Square::Highlight,
+                'i' | 'h' => {
+                    return Err(fail(format!(
+                        "{}: {} (island and half squares) is not supported yet",
+                        at(file_rows[row], col),
+                        quote(&c.to_string())
+                    )));
+                }
+                c if c.is_ascii_uppercase() => match letters.iter().position(|l| *l == c) {
+                    Some(i) => Square::City(i as u8),
+                    None => {
+                        return Err(fail(format!(
+                            "{}: large city {c} has no [cities.{c}] entry",
+                            at(file_rows[row], col)
+                        )));
+                    }
+                },
+                other => {
+                    return Err(fail(format!(
+                        "{}: unknown symbol {} (use . o t S ~ ^ or a city letter)",
+                        at(file_rows[row], col),
+                        quote(&other.to_string())
+                    )));
+                }
+            };
+        }
+    }
+    let mut map = MapDef {
+        name: raw.name.clone(),
+        title: raw.title.clone(),
+        original: raw.original.clone(),
+        tiles: raw.tiles,
+        start_squares: raw.start_squares,
+        width,
+        height,
+        squares,
+        cities: Vec::new(),
+        borders: Vec::new(),
+        starts,
+    };
+    let square_at = |at: [i64; 2], what: &str| -> Result<(usize, usize), String> {
+        if at[0] < 0 || at[1] < 0 || at[0] as usize >= width || at[1] as usize >= height {
+            return Err(format!(
+                "{what} at [{}, {}] is off the map ({width} x {height} squares)",
+                at[0], at[1]
+            ));
+        }
+        Ok((at[0] as usize, at[1] as usize))
+    };
+    for (key, city) in &raw.cities {
+        let letter = key.chars().next().unwrap_or('?');
+        let index = map.cities.len() as u8;
+        let line = item_line(city.span().start);
+        let city = city.get_ref();
+        let cerr = |fault: String| err(Some(&format!("city {letter} (line {line})")), fault);
+        let mut listed = HashSet::new();
+        let mut out = Vec::new();
+        for sq in &city.squares {
+            let at = square_at(sq.at, "a square").map_err(cerr)?;
+            if map.square(at.0 as i64, at.1 as i64) != Square::City(index) {
+                return Err(cerr(format!(
+                    "square [{}, {}] is not marked {letter} in the grid",
+                    at.0, at.1
+                )));
+            }
+            if !listed.insert(at) {
+                return Err(cerr(format!("square [{}, {}] is listed twice", at.0, at.1)));
+            }
+            let edges = parse_edges(&sq.edges).map_err(cerr)?;
+            if !edges.contains(&EdgeKind::City) {
+                return Err(cerr(format!(
+                    "square [{}, {}] shows no city edge",
+                    at.0, at.1
+                )));
+            }
+            if sq.arms > MAX_ARMS {
+                return Err(cerr(format!(
+                    "at most {MAX_ARMS} coats of arms on a square"
+                )));
+            }
+            out.push(CitySquare {
+                at,
+                edges,
+                arms: sq.arms,
+            });
+        }
+        let in_grid = map
+            .squares
+            .iter()
+            .filter(|s| **s == Square::City(index))
+            .count();
+        if in_grid != out.len() {
+            return Err(cerr(format!(
+                "the grid has {in_grid} squares marked {letter}, the legend lists {}",
+                out.len()
+            )));
+        }
+        // Squares of one city agree where they touch, and form one piece.
+        for sq in &out {
+            for side in 0..4 {
+                if map.beside(sq.at, side) != Square::City(index) {
+                    continue;
+                }
+                if sq.edges[side] != EdgeKind::City {
+                    return Err(cerr(format!(
+                        "square [{}, {}] shows {} on side {} towards another square of the city (the squares disagree)",
+                        sq.at.0,
+                        sq.at.1,
+                        sq.edges[side].letter(),
+                        SIDE_NAMES[side]
+                    )));
+                }
+            }
+        }
+        if !connected(&out.iter().map(|s| s.at).collect::<Vec<_>>()) {
+            return Err(cerr(
+                "its squares do not form one orthogonally connected area".into(),
+            ));
+        }
+        map.cities.push(LargeCity {
+            letter,
+            name: city.name.clone(),
+            squares: out,
+        });
+    }
+    let mut outside_used: HashMap<(i64, i64), usize> = HashMap::new();
+    for (i, b) in raw.border.iter().enumerate() {
+        let line = item_line(b.span().start);
+        let b = b.get_ref();
+        let berr = |fault: String| {
+            err(
+                Some(&format!("border piece {} (line {line})", i + 1)),
+                fault,
+            )
+        };
+        let at = square_at(b.at, "a border piece").map_err(berr)?;
+        let side = parse_side(&b.side)
+            .ok_or_else(|| berr(format!("side {} is not N, E, S or W", quote(&b.side))))?;
+        let kind = match b.piece.as_str() {
+            "road" => EdgeKind::Road,
+            "city" => EdgeKind::City,
+            other => {
+                return Err(berr(format!(
+                    "piece {} is not \"road\" or \"city\"",
+                    quote(other)
+                )));
+            }
+        };
+        if !map.square(at.0 as i64, at.1 as i64).playable() {
+            return Err(berr(format!(
+                "square [{}, {}] takes no tile, so nothing can meet a printed piece there",
+                at.0, at.1
+            )));
+        }
+        if map.beside(at, side) != Square::None {
+            return Err(berr(format!(
+                "side {} of [{}, {}] is not on the map's border",
+                SIDE_NAMES[side], at.0, at.1
+            )));
+        }
+        if b.arms > MAX_ARMS {
+            return Err(berr(format!("at most {MAX_ARMS} coats of arms on a piece")));
+        }
+        let (dx, dy) = SIDE_DELTA[side];
+        let outside = (at.0 as i64 + dx as i64, at.1 as i64 + dy as i64);
+        if let Some(other) = outside_used.insert(outside, i) {
+            return Err(berr(format!(
+                "the outside square beyond side {} of [{}, {}] already holds border piece {}",
+                SIDE_NAMES[side],
+                at.0,
+                at.1,
+                other + 1
+            )));
+        }
+        // A printed piece shows only the side facing its square: no other square may
+        // face the same outside square.
+        for s in 0..4 {
+            let n = (
+                outside.0 + SIDE_DELTA[s].0 as i64,
+                outside.1 + SIDE_DELTA[s].1 as i64,
+            );
+            if n != (at.0 as i64, at.1 as i64) && map.square(n.0, n.1) != Square::None {
+                return Err(berr(format!(
+                    "the outside square beyond side {} of [{}, {}] also touches square [{}, {}]; a printed piece needs an outside square of its own",
+                    SIDE_NAMES[side], at.0, at.1, n.0, n.1
+                )));
+            }
+        }
+        map.borders.push(BorderPiece {
+            at,
+            side,
+            kind,
+            arms: b.arms,
+        });
+    }
+    if map.starts.is_empty() {
+        return Err(fail("the map has no start square (S)".into()));
+    }
+    if !(1..=map.starts.len() as u32).contains(&map.start_squares) {
+        return Err(fail(format!(
+            "start_squares = {} but the map has {} start squares",
+            map.start_squares,
+            map.starts.len()
+        )));
+    }
+    for &(col, row) in &map.starts {
+        for side in 0..4 {
+            let n = map.beside((col, row), side);
+            if !matches!(n, Square::Ordinary | Square::Town) {
+                return Err(fail(format!(
+                    "{}: a start square needs ordinary squares or small towns on all four sides (its tiles are placed unturned before the game)",
+                    at(file_rows[row], col)
+                )));
+            }
+        }
+    }
+    let playable = map.playable_squares();
+    if !(1..=playable as u32).contains(&map.tiles) {
+        return Err(fail(format!(
+            "tiles = {} must be between 1 and the {playable} squares that take a tile",
+            map.tiles
+        )));
+    }
+    Ok(map)
+}
+
+fn parse_edges(text: &str) -> Result<[EdgeKind; 4], String> {
+    let letters: Vec<Option<EdgeKind>> = text.chars().map(EdgeKind::from_letter).collect();
+    match letters.as_slice() {
+        [Some(n), Some(e), Some(s), Some(w)] => Ok([*n, *e, *s, *w]),
+        _ => Err(format!(
+            "edges {} must be four letters from C, R, F (N E S W)",
+            quote(text)
+        )),
+    }
+}
+
+/// Whether the squares form one orthogonally connected area.
+fn connected(squares: &[(usize, usize)]) -> bool {
+    let set: HashSet<(usize, usize)> = squares.iter().copied().collect();
+    let Some(&first) = squares.first() else {
+        return false;
+    };
+    let mut seen = HashSet::from([first]);
+    let mut stack = vec![first];
+    while let Some((c, r)) = stack.pop() {
+        for (dx, dy) in SIDE_DELTA {
+            let n = (
+                (c as i64 + dx as i64) as usize,
+                (r as i64 + dy as i64) as usize,
+            );
+            if set.contains(&n) && seen.insert(n) {
+                stack.push(n);
+            }
+        }
+    }
+    seen.len() == set.len()
+}
+
+/// A printed tile the map puts on the board before the first turn: a large-city square
+/// (on its own square) or a border piece (on the outside square beyond the border).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrintedPiece {
+    /// Tile id, `map/<name>/...`.
+    pub id: String,
+    /// Where it stands, in map coordinates (a border piece: just outside the map).
+    pub at: (i64, i64),
+    /// Edges N E S W and features, in the tile-file notation.
+    pub edges: String,
+    pub features: String,
+    /// Coats of arms on its road (tile files allow pennants only in cities).
+    pub road_arms: u8,
+}
+
+impl MapDef {
+    /// The printed tiles of the map, large-city squares first (in city and listing order).
+    pub fn printed_pieces(&self) -> Vec<PrintedPiece> {
+        let mut out = Vec::new();
+        for city in &self.cities {
+            for (k, sq) in city.squares.iter().enumerate() {
+                let edges: String = sq.edges.iter().map(|e| e.letter()).collect();
+                out.push(PrintedPiece {
+                    id: format!("map/{}/{}{}", self.name, city.letter, k + 1),
+                    at: (sq.at.0 as i64, sq.at.1 as i64),
+                    edges,
+                    features: city_square_features(&sq.edges, sq.arms),
+                    road_arms: 0,
+                });
+            }
+        }
+        for (i, b) in self.borders.iter().enumerate() {
+            let (dx, dy) = SIDE_DELTA[b.side];
+            let facing = (b.side + 2) % 4;
+            let mut edges = ['F'; 4];
+            edges[facing] = b.kind.letter();
+            let f = SIDE_NAMES[facing];
+            let others: Vec<String> = (0..4)
+                .filter(|s| *s != facing)
+                .flat_map(|s| [format!("{}L", SIDE_NAMES[s]), format!("{}R", SIDE_NAMES[s])])
+                .collect();
+            let rest = format!("F({})", others.join(" "));
+            let (features, road_arms) = match b.kind {
+                EdgeKind::Road => (format!("R({f}) ; F({f}L) ; F({f}R) ; {rest}"), b.arms),
+                _ => (
+                    format!("C({f}){} ; {rest}", "+pennant".repeat(b.arms as usize)),
+                    0,
+                ),
+            };
+            out.push(PrintedPiece {
+                id: format!("map/{}/border{}", self.name, i + 1),
+                at: (b.at.0 as i64 + dx as i64, b.at.1 as i64 + dy as i64),
+                edges: edges.iter().collect(),
+                features,
+                road_arms,
+            });
+        }
+        out
+    }
+}
+
+/// The features of a large-city square: one city over its city sides (with the coats of
+/// arms, M-7), a road ending in the city on each road side, and a field on each half-edge
+/// (printed land does not join the fields around it), bordering the city.
+fn city_square_features(edges: &[EdgeKind; 4], arms: u8) -> String {
+    let city_sides: Vec<&str> = (0..4)
+        .filter(|s| edges[*s] == EdgeKind::City)
+        .map(|s| SIDE_NAMES[s])
+        .collect();
+    let mut parts = vec![format!(
+        "C({}){}",
+        city_sides.join(" "),
+        "+pennant".repeat(arms as usize)
+    )];
+    for side in 0..4 {
+        if edges[side] == EdgeKind::City {
+            continue;
+        }
+        if edges[side] == EdgeKind::Road {
+            parts.push(format!("R({})", SIDE_NAMES[side]));
+        }
+        for half in ["L", "R"] {
+            parts.push(format!("F({}{half})~{}", SIDE_NAMES[side], city_sides[0]));
+        }
+    }
+    parts.join(" ; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"
+name = "small"
+tiles = 10
+start_squares = 1
+grid = '''
+........
+.oooBBo.
+.oSoBBo.
+.oooooo.
+'''
+
+[cities.B]
+name = "Bigtown"
+squares = [
+  { at = [4, 1], edges = "FCCF", arms = 1 },
+  { at = [5, 1], edges = "FRCC" },
+  { at = [4, 2], edges = "CCFC", arms = 1 },
+  { at = [5, 2], edges = "CFFC" },
+]
+
+[[border]]
+at = [1, 1]
+side = "W"
+piece = "road"
+arms = 2
+"#;
+
+    #[test]
+    fn a_small_map_parses() {
+        let m = parse_map(SMALL, "small.toml").unwrap();
+        assert_eq!((m.width, m.height), (8, 4));
+        assert_eq!(m.starts, vec![(2, 2)]);
+        assert_eq!(m.cities.len(), 1);
+        assert_eq!(m.cities[0].squares.len(), 4);
+        assert_eq!(m.borders[0].side, 3);
+        let pieces = m.printed_pieces();
+        assert_eq!(pieces.len(), 5);
+        assert_eq!(pieces[4].at, (0, 1));
+        assert_eq!(pieces[4].edges, "FRFF");
+    }
+
+    fn fault(text: &str) -> String {
+        parse_map(text, "m.toml").unwrap_err().to_string()
+    }
+
+    #[test]
+    fn faults_name_the_place() {
+        let e = fault(&SMALL.replace(".oooooo.", ".ooxooo."));
+        assert!(e.contains("unknown symbol \"x\""), "{e}");
+        assert!(e.contains("line 9, column 4"), "{e}");
+        let e = fault(&SMALL.replace("edges = \"FRCC\"", "edges = \"FRFC\""));
+        assert!(e.contains("disagree"), "{e}");
+        let e = fault(&SMALL.replace(".oSoBBo.", ".oooBBo."));
+        assert!(e.contains("no start square"), "{e}");
+        let e = fault(&SMALL.replace("side = \"W\"", "side = \"E\""));
+        assert!(e.contains("not on the map's border"), "{e}");
+        let e = fault(&SMALL.replace(".oooBBo.\n.oS", ".oooBBC.\n.oS"));
+        assert!(e.contains("large city C has no [cities.C] entry"), "{e}");
+        let e = fault(&SMALL.replace("start_squares = 1", "start_squares = 3"));
+        assert!(e.contains("has 1 start squares"), "{e}");
+    }
+
+    #[test]
+    fn builtin_maps_parse() {
+        let builtins = crate::data::DataKind::Map.builtins();
+        assert!(builtins.len() >= 2);
+        for (name, text) in builtins {
+            let m = parse_map(text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(m.name, *name);
+            let playable = m.playable_squares();
+            match *name {
+                "continental" => {
+                    assert!(
+                        (100..=140).contains(&playable),
+                        "{name}: {playable} squares"
+                    );
+                    assert!(
+                        m.cities.iter().any(|c| c.squares.len() == 6
+                            && c.squares.iter().map(|s| s.arms as u32).sum::<u32>() == 4),
+                        "{name}: no 6-square city with 4 coats of arms"
+                    );
+                }
+                "northern" => {
+                    assert!((90..=130).contains(&playable), "{name}: {playable} squares");
+                }
+                other => panic!("unexpected built-in map {other}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! Carcassonne Maps: the seed's worked examples as positions on small test maps, with the
+//! scores the seed gives (M-5, M-6), and the placement rules of a map board.
+
+use std::sync::Arc;
+
+use carcassonne_core::game::{Game, Move};
+use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
+
+/// A map with printed border pieces on its west and north edges (roads with coats of
+/// arms, a city with two), neutral borders elsewhere, and one start square.
+const BORDERS: &str = r#"
+name = "borders"
+tiles = 12
+start_squares = 1
+grid = '''
+.......
+.ooooo.
+.oSooo.
+.ooooo.
+.......
+'''
+
+[[border]]
+at = [1, 2]
+side = "W"
+piece = "road"
+arms = 2
+
+[[border]]
+at = [2, 1]
+side = "N"
+piece = "city"
+arms = 2
+
+[[border]]
+at = [1, 3]
+side = "W"
+piece = "road"
+arms = 1
+"#;
+
+/// A large city of 5 printed squares with 4 coats of arms, open on one side only.
+const LARGE_CITY: &str = r#"
+name = "large-city"
+tiles = 12
+start_squares = 1
+grid = '''
+..........
+.oooooooo.
+.oAAAoSoo.
+.oAAooooo.
+.oooooooo.
+..........
+'''
+
+[cities.A]
+name = "Testburg"
+squares = [
+  { at = [2, 2], edges = "FCCF", arms = 1 },
+  { at = [3, 2], edges = "FCCC", arms = 2 },
+  { at = [4, 2], edges = "FCFC" },
+  { at = [2, 3], edges = "CCFF" },
+  { at = [3, 3], edges = "CFFC", arms = 1 },
+]
+"#;
+
+fn game(map: &str, deck: &[&str]) -> Game {
+    let spec = RulesSpec {
+        map: Some(DataSource::File {
+            path: "test-map.toml".into(),
+            toml: map.into(),
+        }),
+        meeples: 9,
+        ..RulesSpec::default()
+    };
+    let rules = Arc::new(Rules::new(spec).expect("test map"));
+    let deck = rules.deck_from_ids(deck).expect("base tiles");
+    Game::new(rules, deck)
+}
+
+fn play(g: &mut Game, x: i32, y: i32, rotation: u8, meeple: Option<u8>) {
+    let mv = Move::place(x, y, rotation, meeple);
+    if let Err(e) = g.play(mv) {
+        let open: Vec<(i32, i32)> = g
+            .board()
+            .open
+            .iter()
+            .map(|o| g.board().xy(o.cell))
+            .collect();
+        panic!("{mv:?} refused: {e}; open squares {open:?}");
+    }
+}
+
+fn is_open(g: &Game, x: i32, y: i32) -> bool {
+    g.board()
+        .open
+        .iter()
+        .any(|o| g.board().xy(o.cell) == (x, y))
+}
+
+#[test]
+fn seed_examples_on_border_pieces_and_a_border_monastery() {
+    let deck = [
+        "base/U", "base/A", "base/G", "base/E", "base/B", "base/B", "base/B", "base/B", "base/U",
+        "base/U",
+    ];
+    let mut g = game(BORDERS, &deck);
+    // The start tile (D: city N, road W-E) stands on the start square (2, 2).
+    assert!(is_open(&g, 1, 2) && is_open(&g, 3, 2) && is_open(&g, 2, 1));
+    // Example 2: a road ending in a printed border road: 3 tiles + the printed piece + 2
+    // coats of arms = 8 (M-6).
+    play(&mut g, 1, 2, 0, Some(0)); // P0: straight road, meeple on it
+    play(&mut g, 3, 2, 1, None); // P1: a monastery tile whose road ends the road
+    assert_eq!(g.scores()[..2], [8, 0]);
+    // Example 3: a city closed by a printed border city: 2 tiles + the piece + 2 coats
+    // of arms = 10.
+    play(&mut g, 2, 1, 1, Some(0)); // P0: city N-S between the start tile and the piece
+    assert_eq!(g.scores()[..2], [18, 0]);
+    // A half city closed by the neutral border: 1 tile = 2.
+    play(&mut g, 3, 1, 0, Some(0)); // P1: city N facing the map's edge
+    assert_eq!(g.scores()[..2], [18, 2]);
+    // Example 6: a monastery at the border needs its 5 existing neighbours: 1 + 5 = 6.
+    play(&mut g, 4, 1, 0, Some(0)); // P0
+    play(&mut g, 4, 2, 0, None);
+    play(&mut g, 5, 1, 0, None);
+    assert_eq!(g.scores()[..2], [18, 2], "4 of 5 neighbours: not complete");
+    play(&mut g, 5, 2, 0, None);
+    assert_eq!(g.scores()[..2], [24, 2]);
+    // Example 7: an incomplete road with a coat of arms at the end: 2 tiles + the printed
+    // piece + 1 for the coat of arms = 4.
+    play(&mut g, 1, 3, 0, Some(0)); // P0
+    play(&mut g, 2, 3, 0, None); // P1: the deck is empty now
+    assert!(g.is_over());
+    assert_eq!(g.scores()[..2], [28, 2]);
+}
+
+#[test]
+fn a_large_city_opens_when_connected_and_scores_its_squares_and_arms() {
+    let mut g = game(LARGE_CITY, &["base/J", "base/E"]);
+    // Squares beside the large city stay closed until a tile connects it (M-8).
+    assert!(is_open(&g, 5, 2));
+    assert!(!is_open(&g, 1, 2) && !is_open(&g, 4, 3));
+    // Example 1: J's city closes the large city's only open side: 5 printed squares + 1
+    // tile = 6 pieces, + 4 coats of arms: 2 x (6 + 4) = 20.
+    play(&mut g, 5, 2, 3, Some(1));
+    assert_eq!(g.scores()[..2], [20, 0]);
+    for (x, y) in [(1, 2), (1, 3), (4, 3), (2, 1), (3, 4)] {
+        assert!(
+            is_open(&g, x, y),
+            "({x}, {y}) opens once the city is connected"
+        );
+    }
+    // A large-city square takes no tile.
+    assert!(g.check(Move::place(3, 2, 0, None)).is_err());
+}
