@@ -50,7 +50,8 @@ TILE_SETS: list[str]
 "ferries", "south-seas"]`` (South Seas: a labelled reconstruction, see ``Rules.reconstructions``)."""
 SCORE_KINDS: list[str]
 """Scoring kinds in column order: ``["road", "city", "monastery", "field", "goods", "ships",
-"wares"]`` (the last two: South Seas ship points and 1 point per 3 wares left)."""
+"wares", "arms"]`` ("ships" and "wares": South Seas ship points and 1 point per 3 wares
+left; "arms": Carcassonne Maps, 2 per coat of arms on an island square a tile goes on)."""
 WARES: list[str]
 """South Seas ware names in the order of every ware tuple: ``["shell", "banana", "fish"]``."""
 MAX_DATA_FILE_BYTES: int

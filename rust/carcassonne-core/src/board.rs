@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::geometry::{Geometry, MapBoard, NO_CITY};
+use crate::geometry::{Geometry, MapBoard, NO_CITY, NO_ISLAND};
 use crate::topology::{EdgeKind, RING_DELTA, SIDE_DELTA};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +64,10 @@ pub struct Board {
     shows: Vec<u8>,
     /// Map boards: per large city, whether a tile stands beside it yet (M-8).
     connected: Vec<bool>,
+    /// Map boards: per island, whether a ferry connection reaching it is linked (M-10).
+    linked: Vec<bool>,
+    /// Map boards: cells naming a piece placed elsewhere (a ferry connection's far end).
+    aliases: Vec<u32>,
 }
 
 impl Board {
@@ -83,6 +87,8 @@ impl Board {
             geometry: Geometry::Open,
             shows: Vec::new(),
             connected: Vec::new(),
+            linked: Vec::new(),
+            aliases: Vec::new(),
         }
     }
 
@@ -104,6 +110,8 @@ impl Board {
                     geometry: geometry.clone(),
                     shows: vec![0; cells],
                     connected: vec![false; map.def.cities.len()],
+                    linked: vec![false; map.def.islands],
+                    aliases: Vec::new(),
                 }
             }
         }
@@ -132,13 +140,18 @@ impl Board {
             for p in &self.placed {
                 self.cells[p.cell as usize] = 0;
             }
+            for &c in &self.aliases {
+                self.cells[c as usize] = 0;
+            }
             for o in &self.open {
                 self.open_at[o.cell as usize] = 0;
             }
             self.placed.clear();
             self.neighbours.clear();
             self.open.clear();
+            self.aliases.clear();
             self.connected.fill(false);
+            self.linked.fill(false);
             return;
         }
         if tiles as i32 + 2 > self.origin {
@@ -301,7 +314,8 @@ impl Board {
             .iter()
             .enumerate()
             .fold(0u8, |m, (side, e)| m | ((*e as u8) << (2 * side)));
-        let real = map.playable[cell as usize];
+        // A tile on a square (not a printed piece) opens the squares around it.
+        let real = map.playable[cell as usize] || map.island[cell as usize] != NO_ISLAND;
         let mut around = [0u16; 4];
         for (side, edge) in edges.iter().enumerate() {
             let n = self.neighbour_cell(cell, side);
@@ -313,21 +327,64 @@ impl Board {
                 if real && city != NO_CITY && !self.connected[city as usize] {
                     self.connected[city as usize] = true;
                     for &p in &map.frontier[city as usize] {
-                        self.open_if_empty(p);
+                        self.open_if_free(map, p);
                     }
                 }
                 continue;
             }
-            if !real || !map.playable[n as usize] {
+            if !real || !self.takes_tile_now(map, n) {
                 continue;
             }
             match self.open_index(n) {
                 Some(i) => self.open[i].demand |= (*edge as u8) << (2 * ((side + 2) % 4)),
-                None => self.open_if_empty(n),
+                None => self.open_if_free(map, n),
             }
         }
         self.neighbours.push(around);
+        if real {
+            // A road reaching a ferry connection's end continues at the other end (the
+            // tile's edge there is a road: the printed piece demands one). An island at
+            // the far end is linked: its squares take tiles from now on (M-10).
+            for &far in &map.ferry_to[cell as usize] {
+                let island = map.island[far as usize];
+                if island != NO_ISLAND && !self.linked[island as usize] {
+                    self.linked[island as usize] = true;
+                    for &c in &map.island_cells[island as usize] {
+                        let beside_a_tile = (0..4).any(|side| {
+                            let n = self.neighbour_cell(c, side) as usize;
+                            self.cells[n] != 0 && (map.playable[n] || map.island[n] != NO_ISLAND)
+                        });
+                        if beside_a_tile {
+                            self.open_if_free(map, c);
+                        }
+                    }
+                }
+                self.open_if_free(map, far);
+            }
+        }
         index
+    }
+
+    /// Whether a tile may stand on the map square at `cell` now: a playable square, or a
+    /// square of a linked island.
+    fn takes_tile_now(&self, map: &MapBoard, cell: u32) -> bool {
+        let island = map.island[cell as usize];
+        map.playable[cell as usize] || (island != NO_ISLAND && self.linked[island as usize])
+    }
+
+    /// Opens the map square at `cell` if a tile may stand there now and it is empty.
+    fn open_if_free(&mut self, map: &MapBoard, cell: u32) {
+        if self.takes_tile_now(map, cell) {
+            self.open_if_empty(cell);
+        }
+    }
+
+    /// Makes `cell` name placed tile `index` too (a ferry connection's second end), so
+    /// that a tile beside it meets the piece as it meets any neighbour.
+    pub fn alias(&mut self, cell: u32, index: usize) {
+        self.cells[cell as usize] = index as u16 + 1;
+        self.shows[cell as usize] = self.shows[self.placed[index].cell as usize];
+        self.aliases.push(cell);
     }
 
     /// Opens the empty square at `cell` (if not open yet), with the demand of every tile

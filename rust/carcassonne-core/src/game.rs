@@ -715,6 +715,10 @@ impl Game {
                 for &(cell, tile) in &map.pieces {
                     self.add_tile(cell, tile, 0);
                 }
+                // Piece k is placed tile k: the pieces are the first tiles of the game.
+                for &(cell, piece) in &map.aliases {
+                    self.board.alias(cell, piece);
+                }
                 let used = rules.start_squares as usize;
                 for (k, &(col, row)) in map.def.starts.iter().take(used).enumerate() {
                     let tile = if k == 0 {
@@ -1595,14 +1599,30 @@ impl Game {
 
     #[inline(never)]
     fn add_tile_on_map(&mut self, cell: u32, tile: u16, rotation: u8) -> Joined {
-        place_and_join::<true>(
+        let joined = place_and_join::<true>(
             &self.rules,
             &mut self.board,
             &mut self.features,
             cell,
             tile,
             rotation,
-        )
+        );
+        // A tile played on an island square with coats of arms: 2 points each at once
+        // (M-5). Only a move's tile: the start squares are never island squares.
+        let arms = self.board.map().map_or(0, |m| m.arms[cell as usize]);
+        if arms > 0 && self.turn > 0 {
+            self.award(
+                1 << self.current,
+                2 * arms as i32,
+                ScoreKind::Arms,
+                None,
+                true,
+            );
+            if let Some(e) = self.events.last_mut().filter(|_| self.record_events) {
+                e.tiles = vec![self.board.xy(cell)];
+            }
+        }
+        joined
     }
 
     pub(crate) fn draw(&mut self) {
@@ -1962,6 +1982,10 @@ impl Game {
                     extra[i] = points;
                 }
             }
+        }
+        // Maps: coats of arms on the island square the tile goes on.
+        if let Some(map) = self.board.map() {
+            base += 2 * map.arms[p.cell as usize] as i32;
         }
         // Monasteries: the neighbours' (the new tile fills one of their squares) and its own.
         for (dx, dy) in RING_DELTA {

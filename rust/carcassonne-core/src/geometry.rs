@@ -18,8 +18,9 @@ pub enum Geometry {
     Map(Arc<MapBoard>),
 }
 
-/// A sentinel for "no large city here".
+/// A sentinel for "no large city here" (and "no island here").
 pub const NO_CITY: u8 = u8::MAX;
+pub const NO_ISLAND: u8 = u8::MAX;
 
 /// The tables of one map, indexed by board cell (the board's grid is sized by the map,
 /// with a margin of two cells around it, so every neighbour of a square is a cell).
@@ -42,8 +43,21 @@ pub struct MapBoard {
     pub in_ring: Vec<bool>,
     /// Per large city: the playable cells beside it, which open once it is connected.
     pub frontier: Vec<Vec<u32>>,
-    /// The printed pieces as (cell, tile index), in the order they are put down.
+    /// The printed pieces as (cell, tile index), in the order they are put down: the
+    /// piece `k` is placed tile `k` of every game on this map.
     pub pieces: Vec<(u32, u16)>,
+    /// Second cells of pieces standing at two places (a ferry connection's far end), as
+    /// (cell, piece index).
+    pub aliases: Vec<(u32, usize)>,
+    /// Per cell: the island this square belongs to, or NO_ISLAND.
+    pub island: Vec<u8>,
+    /// Per island: its cells.
+    pub island_cells: Vec<Vec<u32>>,
+    /// Per cell: the squares at the other end of the ferry connections ending here.
+    pub ferry_to: Vec<Vec<u32>>,
+    /// Per cell: coats of arms printed on this island square (2 points each for the tile
+    /// placed here).
+    pub arms: Vec<u8>,
 }
 
 impl MapBoard {
@@ -58,6 +72,8 @@ impl MapBoard {
         let mut playable = vec![false; cells];
         let mut city = vec![NO_CITY; cells];
         let mut in_ring = vec![false; cells];
+        let mut island = vec![NO_ISLAND; cells];
+        let mut island_cells = vec![Vec::new(); def.islands];
         for row in 0..def.height {
             for col in 0..def.width {
                 let c = cell_of(col as i64, row as i64) as usize;
@@ -67,16 +83,44 @@ impl MapBoard {
                 if let Square::City(i) = sq {
                     city[c] = i;
                 }
+                if let Square::Island(i) = sq {
+                    island[c] = i;
+                    island_cells[i as usize].push(c as u32);
+                }
             }
         }
-        let pieces: Vec<(u32, u16)> = def
-            .printed_pieces()
+        let printed = def.printed_pieces();
+        let pieces: Vec<(u32, u16)> = printed
             .iter()
             .zip(piece_tiles)
             .map(|(p, t)| (cell_of(p.at.0, p.at.1), *t))
             .collect();
-        let bordered: std::collections::HashSet<((usize, usize), usize)> =
-            def.borders.iter().map(|b| (b.at, b.side)).collect();
+        let aliases = printed
+            .iter()
+            .enumerate()
+            .filter_map(|(k, p)| p.also_at.map(|(col, row)| (cell_of(col, row), k)))
+            .collect();
+        let mut ferry_to = vec![Vec::new(); cells];
+        let mut arms = vec![0u8; cells];
+        for &((col, row), n) in &def.island_arms {
+            arms[cell_of(col as i64, row as i64) as usize] = n;
+        }
+        for f in &def.ferries {
+            let [(a, _), (b, _)] = f.ends;
+            let (ca, cb) = (
+                cell_of(a.0 as i64, a.1 as i64),
+                cell_of(b.0 as i64, b.1 as i64),
+            );
+            ferry_to[ca as usize].push(cb);
+            ferry_to[cb as usize].push(ca);
+        }
+        // Border sides holding a printed piece or a ferry end: they do not close.
+        let bordered: std::collections::HashSet<((usize, usize), usize)> = def
+            .borders
+            .iter()
+            .map(|b| (b.at, b.side))
+            .chain(def.ferries.iter().flat_map(|f| f.ends))
+            .collect();
         let mut closing = vec![0u8; cells];
         let mut ring_size = vec![0u8; cells];
         for row in 0..def.height {
@@ -109,7 +153,7 @@ impl MapBoard {
             for sq in &c.squares {
                 for (dx, dy) in SIDE_DELTA {
                     let (col, row) = (sq.at.0 as i64 + dx as i64, sq.at.1 as i64 + dy as i64);
-                    if def.square(col, row).playable() {
+                    if def.square(col, row).takes_tiles() {
                         let cell = cell_of(col, row);
                         if !frontier[i].contains(&cell) {
                             frontier[i].push(cell);
@@ -129,6 +173,11 @@ impl MapBoard {
             in_ring,
             frontier,
             pieces,
+            aliases,
+            island,
+            island_cells,
+            ferry_to,
+            arms,
         }
     }
 }

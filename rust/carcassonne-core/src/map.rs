@@ -12,22 +12,27 @@
 //! | `~` | a wave square: takes no tile, closes the features facing it (M-9) |
 //! | `^` | a Nordic-style highlight: takes no tile, closes the features facing it |
 //! | `A`-`Z` except `S` | a square of the large city with that letter (see `[cities]`) |
+//! | `i` | an island square: takes a tile once its island is linked by a ferry (M-10) |
 //!
-//! (`i` island squares and `h` half squares are reserved for ferry connections and
-//! joined maps; this version refuses them.)
+//! (`h` half squares are reserved for joined maps; this version refuses them.)
 //!
 //! The legend: `[cities.X]` names large city X and lists every one of its squares with
 //! the edges it shows (N E S W: `C` city, `R` road, `F` field; sides towards another
 //! square of the same city must be `C`) and its coats of arms; `[[border]]` lists the
 //! printed road and city pieces on the map's border (a square on the edge, the side, the
-//! piece and its coats of arms). Every other border side is neutral. Coordinates are
-//! `[column, row]`, counted from 0 at the top left.
+//! piece and its coats of arms). Every other border side is neutral. `[[ferries]]` lists
+//! the printed ferry connections: two border sides (`from`, `to`: `[column, row, side]`)
+//! joined by a route with its coats of arms; `[[arms]]` the coats of arms printed on
+//! island squares. Coordinates are `[column, row]`, counted from 0 at the top left.
 //!
 //! How the engine plays a map (DECISIONS M-5..M-9): each large-city square and each
 //! printed border piece becomes a printed tile, placed before the first turn, whose
 //! segments enter the same union-find as the tiles' own: completion, majorities and
 //! scoring stay one code path, and a printed piece counts as one tile of its feature.
-//! Coats of arms are pennants (2 each on a completed road or city, 1 at the end).
+//! Coats of arms are pennants (2 each on a completed road or city, 1 at the end). A ferry
+//! connection is one printed road piece standing at both of its ends (the board's cells
+//! beyond both border sides name the same piece): a road reaching one end continues at the
+//! other, and the connection counts as one piece.
 
 use std::collections::{HashMap, HashSet};
 
@@ -56,6 +61,9 @@ pub enum Square {
     Highlight,
     /// A square of large city `i` (index into `MapDef::cities`).
     City(u8),
+    /// A square of island `i` (islands are the orthogonally connected groups of `i`
+    /// squares, numbered in reading order of their first square).
+    Island(u8),
 }
 
 impl Square {
@@ -64,10 +72,16 @@ impl Square {
         matches!(self, Square::Ordinary | Square::Town | Square::Start)
     }
 
-    /// Whether a monastery counts this square among its neighbours (M-9: playable squares
-    /// and printed large-city squares, never waves, highlights or the outside).
+    /// Whether a monastery counts this square among its neighbours (M-9: squares that take
+    /// a tile, now or once linked, and printed large-city squares; never waves, highlights
+    /// or the outside).
     pub fn in_ring(self) -> bool {
-        self.playable() || matches!(self, Square::City(_))
+        self.playable() || matches!(self, Square::City(_) | Square::Island(_))
+    }
+
+    /// A square that takes a tile now or once its island is linked.
+    pub fn takes_tiles(self) -> bool {
+        self.playable() || matches!(self, Square::Island(_))
     }
 }
 
@@ -95,6 +109,14 @@ pub struct BorderPiece {
     pub arms: u8,
 }
 
+/// A printed ferry connection between two border sides (M-10).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FerryRoute {
+    /// `(square, side)` of each end.
+    pub ends: [((usize, usize), usize); 2],
+    pub arms: u8,
+}
+
 /// A checked map.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MapDef {
@@ -112,6 +134,12 @@ pub struct MapDef {
     pub squares: Vec<Square>,
     pub cities: Vec<LargeCity>,
     pub borders: Vec<BorderPiece>,
+    pub ferries: Vec<FerryRoute>,
+    /// Coats of arms on island squares: `(square, count)`; a tile placed there scores 2
+    /// per coat of arms at once (M-5).
+    pub island_arms: Vec<((usize, usize), u8)>,
+    /// Number of islands.
+    pub islands: usize,
     /// The start squares, in reading order.
     pub starts: Vec<(usize, usize)>,
 }
@@ -131,6 +159,26 @@ struct RawMap {
     cities: std::collections::BTreeMap<String, Spanned<RawCity>>,
     #[serde(default)]
     border: Vec<Spanned<RawBorder>>,
+    #[serde(default)]
+    ferries: Vec<Spanned<RawFerry>>,
+    #[serde(default)]
+    arms: Vec<Spanned<RawArms>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFerry {
+    from: (i64, i64, String),
+    to: (i64, i64, String),
+    #[serde(default)]
+    arms: u8,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawArms {
+    at: [i64; 2],
+    count: u8,
 }
 
 #[derive(Deserialize)]
@@ -160,6 +208,11 @@ struct RawBorder {
 }
 
 impl MapDef {
+    /// While islands are numbered: whether the island square at (col, row) has its number.
+    fn islands_seen(&self, col: usize, row: usize) -> bool {
+        !matches!(self.squares[row * self.width + col], Square::Island(0))
+    }
+
     pub fn square(&self, col: i64, row: i64) -> Square {
         if col < 0 || row < 0 || col as usize >= self.width || row as usize >= self.height {
             return Square::None;
@@ -173,9 +226,9 @@ impl MapDef {
         self.square(col as i64 + dx as i64, row as i64 + dy as i64)
     }
 
-    /// Squares a tile may ever stand on.
+    /// Squares a tile may ever stand on (island squares included).
     pub fn playable_squares(&self) -> usize {
-        self.squares.iter().filter(|s| s.playable()).count()
+        self.squares.iter().filter(|s| s.takes_tiles()).count()
     }
 }
 
@@ -268,9 +321,10 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
                 }
                 '~' => Square::Wave,
                 '^' => Square::Highlight,
-                'i' | 'h' => {
+                'i' => Square::Island(0),
+                'h' => {
                     return Err(fail(format!(
-                        "{}: {} (island and half squares) is not supported yet",
+                        "{}: {} (half squares, for joined maps) is not supported yet",
                         at(file_rows[row], col),
                         quote(&c.to_string())
                     )));
@@ -305,8 +359,51 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
         squares,
         cities: Vec::new(),
         borders: Vec::new(),
+        ferries: Vec::new(),
+        island_arms: Vec::new(),
+        islands: 0,
         starts,
     };
+    // Number the islands: orthogonally connected groups of island squares.
+    for row in 0..height {
+        for col in 0..width {
+            if map.squares[row * width + col] != Square::Island(0) || map.islands_seen(col, row) {
+                continue;
+            }
+            if map.islands >= u8::MAX as usize {
+                return Err(fail(format!("more than {} islands", u8::MAX - 1)));
+            }
+            let id = map.islands as u8 + 1;
+            let mut stack = vec![(col, row)];
+            map.squares[row * width + col] = Square::Island(id);
+            while let Some((c, r)) = stack.pop() {
+                for side in 0..4 {
+                    let (dx, dy) = SIDE_DELTA[side];
+                    let (nc, nr) = (c as i64 + dx as i64, r as i64 + dy as i64);
+                    if map.square(nc, nr) == Square::Island(0) {
+                        map.squares[nr as usize * width + nc as usize] = Square::Island(id);
+                        stack.push((nc as usize, nr as usize));
+                    }
+                    if matches!(
+                        map.square(nc, nr),
+                        Square::Ordinary | Square::Town | Square::Start
+                    ) {
+                        return Err(fail(format!(
+                            "{}: an island square beside the mainland (islands are reached by ferry)",
+                            at(file_rows[r], c)
+                        )));
+                    }
+                }
+            }
+            map.islands += 1;
+        }
+    }
+    // Islands are numbered from 1 while grouping (0 marks a square not yet grouped): shift.
+    for sq in &mut map.squares {
+        if let Square::Island(i) = sq {
+            *i -= 1;
+        }
+    }
     let square_at = |at: [i64; 2], what: &str| -> Result<(usize, usize), String> {
         if at[0] < 0 || at[1] < 0 || at[0] as usize >= width || at[1] as usize >= height {
             return Err(format!(
@@ -462,6 +559,110 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
             arms: b.arms,
         });
     }
+    for (i, f) in raw.ferries.iter().enumerate() {
+        let line = item_line(f.span().start);
+        let f = f.get_ref();
+        let ferr = |fault: String| err(Some(&format!("ferry {} (line {line})", i + 1)), fault);
+        let mut ends = [((0, 0), 0); 2];
+        for (k, (col, row, side)) in [&f.from, &f.to].into_iter().enumerate() {
+            let at = square_at([*col, *row], "a ferry end").map_err(ferr)?;
+            let side = parse_side(side)
+                .ok_or_else(|| ferr(format!("side {} is not N, E, S or W", quote(side))))?;
+            if !map.square(at.0 as i64, at.1 as i64).takes_tiles() {
+                return Err(ferr(format!(
+                    "the end at [{}, {}] is on a square that takes no tile",
+                    at.0, at.1
+                )));
+            }
+            if !matches!(map.beside(at, side), Square::None | Square::Wave) {
+                return Err(ferr(format!(
+                    "side {} of [{}, {}] is not on the map's border or the sea",
+                    SIDE_NAMES[side], at.0, at.1
+                )));
+            }
+            let (dx, dy) = SIDE_DELTA[side];
+            let outside = (at.0 as i64 + dx as i64, at.1 as i64 + dy as i64);
+            if map.square(outside.0, outside.1) == Square::Wave {
+                return Err(ferr(format!(
+                    "side {} of [{}, {}] faces a wave square; a ferry leaves from the outside (.)",
+                    SIDE_NAMES[side], at.0, at.1
+                )));
+            }
+            if outside_used.insert(outside, usize::MAX).is_some() {
+                return Err(ferr(format!(
+                    "the outside square beyond side {} of [{}, {}] already holds a printed piece",
+                    SIDE_NAMES[side], at.0, at.1
+                )));
+            }
+            for s in 0..4 {
+                let n = (
+                    outside.0 + SIDE_DELTA[s].0 as i64,
+                    outside.1 + SIDE_DELTA[s].1 as i64,
+                );
+                if n != (at.0 as i64, at.1 as i64) && map.square(n.0, n.1) != Square::None {
+                    return Err(ferr(format!(
+                        "the outside square beyond side {} of [{}, {}] also touches square [{}, {}]; a ferry end needs an outside square of its own",
+                        SIDE_NAMES[side], at.0, at.1, n.0, n.1
+                    )));
+                }
+            }
+            ends[k] = (at, side);
+        }
+        if f.arms > MAX_ARMS {
+            return Err(ferr(format!("at most {MAX_ARMS} coats of arms on a route")));
+        }
+        map.ferries.push(FerryRoute { ends, arms: f.arms });
+    }
+    for (i, a) in raw.arms.iter().enumerate() {
+        let line = item_line(a.span().start);
+        let a = a.get_ref();
+        let aerr = |fault: String| err(Some(&format!("arms {} (line {line})", i + 1)), fault);
+        let at = square_at(a.at, "coats of arms").map_err(aerr)?;
+        if !matches!(map.square(at.0 as i64, at.1 as i64), Square::Island(_)) {
+            return Err(aerr(format!(
+                "[{}, {}] is not an island square (coats of arms on squares are island squares')",
+                at.0, at.1
+            )));
+        }
+        if !(1..=MAX_ARMS).contains(&a.count) || map.island_arms.iter().any(|(s, _)| *s == at) {
+            return Err(aerr(format!(
+                "count must be 1 to {MAX_ARMS}, once per square, at [{}, {}]",
+                at.0, at.1
+            )));
+        }
+        map.island_arms.push((at, a.count));
+    }
+    // Every island is reachable: from the mainland, over ferry routes.
+    let region = |at: (usize, usize)| match map.square(at.0 as i64, at.1 as i64) {
+        Square::Island(i) => i as usize + 1,
+        _ => 0,
+    };
+    let mut reached = vec![false; map.islands + 1];
+    reached[0] = true;
+    loop {
+        let mut grew = false;
+        for f in &map.ferries {
+            let (a, b) = (region(f.ends[0].0), region(f.ends[1].0));
+            if reached[a] != reached[b] {
+                reached[a] = true;
+                reached[b] = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    if let Some(island) = reached.iter().position(|r| !r) {
+        let (col, row) = (0..map.squares.len())
+            .find(|i| map.squares[*i] == Square::Island(island as u8 - 1))
+            .map(|i| (i % width, i / width))
+            .unwrap_or((0, 0));
+        return Err(fail(format!(
+            "{}: the island there is reached by no ferry connection from the mainland",
+            at(file_rows[row], col)
+        )));
+    }
     if map.starts.is_empty() {
         return Err(fail("the map has no start square (S)".into()));
     }
@@ -539,6 +740,8 @@ pub struct PrintedPiece {
     pub features: String,
     /// Coats of arms on its road (tile files allow pennants only in cities).
     pub road_arms: u8,
+    /// A ferry connection also stands here (its other end), in map coordinates.
+    pub also_at: Option<(i64, i64)>,
 }
 
 impl MapDef {
@@ -554,6 +757,7 @@ impl MapDef {
                     edges,
                     features: city_square_features(&sq.edges, sq.arms),
                     road_arms: 0,
+                    also_at: None,
                 });
             }
         }
@@ -581,6 +785,43 @@ impl MapDef {
                 edges: edges.iter().collect(),
                 features,
                 road_arms,
+                also_at: None,
+            });
+        }
+        for (i, f) in self.ferries.iter().enumerate() {
+            // One road facing both ends (the sides facing them may be one side).
+            let outside = |((col, row), side): ((usize, usize), usize)| {
+                let (dx, dy) = SIDE_DELTA[side];
+                (col as i64 + dx as i64, row as i64 + dy as i64)
+            };
+            let facing: Vec<usize> = f.ends.iter().map(|(_, side)| (side + 2) % 4).collect();
+            let mut road_sides: Vec<usize> = facing.clone();
+            road_sides.dedup();
+            let mut edges = ['F'; 4];
+            let mut parts = vec![format!(
+                "R({})",
+                road_sides
+                    .iter()
+                    .map(|s| SIDE_NAMES[*s])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )];
+            for side in 0..4 {
+                if road_sides.contains(&side) {
+                    edges[side] = 'R';
+                    parts.push(format!("F({}L)", SIDE_NAMES[side]));
+                    parts.push(format!("F({}R)", SIDE_NAMES[side]));
+                } else {
+                    parts.push(format!("F({}L {}R)", SIDE_NAMES[side], SIDE_NAMES[side]));
+                }
+            }
+            out.push(PrintedPiece {
+                id: format!("map/{}/ferry{}", self.name, i + 1),
+                at: outside(f.ends[0]),
+                edges: edges.iter().collect(),
+                features: parts.join(" ; "),
+                road_arms: f.arms,
+                also_at: Some(outside(f.ends[1])),
             });
         }
         out

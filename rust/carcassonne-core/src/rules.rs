@@ -512,14 +512,19 @@ impl Rules {
                 for piece in def.printed_pieces() {
                     // Cannot fail for a checked map: its pieces are built from checked
                     // edges; a fault here is the engine's, reported as the map's.
-                    let tile =
-                        printed_tile(&piece.id, &piece.edges, &piece.features, piece.road_arms)
-                            .map_err(|fault| {
-                                crate::data::DataError::maker(source.label(), DataKind::Map)(
-                                    Some(&piece.id),
-                                    fault,
-                                )
-                            })?;
+                    let tile = printed_tile(
+                        &piece.id,
+                        &piece.edges,
+                        &piece.features,
+                        piece.road_arms,
+                        piece.also_at.is_some(),
+                    )
+                    .map_err(|fault| {
+                        crate::data::DataError::maker(source.label(), DataKind::Map)(
+                            Some(&piece.id),
+                            fault,
+                        )
+                    })?;
                     piece_tiles.push(tiles.len() as u16);
                     tiles.push(tile);
                 }

@@ -20,9 +20,12 @@ pub enum ScoreKind {
     Ships = 5,
     /// South Seas: 1 point per 3 wares left at the end.
     Wares = 6,
+    /// Carcassonne Maps: coats of arms on an island square, 2 each for the tile placed
+    /// there (M-5).
+    Arms = 7,
 }
 
-pub const SCORE_KINDS: usize = 7;
+pub const SCORE_KINDS: usize = 8;
 
 impl ScoreKind {
     pub const ALL: [ScoreKind; SCORE_KINDS] = [
@@ -33,6 +36,7 @@ impl ScoreKind {
         ScoreKind::Goods,
         ScoreKind::Ships,
         ScoreKind::Wares,
+        ScoreKind::Arms,
     ];
 
     pub fn name(self) -> &'static str {
@@ -44,6 +48,7 @@ impl ScoreKind {
             ScoreKind::Goods => "goods",
             ScoreKind::Ships => "ships",
             ScoreKind::Wares => "wares",
+            ScoreKind::Arms => "arms",
         }
     }
 

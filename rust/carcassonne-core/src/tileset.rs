@@ -427,11 +427,14 @@ pub fn parse_tileset(text: &str, file: &str) -> Result<TileSet, DataError> {
 /// A printed piece of a map (a large-city square, a border piece) as a tile: edges and
 /// features in the tile-file notation, plus coats of arms on its road, which tile files
 /// do not allow (`Segment::pennants` counts them, like a city's).
+/// `two_ends`: the road is a ferry connection, with two open ends even where both face
+/// the same side of the piece.
 pub(crate) fn printed_tile(
     id: &str,
     edges: &str,
     features: &str,
     road_arms: u8,
+    two_ends: bool,
 ) -> Result<TileDef, String> {
     let raw = RawTile {
         id: id.to_string(),
@@ -443,13 +446,16 @@ pub(crate) fn printed_tile(
         features: features.to_string(),
     };
     let mut def = parse_tile(id, "map", System::Classic, &raw)?;
-    if road_arms > 0 {
+    if road_arms > 0 || two_ends {
         let road = def
             .segments
             .iter_mut()
             .find(|s| s.kind == FeatureKind::Road)
-            .ok_or("coats of arms on a road, but the piece has no road")?;
+            .ok_or("coats of arms or ends on a road, but the piece has no road")?;
         road.pennants = road_arms;
+        if two_ends {
+            road.sides = 2;
+        }
     }
     Ok(def)
 }

@@ -30,11 +30,30 @@ fn check_against_flood_fill(game: &Game) {
     let rules = game.rules();
     let map = game.board().map();
     let placed = game.placed();
-    let at: HashMap<(i32, i32), usize> = placed
+    let mut at: HashMap<(i32, i32), usize> = placed
         .iter()
         .enumerate()
         .map(|(i, p)| ((p.x, p.y), i))
         .collect();
+    // Where each tile stands: a map's ferry connection stands beyond both of its ends (the
+    // map file's pieces say where; it is the placed tile with the piece's id at `at`).
+    let mut positions: Vec<Vec<(i32, i32)>> = placed.iter().map(|p| vec![(p.x, p.y)]).collect();
+    if let Some(m) = map {
+        for piece in m.def.printed_pieces() {
+            let Some((x, y)) = piece.also_at else {
+                continue;
+            };
+            let i = placed
+                .iter()
+                .position(|p| {
+                    (p.x as i64, p.y as i64) == piece.at
+                        && rules.tiles[p.tile as usize].id == piece.id
+                })
+                .expect("the ferry connection is on the board");
+            at.insert((x as i32, y as i32), i);
+            positions[i].push((x as i32, y as i32));
+        }
+    }
     let key = |i: usize, s: usize| (i, s);
     let mut seen: HashSet<(usize, usize)> = HashSet::new();
     for (i, p) in placed.iter().enumerate() {
@@ -60,8 +79,25 @@ fn check_against_flood_fill(game: &Game) {
                 }
                 let tp = &placed[ti];
                 let tdef = &rules.tiles[tp.tile as usize];
-                for side in 0..4 {
+                let printed = tdef.id.starts_with("map/");
+                for (side, &(px, py)) in
+                    (0..4).flat_map(|side| positions[ti].iter().map(move |xy| (side, xy)))
+                {
                     let (dx, dy) = SIDE_DELTA[side];
+                    // A printed piece outside the map meets only the squares it faces.
+                    if printed
+                        && map.is_some_and(|m| {
+                            let sq = m.def.square((px + dx) as i64, (py + dy) as i64);
+                            !(sq.takes_tiles() || matches!(sq, Square::City(_)))
+                        })
+                    {
+                        continue;
+                    }
+                    let tp = carcassonne_core::board::Placed {
+                        x: px,
+                        y: py,
+                        ..*tp
+                    };
                     let nb = at.get(&(tp.x + dx, tp.y + dy));
                     for pos in 0..3 {
                         let sl = slot(side, pos);

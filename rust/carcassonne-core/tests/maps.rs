@@ -64,6 +64,30 @@ squares = [
 ]
 "#;
 
+/// A ferry connection from the mainland to an island whose first square has two coats of
+/// arms; the route has two.
+const FERRY: &str = r#"
+name = "ferry"
+tiles = 10
+start_squares = 1
+grid = '''
+.........
+.ooo.....
+.oSo.....
+.ooo..ii.
+.........
+'''
+
+[[ferries]]
+from = [3, 3, "E"]
+to = [6, 3, "W"]
+arms = 2
+
+[[arms]]
+at = [6, 3]
+count = 2
+"#;
+
 fn game(map: &str, deck: &[&str]) -> Game {
     let spec = RulesSpec {
         map: Some(DataSource::File {
@@ -152,4 +176,29 @@ fn a_large_city_opens_when_connected_and_scores_its_squares_and_arms() {
     }
     // A large-city square takes no tile.
     assert!(g.check(Move::place(3, 2, 0, None)).is_err());
+}
+
+#[test]
+fn a_ferry_connection_links_an_island_and_counts_as_one_road_piece() {
+    use carcassonne_core::scoring::ScoreKind;
+    let mut g = game(FERRY, &["base/B", "base/A", "base/A"]);
+    play(&mut g, 2, 3, 0, None); // P0: a monastery tile south of the start tile
+    assert!(!is_open(&g, 6, 3), "the island is not linked yet");
+    // P1: a road ending at a monastery, running east into the ferry connection.
+    play(&mut g, 3, 3, 3, Some(1));
+    assert!(
+        is_open(&g, 6, 3),
+        "a tile at the mainland end links the island (M-10)"
+    );
+    assert!(
+        !is_open(&g, 7, 3),
+        "only the far end opens, not the whole island"
+    );
+    // Example 9: a tile on an island square with 2 coats of arms scores 4 at once.
+    // Example 5: the road over the ferry is complete: 2 tiles + the connection + 2 coats
+    // of arms on the route = 7.
+    play(&mut g, 6, 3, 1, None); // P0
+    assert_eq!(g.scores()[..2], [4, 7]);
+    assert_eq!(g.points_by_kind(0)[ScoreKind::Arms as usize], 4);
+    assert_eq!(g.points_by_kind(1)[ScoreKind::Road as usize], 7);
 }
