@@ -134,7 +134,7 @@ impl MapBoard {
                     let n = def.beside((col, row), side);
                     let closes = match n {
                         Square::None => !bordered.contains(&((col, row), side)),
-                        Square::Wave | Square::Highlight => true,
+                        Square::Wave | Square::Highlight | Square::Half => true,
                         _ => false,
                     };
                     closing[c] |= (closes as u8) << side;

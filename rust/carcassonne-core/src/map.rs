@@ -14,7 +14,8 @@
 //! | `A`-`Z` except `S` | a square of the large city with that letter (see `[cities]`) |
 //! | `i` | an island square: takes a tile once its island is linked by a ferry (M-10) |
 //!
-//! (`h` half squares are reserved for joined maps; this version refuses them.)
+//! | `h` | a half square on the edge where two maps join (`join = "E"` or `"W"`): not a
+//! square on one map; on two joined maps, the two halves make one ordinary square |
 //!
 //! The legend: `[cities.X]` names large city X and lists every one of its squares with
 //! the edges it shows (N E S W: `C` city, `R` road, `F` field; sides towards another
@@ -64,6 +65,9 @@ pub enum Square {
     /// A square of island `i` (islands are the orthogonally connected groups of `i`
     /// squares, numbered in reading order of their first square).
     Island(u8),
+    /// Half a square on the joining edge: no square until two maps are joined, and like
+    /// the outside (a neutral border) meanwhile.
+    Half,
 }
 
 impl Square {
@@ -96,6 +100,8 @@ pub struct CitySquare {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LargeCity {
     pub letter: char,
+    /// How its pieces' tile ids name it: the letter, or on joined maps "<map>.<letter>".
+    pub tag: String,
     pub name: String,
     pub squares: Vec<CitySquare>,
 }
@@ -140,6 +146,8 @@ pub struct MapDef {
     pub island_arms: Vec<((usize, usize), u8)>,
     /// Number of islands.
     pub islands: usize,
+    /// The side whose column holds this map's half squares (E or W), for joining.
+    pub join: Option<usize>,
     /// The start squares, in reading order.
     pub starts: Vec<(usize, usize)>,
 }
@@ -163,6 +171,8 @@ struct RawMap {
     ferries: Vec<Spanned<RawFerry>>,
     #[serde(default)]
     arms: Vec<Spanned<RawArms>>,
+    #[serde(default)]
+    join: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -322,13 +332,7 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
                 '~' => Square::Wave,
                 '^' => Square::Highlight,
                 'i' => Square::Island(0),
-                'h' => {
-                    return Err(fail(format!(
-                        "{}: {} (half squares, for joined maps) is not supported yet",
-                        at(file_rows[row], col),
-                        quote(&c.to_string())
-                    )));
-                }
+                'h' => Square::Half,
                 c if c.is_ascii_uppercase() => match letters.iter().position(|l| *l == c) {
                     Some(i) => Square::City(i as u8),
                     None => {
@@ -362,8 +366,39 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
         ferries: Vec::new(),
         island_arms: Vec::new(),
         islands: 0,
+        join: None,
         starts,
     };
+    if let Some(side) = &raw.join {
+        map.join = match side.as_str() {
+            "E" => Some(1),
+            "W" => Some(3),
+            other => {
+                return Err(fail(format!(
+                    "join = {} must be \"E\" or \"W\" (the side whose column holds the half squares)",
+                    quote(other)
+                )));
+            }
+        };
+    }
+    let join_column = map.join.map(|side| if side == 1 { width - 1 } else { 0 });
+    for row in 0..height {
+        for col in 0..width {
+            if map.squares[row * width + col] == Square::Half && join_column != Some(col) {
+                return Err(fail(format!(
+                    "{}: a half square away from the joining edge (set join = \"E\" or \"W\" and put half squares in that column)",
+                    at(file_rows[row], col)
+                )));
+            }
+        }
+    }
+    if let Some(col) = join_column
+        && (0..height).all(|row| map.squares[row * width + col] != Square::Half)
+    {
+        return Err(fail(
+            "join is set but the joining column has no half square (h)".into(),
+        ));
+    }
     // Number the islands: orthogonally connected groups of island squares.
     for row in 0..height {
         for col in 0..width {
@@ -485,6 +520,7 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
         }
         map.cities.push(LargeCity {
             letter,
+            tag: letter.to_string(),
             name: city.name.clone(),
             squares: out,
         });
@@ -752,7 +788,7 @@ impl MapDef {
             for (k, sq) in city.squares.iter().enumerate() {
                 let edges: String = sq.edges.iter().map(|e| e.letter()).collect();
                 out.push(PrintedPiece {
-                    id: format!("map/{}/{}{}", self.name, city.letter, k + 1),
+                    id: format!("map/{}/{}{}", self.name, city.tag, k + 1),
                     at: (sq.at.0 as i64, sq.at.1 as i64),
                     edges,
                     features: city_square_features(&sq.edges, sq.arms),
@@ -944,8 +980,152 @@ arms = 2
                 "northern" => {
                     assert!((90..=130).contains(&playable), "{name}: {playable} squares");
                 }
+                "coastal" => {
+                    assert!(
+                        (100..=135).contains(&playable),
+                        "{name}: {playable} squares"
+                    );
+                    assert!(m.islands >= 2, "{name}: {} islands", m.islands);
+                    assert!(m.ferries.len() >= 3, "{name}: {} ferries", m.ferries.len());
+                    assert!(
+                        m.island_arms.len() >= 2,
+                        "{name}: {} island arms",
+                        m.island_arms.len()
+                    );
+                }
                 other => panic!("unexpected built-in map {other}"),
             }
         }
     }
+}
+
+/// Joins two half maps along their half squares (like USA West + East): `west`'s join
+/// column (E) lies on `east`'s (W), each pair of half squares becomes one ordinary square,
+/// and `east`'s squares, pieces and islands follow. Both maps' start squares are used by
+/// default, and the recommended tiles add up.
+pub fn join_maps(west: &MapDef, east: &MapDef) -> Result<MapDef, String> {
+    if west.join != Some(1) || east.join != Some(3) {
+        return Err(format!(
+            "maps {} and {} do not join: the first needs join = \"E\", the second join = \"W\"",
+            quote(&west.name),
+            quote(&east.name)
+        ));
+    }
+    if west.height != east.height {
+        return Err(format!(
+            "maps {} and {} do not join: {} and {} rows",
+            quote(&west.name),
+            quote(&east.name),
+            west.height,
+            east.height
+        ));
+    }
+    let shift = west.width - 1;
+    let width = west.width + east.width - 1;
+    if width > MAX_MAP_SIDE {
+        return Err(format!(
+            "the joined map is {width} squares wide; at most {MAX_MAP_SIDE}"
+        ));
+    }
+    let name = format!("{}+{}", west.name, east.name);
+    let mut squares = vec![Square::None; width * west.height];
+    let cities = west.cities.len() as u8;
+    let islands = west.islands as u8;
+    for row in 0..west.height {
+        for col in 0..width {
+            let w = (col < west.width).then(|| west.squares[row * west.width + col]);
+            let e = (col >= shift).then(|| east.squares[row * east.width + col - shift]);
+            squares[row * width + col] = match (w, e) {
+                (Some(Square::Half), Some(Square::Half)) => Square::Ordinary,
+                (Some(Square::None), Some(Square::None)) => Square::None,
+                (Some(_), Some(_)) => {
+                    return Err(format!(
+                        "maps {} and {} do not join: row {row} of the joining column holds a half square on one map only",
+                        quote(&west.name),
+                        quote(&east.name)
+                    ));
+                }
+                (Some(sq), None) => sq,
+                (None, Some(Square::City(i))) => Square::City(i + cities),
+                (None, Some(Square::Island(i))) => Square::Island(i + islands),
+                (None, Some(sq)) => sq,
+                (None, None) => Square::None,
+            };
+        }
+    }
+    let moved = |(col, row): (usize, usize)| (col + shift, row);
+    let tagged = |map: &MapDef, c: &LargeCity| LargeCity {
+        tag: format!("{}.{}", map.name, c.letter),
+        ..c.clone()
+    };
+    let mut out = MapDef {
+        name,
+        title: format!("{} + {}", west.title, east.title),
+        original: match (&west.original, &east.original) {
+            (None, None) => None,
+            (a, b) => Some(
+                [a.as_deref(), b.as_deref()]
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+        },
+        tiles: west.tiles + east.tiles,
+        start_squares: west.start_squares + east.start_squares,
+        width,
+        height: west.height,
+        squares,
+        cities: west
+            .cities
+            .iter()
+            .map(|c| tagged(west, c))
+            .chain(east.cities.iter().map(|c| {
+                LargeCity {
+                    squares: c
+                        .squares
+                        .iter()
+                        .map(|sq| CitySquare {
+                            at: moved(sq.at),
+                            ..sq.clone()
+                        })
+                        .collect(),
+                    ..tagged(east, c)
+                }
+            }))
+            .collect(),
+        borders: west
+            .borders
+            .iter()
+            .cloned()
+            .chain(east.borders.iter().map(|b| BorderPiece {
+                at: moved(b.at),
+                ..b.clone()
+            }))
+            .collect(),
+        ferries: west
+            .ferries
+            .iter()
+            .cloned()
+            .chain(east.ferries.iter().map(|f| FerryRoute {
+                ends: f.ends.map(|(at, side)| (moved(at), side)),
+                arms: f.arms,
+            }))
+            .collect(),
+        island_arms: west
+            .island_arms
+            .iter()
+            .copied()
+            .chain(east.island_arms.iter().map(|&(at, n)| (moved(at), n)))
+            .collect(),
+        islands: west.islands + east.islands,
+        join: None,
+        starts: Vec::new(),
+    };
+    // Start squares in reading order of the joined grid.
+    out.starts = (0..out.height)
+        .flat_map(|row| (0..width).map(move |col| (col, row)))
+        .filter(|&(col, row)| out.squares[row * width + col] == Square::Start)
+        .collect();
+    Ok(out)
 }

@@ -12,7 +12,7 @@ pub use crate::data::DataSource;
 use crate::data::{DataError, DataKind, SourceError, source_text};
 use crate::friday::{FridayTile, parse_friday};
 use crate::geometry::{Geometry, MapBoard};
-use crate::map::parse_map;
+use crate::map::{join_maps, parse_map};
 use crate::quote::quote;
 use crate::ships::{AffordTable, Ship, parse_ships};
 use crate::tileset::{FeatureKind, Shape, System, TileDef, parse_tileset, printed_tile};
@@ -76,6 +76,10 @@ pub struct RulesSpec {
     /// open table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub map: Option<DataSource>,
+    /// Maps: a second half map joined to `map` along their half squares (`map` has
+    /// `join = "E"`, this one `join = "W"`), like USA West + East.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub join_map: Option<DataSource>,
     /// Maps: how many of the map's start squares get a tile before the first turn (the
     /// start tile, then the first tiles of the deck); none: the map's recommendation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -116,6 +120,7 @@ impl Default for RulesSpec {
             friday: false,
             friday_tiles: default_friday_tiles(),
             map: None,
+            join_map: None,
             start_squares: None,
             deck_size: None,
         }
@@ -491,6 +496,9 @@ impl Rules {
         let printed_from = tiles.len() as u16;
         let map = match &spec.map {
             None => {
+                if spec.join_map.is_some() {
+                    return Err(RulesError::NeedsMap("join_map"));
+                }
                 if spec.start_squares.is_some() {
                     return Err(RulesError::NeedsMap("start_squares"));
                 }
@@ -503,10 +511,17 @@ impl Rules {
                 if system == System::SouthSeas {
                     return Err(RulesError::MapNeedsClassic);
                 }
-                let def = load(source, DataKind::Map, parse_map)?;
+                let mut def = load(source, DataKind::Map, parse_map)?;
+                let mut label = source.label().to_string();
+                if let Some(second) = &spec.join_map {
+                    let east = load(second, DataKind::Map, parse_map)?;
+                    def = join_maps(&def, &east).map_err(|fault| {
+                        crate::data::DataError::maker(second.label(), DataKind::Map)(None, fault)
+                    })?;
+                    label = format!("{label}+{}", second.label());
+                }
                 if let Some(text) = &def.original {
-                    reconstructions
-                        .push((format!("{} (map)", source.label()), text.trim().to_string()));
+                    reconstructions.push((format!("{label} (map)"), text.trim().to_string()));
                 }
                 let mut piece_tiles = Vec::new();
                 for piece in def.printed_pieces() {

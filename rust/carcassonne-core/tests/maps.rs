@@ -202,3 +202,76 @@ fn a_ferry_connection_links_an_island_and_counts_as_one_road_piece() {
     assert_eq!(g.points_by_kind(0)[ScoreKind::Arms as usize], 4);
     assert_eq!(g.points_by_kind(1)[ScoreKind::Road as usize], 7);
 }
+
+const WEST: &str = r#"
+name = "west"
+tiles = 8
+start_squares = 1
+join = "E"
+grid = '''
+.....
+.oooh
+.oSoh
+.oooh
+.....
+'''
+"#;
+
+const EAST: &str = r#"
+name = "east"
+tiles = 8
+start_squares = 1
+join = "W"
+grid = '''
+.....
+hooo.
+hoSo.
+hooo.
+.....
+'''
+"#;
+
+fn rules_of(
+    map: &str,
+    join: Option<&str>,
+) -> Result<Arc<Rules>, carcassonne_core::rules::RulesError> {
+    let file = |name: &str, toml: &str| DataSource::File {
+        path: format!("{name}.toml"),
+        toml: toml.into(),
+    };
+    let spec = RulesSpec {
+        map: Some(file("first", map)),
+        join_map: join.map(|j| file("second", j)),
+        meeples: 9,
+        ..RulesSpec::default()
+    };
+    Rules::new(spec).map(Arc::new)
+}
+
+#[test]
+fn half_squares_take_tiles_only_on_joined_maps() {
+    let deck = ["base/U", "base/U", "base/U"].map(String::from);
+    // Alone, the half squares are the map's edge: a straight road towards them ends there.
+    let rules = rules_of(WEST, None).unwrap();
+    let mut g = Game::new(Arc::clone(&rules), rules.deck_from_ids(&deck).unwrap());
+    play(&mut g, 3, 2, 0, Some(0));
+    assert!(!is_open(&g, 4, 2), "a half square alone takes no tile");
+    // Joined, each pair of halves is one square, and both maps' start squares are used.
+    let joined = rules_of(WEST, Some(EAST)).unwrap();
+    assert_eq!(joined.start_squares, 2);
+    let mut g = Game::new(Arc::clone(&joined), joined.deck_from_ids(&deck).unwrap());
+    let starts: Vec<(i32, i32)> = g.placed().iter().map(|p| (p.x, p.y)).collect();
+    assert_eq!(
+        starts,
+        vec![(2, 2), (6, 2)],
+        "the start tile and the first deck tile"
+    );
+    play(&mut g, 3, 2, 0, None);
+    assert!(is_open(&g, 4, 2), "the joined halves take a tile");
+    play(&mut g, 4, 2, 0, None);
+    // Joining the other way round, or maps without half squares, is refused.
+    let e = rules_of(EAST, Some(WEST)).unwrap_err().to_string();
+    assert!(e.contains("do not join"), "{e}");
+    let e = rules_of(BORDERS, Some(EAST)).unwrap_err().to_string();
+    assert!(e.contains("do not join"), "{e}");
+}
