@@ -891,114 +891,6 @@ fn city_square_features(edges: &[EdgeKind; 4], arms: u8) -> String {
     parts.join(" ; ")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const SMALL: &str = r#"
-name = "small"
-tiles = 10
-start_squares = 1
-grid = '''
-........
-.oooBBo.
-.oSoBBo.
-.oooooo.
-'''
-
-[cities.B]
-name = "Bigtown"
-squares = [
-  { at = [4, 1], edges = "FCCF", arms = 1 },
-  { at = [5, 1], edges = "FRCC" },
-  { at = [4, 2], edges = "CCFC", arms = 1 },
-  { at = [5, 2], edges = "CFFC" },
-]
-
-[[border]]
-at = [1, 1]
-side = "W"
-piece = "road"
-arms = 2
-"#;
-
-    #[test]
-    fn a_small_map_parses() {
-        let m = parse_map(SMALL, "small.toml").unwrap();
-        assert_eq!((m.width, m.height), (8, 4));
-        assert_eq!(m.starts, vec![(2, 2)]);
-        assert_eq!(m.cities.len(), 1);
-        assert_eq!(m.cities[0].squares.len(), 4);
-        assert_eq!(m.borders[0].side, 3);
-        let pieces = m.printed_pieces();
-        assert_eq!(pieces.len(), 5);
-        assert_eq!(pieces[4].at, (0, 1));
-        assert_eq!(pieces[4].edges, "FRFF");
-    }
-
-    fn fault(text: &str) -> String {
-        parse_map(text, "m.toml").unwrap_err().to_string()
-    }
-
-    #[test]
-    fn faults_name_the_place() {
-        let e = fault(&SMALL.replace(".oooooo.", ".ooxooo."));
-        assert!(e.contains("unknown symbol \"x\""), "{e}");
-        assert!(e.contains("line 9, column 4"), "{e}");
-        let e = fault(&SMALL.replace("edges = \"FRCC\"", "edges = \"FRFC\""));
-        assert!(e.contains("disagree"), "{e}");
-        let e = fault(&SMALL.replace(".oSoBBo.", ".oooBBo."));
-        assert!(e.contains("no start square"), "{e}");
-        let e = fault(&SMALL.replace("side = \"W\"", "side = \"E\""));
-        assert!(e.contains("not on the map's border"), "{e}");
-        let e = fault(&SMALL.replace(".oooBBo.\n.oS", ".oooBBC.\n.oS"));
-        assert!(e.contains("large city C has no [cities.C] entry"), "{e}");
-        let e = fault(&SMALL.replace("start_squares = 1", "start_squares = 3"));
-        assert!(e.contains("has 1 start squares"), "{e}");
-    }
-
-    #[test]
-    fn builtin_maps_parse() {
-        let builtins = crate::data::DataKind::Map.builtins();
-        assert!(builtins.len() >= 2);
-        for (name, text) in builtins {
-            let m = parse_map(text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(m.name, *name);
-            let playable = m.playable_squares();
-            match *name {
-                "continental" => {
-                    assert!(
-                        (100..=140).contains(&playable),
-                        "{name}: {playable} squares"
-                    );
-                    assert!(
-                        m.cities.iter().any(|c| c.squares.len() == 6
-                            && c.squares.iter().map(|s| s.arms as u32).sum::<u32>() == 4),
-                        "{name}: no 6-square city with 4 coats of arms"
-                    );
-                }
-                "northern" => {
-                    assert!((90..=130).contains(&playable), "{name}: {playable} squares");
-                }
-                "coastal" => {
-                    assert!(
-                        (100..=135).contains(&playable),
-                        "{name}: {playable} squares"
-                    );
-                    assert!(m.islands >= 2, "{name}: {} islands", m.islands);
-                    assert!(m.ferries.len() >= 3, "{name}: {} ferries", m.ferries.len());
-                    assert!(
-                        m.island_arms.len() >= 2,
-                        "{name}: {} island arms",
-                        m.island_arms.len()
-                    );
-                }
-                other => panic!("unexpected built-in map {other}"),
-            }
-        }
-    }
-}
-
 /// Joins two half maps along their half squares (like USA West + East): `west`'s join
 /// column (E) lies on `east`'s (W), each pair of half squares becomes one ordinary square,
 /// and `east`'s squares, pieces and islands follow. Both maps' start squares are used by
@@ -1128,4 +1020,112 @@ pub fn join_maps(west: &MapDef, east: &MapDef) -> Result<MapDef, String> {
         .filter(|&(col, row)| out.squares[row * width + col] == Square::Start)
         .collect();
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"
+name = "small"
+tiles = 10
+start_squares = 1
+grid = '''
+........
+.oooBBo.
+.oSoBBo.
+.oooooo.
+'''
+
+[cities.B]
+name = "Bigtown"
+squares = [
+  { at = [4, 1], edges = "FCCF", arms = 1 },
+  { at = [5, 1], edges = "FRCC" },
+  { at = [4, 2], edges = "CCFC", arms = 1 },
+  { at = [5, 2], edges = "CFFC" },
+]
+
+[[border]]
+at = [1, 1]
+side = "W"
+piece = "road"
+arms = 2
+"#;
+
+    #[test]
+    fn a_small_map_parses() {
+        let m = parse_map(SMALL, "small.toml").unwrap();
+        assert_eq!((m.width, m.height), (8, 4));
+        assert_eq!(m.starts, vec![(2, 2)]);
+        assert_eq!(m.cities.len(), 1);
+        assert_eq!(m.cities[0].squares.len(), 4);
+        assert_eq!(m.borders[0].side, 3);
+        let pieces = m.printed_pieces();
+        assert_eq!(pieces.len(), 5);
+        assert_eq!(pieces[4].at, (0, 1));
+        assert_eq!(pieces[4].edges, "FRFF");
+    }
+
+    fn fault(text: &str) -> String {
+        parse_map(text, "m.toml").unwrap_err().to_string()
+    }
+
+    #[test]
+    fn faults_name_the_place() {
+        let e = fault(&SMALL.replace(".oooooo.", ".ooxooo."));
+        assert!(e.contains("unknown symbol \"x\""), "{e}");
+        assert!(e.contains("line 9, column 4"), "{e}");
+        let e = fault(&SMALL.replace("edges = \"FRCC\"", "edges = \"FRFC\""));
+        assert!(e.contains("disagree"), "{e}");
+        let e = fault(&SMALL.replace(".oSoBBo.", ".oooBBo."));
+        assert!(e.contains("no start square"), "{e}");
+        let e = fault(&SMALL.replace("side = \"W\"", "side = \"E\""));
+        assert!(e.contains("not on the map's border"), "{e}");
+        let e = fault(&SMALL.replace(".oooBBo.\n.oS", ".oooBBC.\n.oS"));
+        assert!(e.contains("large city C has no [cities.C] entry"), "{e}");
+        let e = fault(&SMALL.replace("start_squares = 1", "start_squares = 3"));
+        assert!(e.contains("has 1 start squares"), "{e}");
+    }
+
+    #[test]
+    fn builtin_maps_parse() {
+        let builtins = crate::data::DataKind::Map.builtins();
+        assert!(builtins.len() >= 2);
+        for (name, text) in builtins {
+            let m = parse_map(text, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(m.name, *name);
+            let playable = m.playable_squares();
+            match *name {
+                "continental" => {
+                    assert!(
+                        (100..=140).contains(&playable),
+                        "{name}: {playable} squares"
+                    );
+                    assert!(
+                        m.cities.iter().any(|c| c.squares.len() == 6
+                            && c.squares.iter().map(|s| s.arms as u32).sum::<u32>() == 4),
+                        "{name}: no 6-square city with 4 coats of arms"
+                    );
+                }
+                "northern" => {
+                    assert!((90..=130).contains(&playable), "{name}: {playable} squares");
+                }
+                "coastal" => {
+                    assert!(
+                        (100..=135).contains(&playable),
+                        "{name}: {playable} squares"
+                    );
+                    assert!(m.islands >= 2, "{name}: {} islands", m.islands);
+                    assert!(m.ferries.len() >= 3, "{name}: {} ferries", m.ferries.len());
+                    assert!(
+                        m.island_arms.len() >= 2,
+                        "{name}: {} island arms",
+                        m.island_arms.len()
+                    );
+                }
+                other => panic!("unexpected built-in map {other}"),
+            }
+        }
+    }
 }
