@@ -111,7 +111,7 @@ class Rules:
         boat_evaluates_unoccupied: bool = False,
         friday: bool = False,
         friday_tiles: str | os.PathLike[str] | None = None,
-        map: str | os.PathLike[str] | None = None,
+        map: str | os.PathLike[str] | tuple[str | os.PathLike[str], str | os.PathLike[str]] | None = None,
         start_squares: SupportsIndex | None = None,
         deck_size: SupportsIndex | None = None,
     ) -> Rules:
@@ -127,7 +127,8 @@ class Rules:
         ``friday=True`` adds the Friday expansion, whose bonuses come from ``friday_tiles``
         (the built-in "friday" file, a labelled reconstruction, or a ``.toml`` file).
         ``map`` plays Carcassonne Maps on a built-in map (see ``Rules.maps()``; original
-        layouts, not the printed maps) or a ``.toml`` map file; with a map, ``tile_sets=None``
+        layouts, not the printed maps) or a ``.toml`` map file, or on two half maps joined
+        along their half squares (a pair, or built-in names as ``"west+east"``); with a map, ``tile_sets=None``
         means base + Inns & Cathedrals + Traders & Builders (their extra rules off) and
         ``meeples=None`` 9. ``start_squares`` (how many of the map's start squares get a tile
         before the first turn) and ``deck_size`` (tiles in the deck, the start tile not
@@ -211,7 +212,8 @@ class Rules:
 
     @property
     def map(self) -> str | None:
-        """Carcassonne Maps: the map played on (a built-in name or a file's path), or None."""
+        """Carcassonne Maps: the map played on (a built-in name or a file's path; two joined
+        maps as "first+second"), or None."""
 
     @property
     def start_squares(self) -> int | None:

@@ -170,6 +170,37 @@ struct Rules {
     inner: Arc<CoreRules>,
 }
 
+/// The map(s) of `Rules(map=...)`: a built-in name or a map file, two of them joined (a
+/// pair, or built-in names written "west+east").
+fn map_sources(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+) -> PyResult<(DataSource, Option<DataSource>)> {
+    if let Ok(pair) = obj.cast::<pyo3::types::PyTuple>() {
+        if pair.len() != 2 {
+            return Err(RulesError::new_err(format!(
+                "map takes one map or a pair of half maps to join, got {} maps",
+                pair.len()
+            )));
+        }
+        return Ok((
+            data_source(py, &pair.get_item(0)?, DataKind::Map)?,
+            Some(data_source(py, &pair.get_item(1)?, DataKind::Map)?),
+        ));
+    }
+    if let Ok(text) = obj.extract::<String>()
+        && let Some((a, b)) = text.split_once('+')
+        && DataKind::Map.builtin_text(a).is_some()
+        && DataKind::Map.builtin_text(b).is_some()
+    {
+        return Ok((
+            DataSource::Builtin(a.to_string()),
+            Some(DataSource::Builtin(b.to_string())),
+        ));
+    }
+    Ok((data_source(py, obj, DataKind::Map)?, None))
+}
+
 fn tile_set_source(py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<DataSource> {
     data_source(py, item, DataKind::Tiles)
 }
@@ -245,9 +276,13 @@ impl Rules {
         start_squares: Option<Int>,
         deck_size: Option<Int>,
     ) -> PyResult<Self> {
-        let map = map
-            .map(|obj| data_source(py, &obj, DataKind::Map))
-            .transpose()?;
+        let (map, join_map) = match map {
+            None => (None, None),
+            Some(obj) => {
+                let (first, second) = map_sources(py, &obj)?;
+                (Some(first), second)
+            }
+        };
         let start_squares: Option<u32> = start_squares
             .map(|n| n.within("start_squares", 1, 64, RulesError::new_err))
             .transpose()?;
@@ -325,6 +360,7 @@ impl Rules {
             friday,
             friday_tiles,
             map,
+            join_map,
             start_squares,
             deck_size,
         };
@@ -447,7 +483,11 @@ impl Rules {
     /// Carcassonne Maps: the map played on (a built-in name or a file's path), or None.
     #[getter]
     fn map(&self) -> Option<String> {
-        self.inner.spec.map.as_ref().map(|m| m.label().to_string())
+        let spec = &self.inner.spec;
+        spec.map.as_ref().map(|m| match &spec.join_map {
+            Some(j) => format!("{}+{}", m.label(), j.label()),
+            None => m.label().to_string(),
+        })
     }
 
     /// Carcassonne Maps: start squares given a tile before the first turn (None without
@@ -579,10 +619,10 @@ impl Rules {
             py_bool(s.inns_and_cathedrals_scoring),
             py_bool(s.traders_goods),
             s.ferries_edition,
-            match &s.map {
+            match self.map() {
                 Some(m) => format!(
                     ", map='{}', start_squares={}, deck_size={}",
-                    m.label(),
+                    m,
                     self.inner.start_squares,
                     self.inner.deck_limit
                 ),
