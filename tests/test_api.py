@@ -56,7 +56,7 @@ def test_public_names() -> None:
     assert re.fullmatch(r"\d+\.\d+\.\d+.*", ENGINE_VERSION)
     assert isinstance(RULES_VERSION, int) and RULES_VERSION >= 1
     assert list(TILE_SETS) == [*ALL_SETS, "ferries", "south-seas"]
-    assert list(SCORE_KINDS) == ["road", "city", "monastery", "field", "goods", "ships", "wares", "arms"]
+    assert list(SCORE_KINDS) == ["road", "city", "monastery", "field", "goods", "ships", "wares", "map"]
     assert list(WARES) == ["shell", "banana", "fish"]
     assert tuple(POLICIES) == ("random", "greedy")
     for cls in (Game, Move, Rules):

@@ -50,8 +50,9 @@ TILE_SETS: list[str]
 "ferries", "south-seas"]`` (South Seas: a labelled reconstruction, see ``Rules.reconstructions``)."""
 SCORE_KINDS: list[str]
 """Scoring kinds in column order: ``["road", "city", "monastery", "field", "goods", "ships",
-"wares", "arms"]`` ("ships" and "wares": South Seas ship points and 1 point per 3 wares
-left; "arms": Carcassonne Maps, 2 per coat of arms on an island square a tile goes on)."""
+"wares", "map"]`` ("ships" and "wares": South Seas ship points and 1 point per 3 wares
+left; "map": Carcassonne Maps, points for the square a tile goes on: 2 per coat of arms on
+an island square, and the small-town penalty of variant 2)."""
 WARES: list[str]
 """South Seas ware names in the order of every ware tuple: ``["shell", "banana", "fish"]``."""
 MAX_DATA_FILE_BYTES: int
@@ -114,6 +115,7 @@ class Rules:
         map: str | os.PathLike[str] | tuple[str | os.PathLike[str], str | os.PathLike[str]] | None = None,
         start_squares: SupportsIndex | None = None,
         deck_size: SupportsIndex | None = None,
+        small_towns: Iterable[SupportsIndex] | None = None,
     ) -> Rules:
         """Validates a configuration; raises RulesError (or TileDataError, UnknownTileError).
 
@@ -132,7 +134,10 @@ class Rules:
         means base + Inns & Cathedrals + Traders & Builders (their extra rules off) and
         ``meeples=None`` 9. ``start_squares`` (how many of the map's start squares get a tile
         before the first turn) and ``deck_size`` (tiles in the deck, the start tile not
-        counted) default to the map's recommendation.
+        counted) default to the map's recommendation. ``small_towns`` plays the seed's
+        small-town variants (M-4, all off by default): 1 covering a small town gives an extra
+        turn (never two in a row), 2 covering one costs 2 points, 3 a scored road gains 2 per
+        uncovered small town beside it.
         """
 
     @property
@@ -219,6 +224,10 @@ class Rules:
     def start_squares(self) -> int | None:
         """Carcassonne Maps: start squares given a tile before the first turn (None without
         a map)."""
+
+    @property
+    def small_towns(self) -> list[int]:
+        """Carcassonne Maps: the small-town variants played (1, 2, 3), sorted."""
 
     @staticmethod
     def maps() -> list[str]:

@@ -49,6 +49,14 @@ def _parser() -> argparse.ArgumentParser:
         "--deck-size", type=int, default=None, help="Maps: tiles in the deck (default: the map's recommendation)"
     )
     sim.add_argument(
+        "--small-towns",
+        type=int,
+        nargs="+",
+        default=None,
+        metavar="N",
+        help="Maps: small-town variants 1 (extra turn), 2 (penalty), 3 (road bonus); default none",
+    )
+    sim.add_argument(
         "--start-tile", default=None, help="id of the start tile (default: the one the sets mark, base/D)"
     )
     sim.add_argument("--no-farmers", action="store_true", help="no meeples on fields, no field scoring")
@@ -156,6 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             map=args.map,
             start_squares=args.start_squares,
             deck_size=args.deck_size,
+            small_towns=args.small_towns,
         )
         # Totals only: the report needs no per-game rows, so any number of games runs in
         # constant memory.

@@ -395,6 +395,10 @@ pub struct Game {
     pub(crate) sea: SeaState,
     /// Friday (South Seas expansion): weeks and where Friday stands.
     pub(crate) friday: FridayState,
+    /// Maps, small-town variant 1: the player to move covered a small town and plays
+    /// again; and whether the turn being played is such an extra turn (never two).
+    pub(crate) extra_turn_due: bool,
+    pub(crate) in_extra_turn: bool,
 }
 
 /// Calls `f(side, position on the side, segment, neighbour's element)` for every slot where a
@@ -582,6 +586,8 @@ impl Game {
             scratch: Vec::new(),
             sea: SeaState::default(),
             friday: FridayState::default(),
+            extra_turn_due: false,
+            in_extra_turn: false,
         };
         if g.rules.system == System::SouthSeas {
             g.sea.pile = (0..g.rules.ships.len() as u16).collect();
@@ -702,6 +708,8 @@ impl Game {
         self.friday.reset();
         self.over = false;
         self.seed = None;
+        self.extra_turn_due = false;
+        self.in_extra_turn = false;
         let start = rules.start_tile;
         match self.board.map().cloned() {
             None => {
@@ -1548,10 +1556,17 @@ impl Game {
             }
         }
         self.moves.push(mv);
-        // The next player, without a division.
-        self.current += 1;
-        if self.current == self.rules.players() {
-            self.current = 0;
+        // The next player, without a division; on a map, the same player again after
+        // covering a small town with variant 1 (once per turn).
+        if self.extra_turn_due {
+            self.extra_turn_due = false;
+            self.in_extra_turn = true;
+        } else {
+            self.in_extra_turn = false;
+            self.current += 1;
+            if self.current == self.rules.players() {
+                self.current = 0;
+            }
         }
         self.draw();
     }
@@ -1609,12 +1624,22 @@ impl Game {
         );
         // A tile played on an island square with coats of arms: 2 points each at once
         // (M-5). Only a move's tile: the start squares are never island squares.
-        let arms = self.board.map().map_or(0, |m| m.arms[cell as usize]);
+        let map = Arc::clone(self.board.map().expect("a map board"));
+        let arms = map.arms[cell as usize];
+        if self.turn > 0 && map.town[cell as usize] {
+            if self.rules.town_penalty {
+                self.award(1 << self.current, -2, ScoreKind::Map, None, true);
+                if let Some(e) = self.events.last_mut().filter(|_| self.record_events) {
+                    e.tiles = vec![self.board.xy(cell)];
+                }
+            }
+            self.extra_turn_due = self.rules.town_extra_turn && !self.in_extra_turn;
+        }
         if arms > 0 && self.turn > 0 {
             self.award(
                 1 << self.current,
                 2 * arms as i32,
-                ScoreKind::Arms,
+                ScoreKind::Map,
                 None,
                 true,
             );
@@ -1740,7 +1765,7 @@ impl Game {
             return;
         }
         let t = self.tally(root);
-        let points = edge_feature_points(n.kind, t, true, &self.rules.spec);
+        let points = edge_feature_points(n.kind, t, true, &self.rules.spec) + self.town_bonus(root);
         self.award(
             majority(&n.meeples),
             points,
@@ -1751,6 +1776,41 @@ impl Game {
         let supply = &mut self.supply;
         self.features
             .return_meeples(root, |p, _| supply[p as usize] += 1);
+    }
+
+    /// Small-town variant 3: 2 points per uncovered small town orthogonally beside a square
+    /// of the road rooted at `root` (0 for other features, and without the variant).
+    fn town_bonus(&self, root: u32) -> i32 {
+        if !self.rules.town_road_bonus || self.features.node(root).kind != FeatureKind::Road {
+            return 0;
+        }
+        let squares = self
+            .features
+            .members(root)
+            .map(|m| self.board.placed[self.features.node(m).placed as usize].cell);
+        self.towns_beside(squares, None)
+    }
+
+    /// 2 points per distinct small town orthogonally beside one of `squares` that no tile
+    /// covers (nor `covered`, the square of a tile being evaluated).
+    fn towns_beside(&self, squares: impl Iterator<Item = u32>, covered: Option<u32>) -> i32 {
+        let Some(map) = self.board.map() else {
+            return 0;
+        };
+        let mut towns: Vec<u32> = Vec::new();
+        for c in squares {
+            for side in 0..4 {
+                let n = self.board.neighbour_cell(c, side);
+                if map.town[n as usize]
+                    && self.board.placed_at(n).is_none()
+                    && Some(n) != covered
+                    && !towns.contains(&n)
+                {
+                    towns.push(n);
+                }
+            }
+        }
+        2 * towns.len() as i32
     }
 
     pub(crate) fn ring_filled(&self, cell: u32, extra: Option<u32>) -> u32 {
@@ -1804,7 +1864,8 @@ impl Game {
             match n.kind {
                 FeatureKind::Road | FeatureKind::City => {
                     let t = self.tally(e);
-                    let points = edge_feature_points(n.kind, t, false, &rules.spec);
+                    let points =
+                        edge_feature_points(n.kind, t, false, &rules.spec) + self.town_bonus(e);
                     self.award(
                         majority(&n.meeples),
                         points,
@@ -1973,7 +2034,15 @@ impl Game {
             tiles.sort_unstable();
             tiles.dedup();
             tally.tiles = tiles.len() as u32 + 1;
-            let points = edge_feature_points(def.segments[rep].kind, tally, true, &self.rules.spec);
+            let mut points =
+                edge_feature_points(def.segments[rep].kind, tally, true, &self.rules.spec);
+            if self.rules.town_road_bonus && def.segments[rep].kind == FeatureKind::Road {
+                let squares = tiles
+                    .iter()
+                    .map(|t| self.board.placed[*t as usize].cell)
+                    .chain([p.cell]);
+                points += self.towns_beside(squares, Some(p.cell));
+            }
             if majority(&meeples) & (1 << player) != 0 {
                 base += points;
             }
@@ -1983,9 +2052,13 @@ impl Game {
                 }
             }
         }
-        // Maps: coats of arms on the island square the tile goes on.
+        // Maps: coats of arms on the island square the tile goes on, and the small-town
+        // penalty (variant 2).
         if let Some(map) = self.board.map() {
             base += 2 * map.arms[p.cell as usize] as i32;
+            if self.rules.town_penalty && map.town[p.cell as usize] {
+                base -= 2;
+            }
         }
         // Monasteries: the neighbours' (the new tile fills one of their squares) and its own.
         for (dx, dy) in RING_DELTA {

@@ -58,6 +58,8 @@ pub struct MapBoard {
     /// Per cell: coats of arms printed on this island square (2 points each for the tile
     /// placed here).
     pub arms: Vec<u8>,
+    /// Per cell: a small town (the small-town variants look at it).
+    pub town: Vec<bool>,
 }
 
 impl MapBoard {
@@ -73,6 +75,7 @@ impl MapBoard {
         let mut city = vec![NO_CITY; cells];
         let mut in_ring = vec![false; cells];
         let mut island = vec![NO_ISLAND; cells];
+        let mut town = vec![false; cells];
         let mut island_cells = vec![Vec::new(); def.islands];
         for row in 0..def.height {
             for col in 0..def.width {
@@ -83,6 +86,7 @@ impl MapBoard {
                 if let Square::City(i) = sq {
                     city[c] = i;
                 }
+                town[c] = sq == Square::Town;
                 if let Square::Island(i) = sq {
                     island[c] = i;
                     island_cells[i as usize].push(c as u32);
@@ -178,6 +182,7 @@ impl MapBoard {
             island_cells,
             ferry_to,
             arms,
+            town,
         }
     }
 }

@@ -89,6 +89,11 @@ pub struct RulesSpec {
     /// map's recommendation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deck_size: Option<u32>,
+    /// Maps: the seed's small-town variants played (M-4; each at most once, 1 to 3):
+    /// 1 covering a small town gives an extra turn (once per turn), 2 covering one costs 2
+    /// points, 3 a scored road gains 2 per uncovered small town beside it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub small_towns: Vec<u8>,
 }
 
 fn default_friday_tiles() -> DataSource {
@@ -123,6 +128,7 @@ impl Default for RulesSpec {
             join_map: None,
             start_squares: None,
             deck_size: None,
+            small_towns: Vec::new(),
         }
     }
 }
@@ -200,6 +206,7 @@ pub enum RulesError {
         least: u32,
         most: u64,
     },
+    SmallTowns(Vec<u8>),
 }
 
 impl From<SourceError> for RulesError {
@@ -288,6 +295,10 @@ impl fmt::Display for RulesError {
                     "{option} is an option of Carcassonne Maps: choose a map too"
                 )
             }
+            RulesError::SmallTowns(v) => write!(
+                f,
+                "small_towns lists the seed's small-town variants 1, 2 and 3, each at most once; got {v:?}"
+            ),
             RulesError::MapNeedsClassic => write!(
                 f,
                 "Carcassonne Maps is played with classic tiles, not South Seas tiles"
@@ -422,6 +433,10 @@ pub struct Rules {
     pub start_squares: u32,
     /// Tiles a shuffled deck keeps (all of them but on a map).
     pub deck_limit: usize,
+    /// Maps: the small-town variants (`RulesSpec::small_towns`) 1, 2 and 3.
+    pub town_extra_turn: bool,
+    pub town_penalty: bool,
+    pub town_road_bonus: bool,
 }
 
 impl Rules {
@@ -504,6 +519,9 @@ impl Rules {
                 }
                 if spec.deck_size.is_some() {
                     return Err(RulesError::NeedsMap("deck_size"));
+                }
+                if !spec.small_towns.is_empty() {
+                    return Err(RulesError::NeedsMap("small_towns"));
                 }
                 None
             }
@@ -729,6 +747,14 @@ impl Rules {
                 })
             })
             .collect();
+        let mut towns = spec.small_towns.clone();
+        towns.sort_unstable();
+        towns.dedup();
+        if towns.len() != spec.small_towns.len() || towns.iter().any(|v| !(1..=3).contains(v)) {
+            return Err(RulesError::SmallTowns(
+                spec.small_towns.iter().take(8).copied().collect(),
+            ));
+        }
         let (geometry, start_squares, deck_limit) = match map {
             None => (Geometry::Open, 1, full_deck.len()),
             Some(map) => {
@@ -758,6 +784,9 @@ impl Rules {
             }
         };
         Ok(Rules {
+            town_extra_turn: towns.contains(&1),
+            town_penalty: towns.contains(&2),
+            town_road_bonus: towns.contains(&3),
             geometry,
             printed_from,
             start_squares,

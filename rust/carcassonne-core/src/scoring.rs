@@ -20,9 +20,9 @@ pub enum ScoreKind {
     Ships = 5,
     /// South Seas: 1 point per 3 wares left at the end.
     Wares = 6,
-    /// Carcassonne Maps: coats of arms on an island square, 2 each for the tile placed
-    /// there (M-5).
-    Arms = 7,
+    /// Carcassonne Maps: points for the square a tile goes on: coats of arms on an island
+    /// square (2 each, M-5), the small-town penalty (variant 2, -2).
+    Map = 7,
 }
 
 pub const SCORE_KINDS: usize = 8;
@@ -36,7 +36,7 @@ impl ScoreKind {
         ScoreKind::Goods,
         ScoreKind::Ships,
         ScoreKind::Wares,
-        ScoreKind::Arms,
+        ScoreKind::Map,
     ];
 
     pub fn name(self) -> &'static str {
@@ -48,7 +48,7 @@ impl ScoreKind {
             ScoreKind::Goods => "goods",
             ScoreKind::Ships => "ships",
             ScoreKind::Wares => "wares",
-            ScoreKind::Arms => "arms",
+            ScoreKind::Map => "map",
         }
     }
 

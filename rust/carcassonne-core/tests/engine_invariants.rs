@@ -248,8 +248,11 @@ fn play_checked(rules: Arc<Rules>, seed: u64, games: u64, policy: Policy) {
                     "greedy evaluation disagrees with play for {mv:?}"
                 );
             }
-            for (p, s) in game.scores().iter().enumerate() {
-                assert!(*s >= before[p], "score dropped");
+            // Only the small-town penalty (Maps variant 2) takes points away.
+            if !rules.town_penalty {
+                for (p, s) in game.scores().iter().enumerate() {
+                    assert!(*s >= before[p], "score dropped");
+                }
             }
             let on_board = game.meeples_on_board();
             for p in 0..rules.players() {
@@ -285,6 +288,14 @@ fn maps_games_agree_with_flood_fill() {
             play_checked(rules, 6, 2, Policy::Greedy);
         }
     }
+    // The small-town variants, all three.
+    let spec = RulesSpec {
+        small_towns: vec![1, 2, 3],
+        ..RulesSpec::maps("continental", 3)
+    };
+    let rules = Arc::new(Rules::new(spec).unwrap());
+    play_checked(Arc::clone(&rules), 7, 6, Policy::Random);
+    play_checked(rules, 8, 2, Policy::Greedy);
 }
 
 #[test]

@@ -199,7 +199,7 @@ fn a_ferry_connection_links_an_island_and_counts_as_one_road_piece() {
     // of arms on the route = 7.
     play(&mut g, 6, 3, 1, None); // P0
     assert_eq!(g.scores()[..2], [4, 7]);
-    assert_eq!(g.points_by_kind(0)[ScoreKind::Arms as usize], 4);
+    assert_eq!(g.points_by_kind(0)[ScoreKind::Map as usize], 4);
     assert_eq!(g.points_by_kind(1)[ScoreKind::Road as usize], 7);
 }
 
@@ -274,4 +274,65 @@ fn half_squares_take_tiles_only_on_joined_maps() {
     assert!(e.contains("do not join"), "{e}");
     let e = rules_of(BORDERS, Some(EAST)).unwrap_err().to_string();
     assert!(e.contains("do not join"), "{e}");
+}
+
+/// Two small towns east of the start square.
+const TOWNS: &str = r#"
+name = "towns"
+tiles = 10
+start_squares = 1
+grid = '''
+.......
+.ooooo.
+.oSott.
+.ooooo.
+.......
+'''
+"#;
+
+#[test]
+fn small_town_variants_give_an_extra_turn_a_penalty_and_a_road_bonus() {
+    let play_variants = |small_towns: Vec<u8>| {
+        let spec = RulesSpec {
+            map: Some(DataSource::File {
+                path: "towns.toml".into(),
+                toml: TOWNS.into(),
+            }),
+            meeples: 9,
+            small_towns,
+            ..RulesSpec::default()
+        };
+        let rules = Arc::new(Rules::new(spec).unwrap());
+        let deck = ["base/A", "base/A", "base/B", "base/B", "base/B"];
+        let mut g = Game::new(Arc::clone(&rules), rules.deck_from_ids(&deck).unwrap());
+        play(&mut g, 1, 2, 3, Some(1)); // P0: the road's west end
+        play(&mut g, 3, 2, 1, None); // P1: its east end, beside the town at (4, 2)
+        let road = g.scores()[0];
+        play(&mut g, 4, 2, 0, None); // P0 covers a town
+        let after_town = (g.scores()[0], g.current_player());
+        if after_town.1 == 0 {
+            play(&mut g, 5, 2, 0, None); // P0's extra turn covers the other town
+        }
+        (road, after_town, g.scores()[0], g.current_player())
+    };
+    // Without variants: a 3-tile road, and covering a town changes nothing.
+    assert_eq!(play_variants(vec![]), (3, (3, 1), 3, 1));
+    // Variant 3: +2 for the uncovered town beside the road. Variant 2: -2 per town
+    // covered. Variant 1: an extra turn, but not a second one from the extra turn.
+    assert_eq!(play_variants(vec![1, 2, 3]), (5, (3, 0), 1, 1));
+    assert_eq!(play_variants(vec![1]), (3, (3, 0), 3, 1));
+    assert!(
+        Rules::new(RulesSpec {
+            small_towns: vec![2, 2],
+            ..RulesSpec::maps("continental", 2)
+        })
+        .is_err()
+    );
+    assert!(
+        Rules::new(RulesSpec {
+            small_towns: vec![1],
+            ..RulesSpec::default()
+        })
+        .is_err()
+    );
 }

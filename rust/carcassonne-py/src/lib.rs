@@ -252,9 +252,9 @@ impl Rules {
                         inns_and_cathedrals_scoring=false, traders_goods=false, ferries_edition="C3",
                         ships=None, retrieve_only_when_supply_empty=false,
                         boat_evaluates_unoccupied=false, friday=false, friday_tiles=None,
-                        map=None, start_squares=None, deck_size=None))]
+                        map=None, start_squares=None, deck_size=None, small_towns=None))]
     #[pyo3(
-        text_signature = "(*, players=2, meeples=None, tile_sets=None, start_tile=None, farmers=True, inns_and_cathedrals_scoring=False, traders_goods=False, ferries_edition='C3', ships=None, retrieve_only_when_supply_empty=False, boat_evaluates_unoccupied=False, friday=False, friday_tiles=None, map=None, start_squares=None, deck_size=None)"
+        text_signature = "(*, players=2, meeples=None, tile_sets=None, start_tile=None, farmers=True, inns_and_cathedrals_scoring=False, traders_goods=False, ferries_edition='C3', ships=None, retrieve_only_when_supply_empty=False, boat_evaluates_unoccupied=False, friday=False, friday_tiles=None, map=None, start_squares=None, deck_size=None, small_towns=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -275,7 +275,24 @@ impl Rules {
         map: Option<Bound<'_, PyAny>>,
         start_squares: Option<Int>,
         deck_size: Option<Int>,
+        small_towns: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let small_towns: Vec<u8> = match small_towns {
+            None => Vec::new(),
+            Some(obj) => {
+                let mut out = Vec::new();
+                for item in obj.try_iter()? {
+                    let v: Int = item?.extract()?;
+                    out.push(v.within("a small-town variant", 1, 3, RulesError::new_err)?);
+                    if out.len() > 3 {
+                        return Err(RulesError::new_err(
+                            "small_towns lists the variants 1, 2 and 3, each at most once",
+                        ));
+                    }
+                }
+                out
+            }
+        };
         let (map, join_map) = match map {
             None => (None, None),
             Some(obj) => {
@@ -363,6 +380,7 @@ impl Rules {
             join_map,
             start_squares,
             deck_size,
+            small_towns,
         };
         let mut rules = CoreRules::new(spec.clone()).map_err(rules_err)?;
         // South Seas players have 4 islanders unless told otherwise.
@@ -501,6 +519,21 @@ impl Rules {
             .map(|_| self.inner.start_squares)
     }
 
+    /// Carcassonne Maps: the small-town variants played (1 extra turn, 2 penalty, 3 road
+    /// bonus), sorted.
+    #[getter]
+    fn small_towns(&self) -> Vec<u8> {
+        let r = &self.inner;
+        [
+            (1, r.town_extra_turn),
+            (2, r.town_penalty),
+            (3, r.town_road_bonus),
+        ]
+        .into_iter()
+        .filter_map(|(v, on)| on.then_some(v))
+        .collect()
+    }
+
     /// Names of the built-in maps (original layouts, not the printed maps).
     #[staticmethod]
     fn maps() -> Vec<&'static str> {
@@ -621,10 +654,15 @@ impl Rules {
             s.ferries_edition,
             match self.map() {
                 Some(m) => format!(
-                    ", map='{}', start_squares={}, deck_size={}",
+                    ", map='{}', start_squares={}, deck_size={}{}",
                     m,
                     self.inner.start_squares,
-                    self.inner.deck_limit
+                    self.inner.deck_limit,
+                    if s.small_towns.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", small_towns={:?}", self.small_towns())
+                    }
                 ),
                 None => String::new(),
             },
