@@ -71,10 +71,12 @@ const BUILTIN_SHIPS: [(&str, &str); 1] =
 
 const BUILTIN_FRIDAY: [(&str, &str); 1] = [("friday", include_str!("../data/friday.toml"))];
 
-const BUILTIN_MAPS: [(&str, &str); 3] = [
+const BUILTIN_MAPS: [(&str, &str); 5] = [
     ("continental", include_str!("../data/maps/continental.toml")),
     ("northern", include_str!("../data/maps/northern.toml")),
     ("coastal", include_str!("../data/maps/coastal.toml")),
+    ("west", include_str!("../data/maps/west.toml")),
+    ("east", include_str!("../data/maps/east.toml")),
 ];
 
 impl DataKind {

@@ -1124,8 +1124,40 @@ arms = 2
                         m.island_arms.len()
                     );
                 }
+                "west" | "east" => {
+                    assert!(
+                        (100..=130).contains(&playable),
+                        "{name}: {playable} squares"
+                    );
+                    let side = if *name == "west" { 1 } else { 3 };
+                    assert_eq!(m.join, Some(side), "{name}: join");
+                }
                 other => panic!("unexpected built-in map {other}"),
             }
         }
+    }
+
+    #[test]
+    fn builtin_half_maps_join() {
+        let builtin = |name: &str| {
+            let text = crate::data::DataKind::Map
+                .builtin_text(name)
+                .unwrap_or_else(|| panic!("no built-in map {name}"));
+            parse_map(text, name).unwrap_or_else(|e| panic!("{name}: {e}"))
+        };
+        let (west, east) = (builtin("west"), builtin("east"));
+        let joined = join_maps(&west, &east).unwrap_or_else(|e| panic!("west+east: {e}"));
+        assert_eq!(joined.name, "west+east");
+        assert_eq!(joined.width, west.width + east.width - 1);
+        assert_eq!(joined.height, west.height);
+        assert_eq!(joined.starts.len(), 4);
+        let half_rows = (0..west.height)
+            .filter(|&row| west.squares[row * west.width + west.width - 1] == Square::Half)
+            .count();
+        assert!(half_rows > 0);
+        assert_eq!(
+            joined.playable_squares(),
+            west.playable_squares() + east.playable_squares() + half_rows
+        );
     }
 }

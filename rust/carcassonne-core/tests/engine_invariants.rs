@@ -111,7 +111,7 @@ fn check_against_flood_fill(game: &Game) {
                             map.map(|m| m.def.square((tp.x + dx) as i64, (tp.y + dy) as i64));
                         let closed = matches!(
                             beyond,
-                            Some(Square::None | Square::Wave | Square::Highlight)
+                            Some(Square::None | Square::Wave | Square::Highlight | Square::Half)
                         );
                         match nb {
                             None => {
@@ -283,11 +283,28 @@ fn maps_games_agree_with_flood_fill() {
                 start_squares: Some(start_squares),
                 ..RulesSpec::maps(name, players)
             };
+            // The half maps have 2 start squares each.
+            let spec = RulesSpec {
+                start_squares: Rules::new(spec.clone())
+                    .is_err()
+                    .then_some(2)
+                    .or(spec.start_squares),
+                ..spec
+            };
             let rules = Arc::new(Rules::new(spec).unwrap());
             play_checked(Arc::clone(&rules), 5, 6, Policy::Random);
             play_checked(rules, 6, 2, Policy::Greedy);
         }
     }
+    // Two half maps joined into one board.
+    let spec = RulesSpec {
+        join_map: Some(DataSource::Builtin("east".into())),
+        ..RulesSpec::maps("west", 3)
+    };
+    let rules = Arc::new(Rules::new(spec).unwrap());
+    assert_eq!(rules.start_squares, 4);
+    play_checked(Arc::clone(&rules), 9, 3, Policy::Random);
+    play_checked(rules, 10, 1, Policy::Greedy);
     // The small-town variants, all three.
     let spec = RulesSpec {
         small_towns: vec![1, 2, 3],
