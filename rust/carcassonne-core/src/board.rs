@@ -379,6 +379,20 @@ impl Board {
         }
     }
 
+    /// If placed tile `piece` is a map's ferry connection and `from` the square at one of
+    /// its ends: the other end's square and the side of it facing the route. Road walks
+    /// cross a connection this way (its two ends may face the same way, so its sides do
+    /// not say where it leads).
+    pub fn across_connection(&self, piece: usize, from: u32) -> Option<(u32, usize)> {
+        let map = self.map()?;
+        let (_, ends) = map.connections.iter().find(|(p, _)| *p == piece)?;
+        match ends {
+            [(a, _), b] if *a == from => Some(*b),
+            [a, (b, _)] if *b == from => Some(*a),
+            _ => None,
+        }
+    }
+
     /// Makes `cell` name placed tile `index` too (a ferry connection's second end), so
     /// that a tile beside it meets the piece as it meets any neighbour.
     pub fn alias(&mut self, cell: u32, index: usize) {

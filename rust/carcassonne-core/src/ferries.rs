@@ -176,7 +176,7 @@ impl Game {
             let p = &board.placed[next];
             let start = p.first_element + rules.roads(p.tile, p.rotation).centre[entry] as u32;
             if self.features().node(self.features().find(start)).ferries > 0 {
-                self.walk_to_ferry(next, entry, usize::MAX, &mut out);
+                self.walk_to_ferry(next, entry, usize::MAX, cell, &mut out);
             }
         }
         out
@@ -195,7 +195,8 @@ impl Game {
                 continue;
             }
             if let Some(next) = board.neighbour_of(placed, side) {
-                self.walk_to_ferry(next, (side + 2) % 4, placed, &mut out);
+                let from = board.placed[placed].cell;
+                self.walk_to_ferry(next, (side + 2) % 4, placed, from, &mut out);
             }
         }
         out
@@ -203,11 +204,31 @@ impl Game {
 
     /// Walks the road entering placed tile `placed` at side `entry` to its first lake and
     /// adds that lake's ferry to `out` if one stands on the road end reached. Stops at a
-    /// junction, city or monastery, an empty square, or the placed tile `stop`.
-    fn walk_to_ferry(&self, mut placed: usize, mut entry: usize, stop: usize, out: &mut Movable) {
+    /// junction, city or monastery, an empty square, or the placed tile `stop`. `from`:
+    /// the square the road comes from (a map's ferry connection leads on from its other
+    /// end).
+    fn walk_to_ferry(
+        &self,
+        mut placed: usize,
+        mut entry: usize,
+        stop: usize,
+        mut from: u32,
+        out: &mut Movable,
+    ) {
         let (rules, board) = (self.rules(), self.board());
         for _ in 0..=board.placed.len() {
             let p = &board.placed[placed];
+            if let Some((far, side)) = board.across_connection(placed, from) {
+                match board.placed_at(far) {
+                    Some(next) if next != stop => {
+                        from = p.cell;
+                        placed = next;
+                        entry = side;
+                        continue;
+                    }
+                    _ => return,
+                }
+            }
             let roads = rules.roads(p.tile, p.rotation);
             if roads.lake {
                 if let Some(f) = self.ferry_at_end(placed as u16, roads.centre[entry])
@@ -228,6 +249,7 @@ impl Game {
             let exit = exit as usize;
             match board.neighbour_of(placed, exit) {
                 Some(next) if next != stop => {
+                    from = p.cell;
                     placed = next;
                     entry = (exit + 2) % 4;
                 }
@@ -307,10 +329,11 @@ impl Game {
             features.regroup(&members[..part], segment_of);
             features.regroup(&members[part..], segment_of);
         }
-        // Removing a link leaves every side of the road as it was, open or joined.
+        // Removing a link leaves every side of the road as it was: open, joined, or closed
+        // by a map's edge.
         let (open_a, ferries_a) = {
             let n = features.node_mut(ea);
-            n.open -= 2 * walk.side_joins;
+            n.open -= 2 * walk.side_joins + walk.closed_ends;
             n.ferries = walk.ferries;
             (n.open, n.ferries)
         };
@@ -344,9 +367,34 @@ impl Game {
             },
             seg,
         );
+        // The square the walk comes from: a map's ferry connection leads on from its
+        // other end.
+        let mut from = u32::MAX;
         // A path visits each element once: more steps than elements means broken joins.
         for _ in 0..=self.features().len() {
             out.push(self.element(placed, seg as usize));
+            if let Some((far, side)) = board.across_connection(placed, from) {
+                let Some(next) = board.placed_at(far) else {
+                    return Some(walked);
+                };
+                let roads = {
+                    let p = &board.placed[next];
+                    rules.roads(p.tile, p.rotation)
+                };
+                from = board.placed[placed].cell;
+                placed = next;
+                seg = roads.centre[side];
+                walked.side_joins += 1;
+                if self.element(placed, seg as usize) == stop {
+                    return None;
+                }
+                leave = if roads.lake {
+                    crate::tileset::NO_SIDE
+                } else {
+                    roads.exit[side]
+                };
+                continue;
+            }
             if leave == crate::tileset::NO_SIDE {
                 let roads = {
                     let p = &board.placed[placed];
@@ -368,6 +416,11 @@ impl Game {
             }
             let side = leave as usize;
             let Some(next) = board.neighbour_of(placed, side) else {
+                // On a map, an end facing the neutral border, a wave or a highlight is
+                // closed.
+                if board.closing_sides(board.placed[placed].cell) & (1 << side) != 0 {
+                    walked.closed_ends += 1;
+                }
                 return Some(walked);
             };
             let entry = (side + 2) % 4;
@@ -375,6 +428,7 @@ impl Game {
                 let p = &board.placed[next];
                 rules.roads(p.tile, p.rotation)
             };
+            from = board.placed[placed].cell;
             placed = next;
             seg = roads.centre[entry];
             walked.side_joins += 1;
@@ -399,6 +453,8 @@ impl Game {
 #[derive(Default)]
 struct Walked {
     side_joins: i16,
+    /// Ends closed by a map's edge (each one open end fewer).
+    closed_ends: i16,
     ferries: u16,
 }
 

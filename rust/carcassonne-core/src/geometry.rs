@@ -55,6 +55,9 @@ pub struct MapBoard {
     pub island_cells: Vec<Vec<u32>>,
     /// Per cell: the squares at the other end of the ferry connections ending here.
     pub ferry_to: Vec<Vec<u32>>,
+    /// Per ferry connection, as (its piece index = placed index, its two ends as (square
+    /// cell, side of the square facing the route)): road walks cross a route end to end.
+    pub connections: Vec<(usize, [(u32, usize); 2])>,
     /// Per cell: coats of arms printed on this island square (2 points each for the tile
     /// placed here).
     pub arms: Vec<u8>,
@@ -103,6 +106,20 @@ impl MapBoard {
             .iter()
             .enumerate()
             .filter_map(|(k, p)| p.also_at.map(|(col, row)| (cell_of(col, row), k)))
+            .collect();
+        // Ferry connections are the last printed pieces, in route order.
+        let first_route = printed.len() - def.ferries.len();
+        let connections = def
+            .ferries
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                (
+                    first_route + i,
+                    f.ends
+                        .map(|((col, row), side)| (cell_of(col as i64, row as i64), side)),
+                )
+            })
             .collect();
         let mut ferry_to = vec![Vec::new(); cells];
         let mut arms = vec![0u8; cells];
@@ -181,6 +198,7 @@ impl MapBoard {
             island,
             island_cells,
             ferry_to,
+            connections,
             arms,
             town,
         }

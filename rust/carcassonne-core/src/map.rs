@@ -644,6 +644,12 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
             }
             ends[k] = (at, side);
         }
+        if ends[0].0 == ends[1].0 {
+            return Err(ferr(format!(
+                "both ends are on square [{}, {}]; a route joins two squares",
+                ends[0].0.0, ends[0].0.1
+            )));
+        }
         if f.arms > MAX_ARMS {
             return Err(ferr(format!("at most {MAX_ARMS} coats of arms on a route")));
         }

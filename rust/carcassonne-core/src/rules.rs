@@ -559,6 +559,8 @@ impl Rules {
                         )
                     })?;
                     piece_tiles.push(tiles.len() as u16);
+                    // Named like any tile (the views describe them), but never in a deck.
+                    tile_ids.insert(tile.id.clone(), tiles.len() as u16);
                     tiles.push(tile);
                 }
                 Some(MapBoard::new(def, &piece_tiles))
@@ -840,7 +842,9 @@ impl Rules {
         }
         ids.iter()
             .map(|id| {
+                // A map's printed pieces are tiles of the rules, but never drawn.
                 self.tile_index(id.as_ref())
+                    .filter(|t| *t < self.printed_from)
                     .ok_or_else(|| RulesError::UnknownTile(id.as_ref().to_string()))
             })
             .collect()

@@ -296,6 +296,16 @@ fn maps_games_agree_with_flood_fill() {
             play_checked(rules, 6, 2, Policy::Greedy);
         }
     }
+    // The Ferries' lake tiles on maps, with and without printed ferry connections.
+    for name in ["continental", "coastal"] {
+        let spec = RulesSpec {
+            tile_sets: DataSource::builtins(&["base", "ferries"]),
+            ..RulesSpec::maps(name, 2)
+        };
+        let rules = Arc::new(Rules::new(spec).unwrap());
+        play_checked(Arc::clone(&rules), 11, 12, Policy::Random);
+        play_checked(rules, 12, 2, Policy::Greedy);
+    }
     // Two half maps joined into one board.
     let spec = RulesSpec {
         join_map: Some(DataSource::Builtin("east".into())),

@@ -522,7 +522,7 @@ impl Rules {
     /// Carcassonne Maps: the small-town variants played (1 extra turn, 2 penalty, 3 road
     /// bonus), sorted.
     #[getter]
-    fn small_towns(&self) -> Vec<u8> {
+    fn small_towns(&self) -> Vec<u32> {
         let r = &self.inner;
         [
             (1, r.town_extra_turn),

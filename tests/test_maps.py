@@ -1,0 +1,240 @@
+"""Carcassonne Maps through the Python API: the built-in maps and their defaults, the
+seed's worked examples as positions on a map file written here, refused moves and rules,
+records, and the command line."""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from carcassonne import (
+    Game,
+    IllegalMoveError,
+    Rules,
+    RulesError,
+    TileDataError,
+    simulate,
+)
+from carcassonne.cli import main
+from observe import snapshot
+
+MAPS_DIR = Path(__file__).resolve().parents[1] / "rust" / "carcassonne-core" / "data" / "maps"
+ALL_SETS = ["base", "inns-and-cathedrals", "traders-and-builders"]
+
+# The Rust position tests' map (tests/maps.rs): border pieces with coats of arms.
+BORDERS = """
+name = "borders"
+tiles = 12
+start_squares = 1
+grid = '''
+.......
+.ooooo.
+.oSooo.
+.ooooo.
+.......
+'''
+
+[[border]]
+at = [1, 2]
+side = "W"
+piece = "road"
+arms = 2
+
+[[border]]
+at = [2, 1]
+side = "N"
+piece = "city"
+arms = 2
+
+[[border]]
+at = [1, 3]
+side = "W"
+piece = "road"
+arms = 1
+"""
+
+
+def grid_of(name: str) -> list[str]:
+    """The rows of a built-in map's grid, read from the file (not from the engine)."""
+    text = tomllib.loads((MAPS_DIR / f"{name}.toml").read_text())["grid"]
+    return [row for row in text.split("\n") if row.strip()]
+
+
+def squares(name: str, symbols: str) -> list[tuple[int, int]]:
+    return [(x, y) for y, row in enumerate(grid_of(name)) for x, c in enumerate(row) if c in symbols]
+
+
+def test_built_in_maps_are_listed_with_the_seed_defaults() -> None:
+    assert {"continental", "northern", "coastal"} <= set(Rules.maps())
+    for name in ["continental", "northern", "coastal"]:
+        rules = Rules(map=name)
+        assert rules.map == name and rules.system == "classic"
+        assert rules.meeples == 9 and rules.tile_sets == ALL_SETS
+        assert not rules.inns_and_cathedrals_scoring and not rules.traders_goods
+        data = tomllib.loads((MAPS_DIR / f"{name}.toml").read_text())
+        assert rules.start_squares == data["start_squares"]
+        # The recommendation (tiles in a game, start tile included), as far as 114 tiles go.
+        assert rules.deck_size == min(data["tiles"] - 1, 113)
+        labels = dict(rules.reconstructions())
+        assert "original layout" in labels[f"{name} (map)"]
+        assert rules == Rules.from_json(rules.to_json())
+    # Options are kept and named in the repr.
+    r = Rules(map="continental", players=3, start_squares=3, deck_size=60, small_towns=[3, 1])
+    assert (r.start_squares, r.deck_size, r.small_towns) == (3, 60, [1, 3])
+    assert "map='continental'" in repr(r) and "small_towns=[1, 3]" in repr(r)
+    assert Rules().map is None and Rules().start_squares is None
+
+
+def test_the_seed_examples_score_as_the_seed_says(tmp_path: Path) -> None:
+    path = tmp_path / "borders.toml"
+    path.write_text(BORDERS)
+    rules = Rules(map=path, tile_sets=["base"])
+    deck = ["base/U", "base/A", "base/G", "base/E"] + ["base/B"] * 4 + ["base/U", "base/U"]
+    game = Game(rules, deck=deck)
+    printed = [p for p in game.board if p.tile.startswith("map/")]
+    assert len(printed) == 3 and game.board[3].tile == "base/D"
+
+    def play(x: int, y: int, r: int, meeple: int | None = None) -> None:
+        game.play(game.make_move(x, y, r, meeple))
+
+    play(1, 2, 0, 0)  # a road into the printed border road (2 coats of arms)
+    play(3, 2, 1)
+    assert game.scores == [8, 0]  # 3 tiles + the printed piece + 2 x 2
+    play(2, 1, 1, 0)  # a city closed by the printed border city (2 coats of arms)
+    assert game.scores == [18, 0]  # 2 x (2 tiles + the piece + 2)
+    play(3, 1, 0, 0)  # a city closed by the neutral border
+    assert game.scores == [18, 2]
+    play(4, 1, 0, 0)  # a monastery at the border, then its 4 other neighbours
+    play(4, 2, 0)
+    play(5, 1, 0)
+    play(5, 2, 0)
+    assert game.scores == [24, 2]  # 1 + 5 existing neighbours
+    play(1, 3, 0, 0)
+    play(2, 3, 0)
+    assert game.is_over and game.scores == [28, 2]  # incomplete: 2 tiles + piece + 1
+    finals = [e for e in game.events if e.final_scoring]
+    assert [(e.kind, e.points, e.players) for e in finals] == [("road", 4, [0])]
+
+
+def test_moves_onto_squares_that_take_no_tile_are_refused() -> None:
+    game = Game(Rules(map="northern"), seed=3)
+    tile = game.tile
+    assert tile is not None
+    bad = (
+        squares("northern", "^")[:2]  # highlights
+        + squares("northern", "~")[:2]  # waves
+        + squares("northern", "ABCDEFGHIJKLMNOPQRTUVWXYZ")[:2]  # large-city squares
+        + [(-1, -1), (0, 0)]  # outside
+    )
+    for x, y in bad:
+        for r in range(4):
+            mv = game.make_move(x, y, r)
+            before = snapshot(game)
+            assert not game.is_legal(mv)
+            with pytest.raises(IllegalMoveError):
+                game.play(mv)
+            assert snapshot(game) == before
+    # Every listed move is on a square of the map that takes tiles.
+    allowed = set(squares("northern", "otS"))
+    assert game.legal_moves() and all((m.x, m.y) in allowed for m in game.legal_moves())
+
+
+def test_island_squares_open_only_once_linked() -> None:
+    islands = set(squares("coastal", "i"))
+    rng = random.Random(5)
+    game = Game(Rules(map="coastal"), seed=11)
+    linked_at = None
+    while not game.is_over:
+        on_islands = {(m.x, m.y) for m in game.legal_moves()} & islands
+        if on_islands and linked_at is None:
+            linked_at = game.turn
+        game.play(rng.choice(game.legal_moves()))
+    # Some island was reached during the game, never before the first ferry was used.
+    assert linked_at is not None and linked_at > 0
+    assert any((p.x, p.y) in islands for p in game.board)
+
+
+@pytest.mark.parametrize(
+    "kwargs, fragment",
+    [
+        (dict(map="atlantis"), 'unknown map "atlantis"'),
+        (dict(map="continental", start_squares=0), "start_squares"),
+        (dict(map="continental", start_squares=4), "start squares"),
+        (dict(map="continental", deck_size=114), "deck_size"),
+        (dict(map="continental", deck_size=10**30), "deck_size"),
+        (dict(start_squares=2), "choose a map"),
+        (dict(deck_size=20), "choose a map"),
+        (dict(small_towns=[1]), "choose a map"),
+        (dict(map="continental", small_towns=[4]), "small-town variant"),
+        (dict(map="continental", small_towns=[1, 1]), "each at most once"),
+        (dict(map="continental", tile_sets=["south-seas"]), "classic tiles"),
+        (dict(map=("continental", "northern", "coastal")), "pair of half maps"),
+        (dict(map=("continental", "northern")), "do not join"),
+    ],
+)
+def test_bad_maps_options_are_refused(kwargs: dict[str, object], fragment: str) -> None:
+    with pytest.raises(RulesError) as info:
+        Rules(**kwargs)  # type: ignore[arg-type]
+    assert fragment in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        ((".ooooo.\n.......\n'''", ".ooxoo.\n.......\n'''"), 'line 9, column 4 (square [3, 3]): unknown symbol "x"'),
+        (('side = "W"', 'side = "E"'), "not on the map's border"),
+        (("start_squares = 1", "start_squares = 2"), "has 1 start squares"),
+        (('piece = "road"', 'piece = "bridge"'), 'piece "bridge" is not "road" or "city"'),
+        (("[[border]]", "[[ferries]]\nfrom = [1, 1, \"W\"]\n\n[[border]]"), "missing field `to`"),
+    ],
+)
+def test_malformed_map_files_name_the_file_place_and_fault(
+    tmp_path: Path, change: tuple[str, str], fragment: str
+) -> None:
+    path = tmp_path / "bad-map.toml"
+    path.write_text(BORDERS.replace(*change, 1))
+    with pytest.raises(TileDataError) as info:
+        Rules(map=path)
+    message = str(info.value)
+    assert "bad-map.toml" in message and fragment in message, message
+
+
+
+
+def test_map_files_too_large_or_missing_are_refused(tmp_path: Path) -> None:
+    big = tmp_path / "big.toml"
+    big.write_text("#" * (1 << 20) + "\n")
+    with pytest.raises(RulesError, match="more than the 1048576"):
+        Rules(map=big)
+    with pytest.raises(TileDataError, match="cannot read the map file"):
+        Rules(map=tmp_path / "missing.toml")
+
+
+def test_records_clones_and_studies_of_maps_games() -> None:
+    rules = Rules(map="coastal", players=3, small_towns=[1, 2, 3])
+    rng = random.Random(2)
+    game = Game(rules, seed=9, game_index=4)
+    while not game.is_over:
+        if game.turn == 40:
+            copy = game.clone()
+            replayed = Game.from_json(game.to_json())
+            assert snapshot(copy) == snapshot(game) == snapshot(replayed)
+        game.play(rng.choice(game.legal_moves()))
+    again = Game.from_json(game.to_json())
+    assert again.scores == game.scores and snapshot(again) == snapshot(game)
+    one = simulate(rules, 200, seed=5, threads=1, policy="greedy")
+    two = simulate(rules, 200, seed=5, threads=2, policy="greedy")
+    np.testing.assert_array_equal(one.scores, two.scores)
+    assert one.points_by_kind.shape[2] == 8
+
+
+def test_command_line_plays_a_map(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--map", "continental", "--games", "300", "--small-towns", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "map continental (2 start squares, 113 tiles)" in out
+    assert "continental (map)" in out
+    assert main(["simulate", "--map", "nowhere", "--games", "3"]) == 2
