@@ -42,6 +42,14 @@ def test_cost_counts_run_on_a_small_set_and_parse() -> None:
 def test_the_recorded_counts_cover_every_configuration() -> None:
     recorded = tomllib.loads((REPO / "benches" / "costs.toml").read_text())
     assert set(recorded["toolchain"]) == {"rustc", "valgrind"}
-    assert set(recorded["config"]) == {"base-random", "base-greedy", "classic-4p", "ferries", "south-seas", "friday"}
+    assert set(recorded["config"]) == {
+        "base-random",
+        "base-greedy",
+        "classic-4p",
+        "ferries",
+        "south-seas",
+        "friday",
+        "maps",
+    }
     for cost in recorded["config"].values():
         assert cost["games"] > 0 and cost["instructions_per_game"] > 0 and cost["mispredictions_per_game"] > 0

@@ -34,7 +34,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 COSTS_FILE = REPO / "benches" / "costs.toml"
-CONFIGS = ["base-random", "base-greedy", "classic-4p", "ferries", "south-seas", "friday"]
+CONFIGS = ["base-random", "base-greedy", "classic-4p", "ferries", "south-seas", "friday", "maps"]
 TOLERANCE = 0.02
 
 

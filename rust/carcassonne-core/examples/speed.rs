@@ -1,6 +1,7 @@
 //! Quick throughput probe:
 //! `cargo run --release --example speed -- [games] [threads] [random|greedy] [set,set,...]`
-//! (`south-seas` or `south-seas,friday` for South Seas).
+//! (`south-seas` or `south-seas,friday` for South Seas; `map:NAME` for Carcassonne Maps
+//! on a built-in map). Prints games and tile placements per second.
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -17,7 +18,9 @@ fn main() {
         .and_then(|s| Policy::parse(s))
         .unwrap_or(Policy::Random);
     let sets: Vec<&str> = args.get(4).map_or(vec!["base"], |s| s.split(',').collect());
-    let spec = if sets == ["south-seas"] {
+    let spec = if let Some(map) = sets[0].strip_prefix("map:") {
+        RulesSpec::maps(map, 2)
+    } else if sets == ["south-seas"] {
         RulesSpec::south_seas(2)
     } else if sets == ["south-seas", "friday"] {
         RulesSpec {
@@ -35,9 +38,11 @@ fn main() {
     let cols = simulate(&rules, games, 0, 1, policy, Some(threads)).unwrap();
     let dt = t.elapsed().as_secs_f64();
     let mean: f64 = cols.scores.iter().map(|s| *s as f64).sum::<f64>() / cols.scores.len() as f64;
+    let placements: u64 = cols.turns.iter().map(|t| u64::from(*t)).sum();
     println!(
-        "{games} games, {threads} threads, {}: {:.0} games/s, mean score {mean:.1}",
+        "{games} games, {threads} threads, {}: {:.0} games/s, {:.0} placements/s, mean score {mean:.1}",
         policy.name(),
-        games as f64 / dt
+        games as f64 / dt,
+        placements as f64 / dt
     );
 }

@@ -242,6 +242,7 @@ impl Board {
     /// per placement, so the open grid's code carries no map test.
     pub fn place<const ON_MAP: bool>(
         &mut self,
+        map: Option<&MapBoard>,
         cell: u32,
         tile: u16,
         rotation: u8,
@@ -266,10 +267,8 @@ impl Board {
                 self.open_at[self.open[i].cell as usize] = i as u16 + 1;
             }
         }
-        if ON_MAP {
-            // Cannot fail: the caller checked `is_map`.
-            let map = Arc::clone(self.map().expect("a map board"));
-            return self.place_on_map(&map, cell, index, edges);
+        if ON_MAP && let Some(map) = map {
+            return self.place_on_map(map, cell, index, edges);
         }
         let mut around = [0u16; 4];
         for (side, edge) in edges.iter().enumerate() {
@@ -377,6 +376,41 @@ impl Board {
         if self.takes_tile_now(map, cell) {
             self.open_if_empty(cell);
         }
+    }
+
+    /// The board right after a map's printed pieces are down, with the union-find's
+    /// `nodes` then (see `PrintedTemplate`).
+    pub(crate) fn printed_template(
+        &self,
+        nodes: Vec<crate::features::Node>,
+    ) -> crate::geometry::PrintedTemplate {
+        let cells = self
+            .placed
+            .iter()
+            .map(|p| p.cell)
+            .chain(self.aliases.iter().copied())
+            .map(|c| (c, self.cells[c as usize], self.shows[c as usize]))
+            .collect();
+        crate::geometry::PrintedTemplate {
+            placed: self.placed.clone(),
+            neighbours: self.neighbours.clone(),
+            cells,
+            aliases: self.aliases.clone(),
+            nodes,
+        }
+    }
+
+    /// Puts down a map's printed pieces from their template, on an empty board (the
+    /// same state as placing them one by one).
+    pub(crate) fn apply_printed(&mut self, t: &crate::geometry::PrintedTemplate) {
+        debug_assert!(self.placed.is_empty());
+        self.placed.extend_from_slice(&t.placed);
+        self.neighbours.extend_from_slice(&t.neighbours);
+        for &(c, v, shows) in &t.cells {
+            self.cells[c as usize] = v;
+            self.shows[c as usize] = shows;
+        }
+        self.aliases.extend(t.aliases.iter().copied());
     }
 
     /// If placed tile `piece` is a map's ferry connection and `from` the square at one of

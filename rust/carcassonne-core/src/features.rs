@@ -144,6 +144,18 @@ impl Features {
         first
     }
 
+    /// Every element's node, in element order.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// Appends nodes taken from `nodes` of another union-find whose elements were the
+    /// same (a map's printed pieces): the structure is copied as it was.
+    pub(crate) fn extend_nodes(&mut self, nodes: &[Node]) {
+        debug_assert!(self.nodes.is_empty());
+        self.nodes.extend_from_slice(nodes);
+    }
+
     #[inline]
     pub fn node(&self, e: u32) -> &Node {
         &self.nodes[e as usize]

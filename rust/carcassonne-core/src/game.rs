@@ -447,7 +447,12 @@ fn place_and_join<const ON_MAP: bool>(
     let def = &rules.tiles[tile as usize];
     let index = board.placed.len() as u16;
     let first = features.add_tile(index, &def.segments);
+    let map = match &rules.geometry {
+        crate::geometry::Geometry::Map(m) if ON_MAP => Some(&**m),
+        _ => None,
+    };
     let placed = board.place::<ON_MAP>(
+        map,
         cell,
         tile,
         rotation,
@@ -719,13 +724,26 @@ impl Game {
             }
             Some(map) => {
                 // The printed pieces first (they open nothing), then the start tile and
-                // the first tiles of the deck, unturned, on the start squares used.
-                for &(cell, tile) in &map.pieces {
-                    self.add_tile(cell, tile, 0);
-                }
-                // Piece k is placed tile k: the pieces are the first tiles of the game.
-                for &(cell, piece) in &map.aliases {
-                    self.board.alias(cell, piece);
+                // the first tiles of the deck, unturned, on the start squares used. The
+                // pieces are the same in every game: the first game puts them down one by
+                // one and keeps the result, the next ones copy it.
+                match map.printed.get() {
+                    Some(t) => {
+                        self.board.apply_printed(t);
+                        self.features.extend_nodes(&t.nodes);
+                    }
+                    None => {
+                        for &(cell, tile) in &map.pieces {
+                            self.add_tile(cell, tile, 0);
+                        }
+                        // Piece k is placed tile k: the pieces are the first tiles.
+                        for &(cell, piece) in &map.aliases {
+                            self.board.alias(cell, piece);
+                        }
+                        let t = self.board.printed_template(self.features.nodes().to_vec());
+                        // Another thread may have made it meanwhile: the same template.
+                        let _ = map.printed.set(t);
+                    }
                 }
                 let used = rules.start_squares as usize;
                 for (k, &(col, row)) in map.def.starts.iter().take(used).enumerate() {
@@ -1624,9 +1642,11 @@ impl Game {
         );
         // A tile played on an island square with coats of arms: 2 points each at once
         // (M-5). Only a move's tile: the start squares are never island squares.
-        let map = Arc::clone(self.board.map().expect("a map board"));
-        let arms = map.arms[cell as usize];
-        if self.turn > 0 && map.town[cell as usize] {
+        let (arms, town) = match &self.rules.geometry {
+            crate::geometry::Geometry::Map(m) => (m.arms[cell as usize], m.town[cell as usize]),
+            crate::geometry::Geometry::Open => (0, false),
+        };
+        if self.turn > 0 && town {
             if self.rules.town_penalty {
                 self.award(1 << self.current, -2, ScoreKind::Map, None, true);
                 if let Some(e) = self.events.last_mut().filter(|_| self.record_events) {

@@ -4,8 +4,10 @@
 //! and how many squares a monastery's ring holds. Everything else (joining features,
 //! legality by demand bytes, scoring) is the same code for both.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
+use crate::board::Placed;
+use crate::features::Node;
 use crate::map::{MapDef, Square};
 use crate::topology::{RING_DELTA, SIDE_DELTA};
 
@@ -63,6 +65,21 @@ pub struct MapBoard {
     pub arms: Vec<u8>,
     /// Per cell: a small town (the small-town variants look at it).
     pub town: Vec<bool>,
+    /// The board and features once the printed pieces are down, the same for every game
+    /// on this map: made by the first game, copied by the others.
+    pub printed: OnceLock<PrintedTemplate>,
+}
+
+/// A map board with only its printed pieces: the placed pieces, their neighbour links,
+/// the cells naming them (with the edges they show), and their union-find nodes.
+#[derive(Debug)]
+pub struct PrintedTemplate {
+    pub placed: Vec<Placed>,
+    pub neighbours: Vec<[u16; 4]>,
+    /// (cell, placed index + 1, edges shown)
+    pub cells: Vec<(u32, u16, u8)>,
+    pub aliases: Vec<u32>,
+    pub nodes: Vec<Node>,
 }
 
 impl MapBoard {
@@ -201,6 +218,7 @@ impl MapBoard {
             connections,
             arms,
             town,
+            printed: OnceLock::new(),
         }
     }
 }

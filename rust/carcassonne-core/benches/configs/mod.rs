@@ -1,7 +1,7 @@
 //! The standard configurations whose cost is measured, shared by the criterion benches
 //! (`benches/selfplay.rs`) and the deterministic cost counts (`examples/costs.rs`,
-//! driven by `tools/costs.py`): two-player random games of every rule system, greedy
-//! base games, and four players with every classic set and option.
+//! driven by `tools/costs.py`): two-player random games of every rule system (Maps on the
+//! continental map), greedy base games, and four players with every classic set and option.
 
 // Each of the two targets that include this file uses part of it.
 #![allow(dead_code)]
@@ -84,6 +84,13 @@ pub fn standard() -> Vec<Config> {
             }),
             policy: Policy::Random,
             games: 2000,
+        },
+        Config {
+            key: "maps",
+            title: "random game, Carcassonne Maps on the continental map, 2 players",
+            rules: rules(RulesSpec::maps("continental", 2)),
+            policy: Policy::Random,
+            games: 1000,
         },
     ]
 }
