@@ -63,6 +63,14 @@ MAPS_CONFIGS: dict[str, dict[str, Any]] = {
     "northern-short-2p": dict(players=2, map="northern", deck_size=30, start_squares=1),
     # The Ferries' lake tiles on a map.
     "continental-ferries-2p": dict(players=2, map="continental", tile_sets=("base", "ferries")),
+    # Islands reached by printed ferry connections, coats of arms on island squares.
+    "coastal-2p": dict(players=2, map="coastal"),
+    # All three small-town variants: extra turn, penalty (scores may go below 0), road bonus.
+    "coastal-towns-3p": dict(players=3, map="coastal", small_towns=(1, 2, 3)),
+    # Two half maps joined along their half squares; and one alone, its half squares unused.
+    "west-east-3p": dict(players=3, map="west+east"),
+    "west-alone-2p": dict(players=2, map="west"),
+    "continental-towns-2p": dict(players=2, map="continental", small_towns=(1, 3)),
 }
 
 ALL_CONFIGS: dict[str, dict[str, Any]] = {

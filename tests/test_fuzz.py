@@ -275,6 +275,58 @@ def test_fuzzed_friday_files(text: str, data: st.DataObject) -> None:
     play_out(Game(rules, seed=data.draw(st.integers(0, 1000), label="seed")))
 
 
+# ----- map files -------------------------------------------------------------------------------
+
+LITERAL = "'" * 3
+
+
+@st.composite
+def map_files(draw: st.DrawFn) -> str:
+    """A generated map: a grid of any symbols (mostly squares), start squares or none, a
+    large city with made-up edges, border pieces, ferries, island coats of arms and a join
+    side, placed anywhere (in range or not)."""
+    width, height = draw(st.integers(1, 12)), draw(st.integers(1, 10))
+    symbols = st.sampled_from("oooooot.~^AiShx")
+    rows = ["".join(draw(st.lists(symbols, min_size=width, max_size=width))) for _ in range(height)]
+    coord = st.integers(-2, 13)
+    side = st.sampled_from(["N", "E", "S", "W", "X"])
+    lines = [
+        'name = "fz"',
+        f"tiles = {draw(st.sampled_from([1, 5, 40, 200, 0, -1]))}",
+        f"start_squares = {draw(st.integers(0, 3))}",
+        f"grid = {LITERAL}",
+        *rows,
+        LITERAL,
+    ]
+    if draw(st.booleans()):
+        lines.append(f'join = "{draw(side)}"')
+    for _ in range(draw(st.integers(0, 3))):
+        lines += ["[[border]]", f"at = [{draw(coord)}, {draw(coord)}]", f'side = "{draw(side)}"']
+        lines += [f'piece = "{draw(st.sampled_from(["road", "city", "lake"]))}"', f"arms = {draw(st.integers(0, 12))}"]
+    for _ in range(draw(st.integers(0, 2))):
+        lines += ["[[ferries]]", f'from = [{draw(coord)}, {draw(coord)}, "{draw(side)}"]']
+        lines += [f'to = [{draw(coord)}, {draw(coord)}, "{draw(side)}"]', f"arms = {draw(st.integers(0, 3))}"]
+    for _ in range(draw(st.integers(0, 2))):
+        lines += ["[[arms]]", f"at = [{draw(coord)}, {draw(coord)}]", f"count = {draw(st.integers(0, 12))}"]
+    if draw(st.booleans()):
+        squares = [(x, y) for y, row in enumerate(rows) for x, c in enumerate(row) if c == "A"]
+        edges = st.text(alphabet="CRFX", min_size=3, max_size=5)
+        entries = [f'{{ at = [{x}, {y}], edges = "{draw(edges)}", arms = {draw(st.integers(0, 10))} }}' for x, y in squares]
+        lines += ["[cities.A]", 'name = "Fuzzburg"', f"squares = [{', '.join(entries)}]"]
+    return "\n".join(lines) + "\n"
+
+
+@FUZZ
+@given(text=map_files(), data=st.data())
+def test_fuzzed_map_files(text: str, data: st.DataObject) -> None:
+    players = data.draw(st.integers(2, 4), label="players")
+    rules = rules_from_file(text, data, "map", lambda path: Rules(map=path, players=players))
+    if rules is None:
+        return
+    game = Game(rules, seed=data.draw(st.integers(0, 1000), label="seed"))
+    play_out(game)
+
+
 # ----- records ---------------------------------------------------------------------------------
 
 RECORD_RULES = [

@@ -238,3 +238,28 @@ def test_command_line_plays_a_map(capsys: pytest.CaptureFixture[str]) -> None:
     assert "map continental (2 start squares, 113 tiles)" in out
     assert "continental (map)" in out
     assert main(["simulate", "--map", "nowhere", "--games", "3"]) == 2
+
+
+def test_views_show_the_map_the_open_squares_and_the_printed_pieces_scored() -> None:
+    rules = Rules(map="continental")
+    assert rules.map_grid() == grid_of("continental")
+    joined = Rules(map="west+east").map_grid()
+    assert len(joined[0]) == len(grid_of("west")[0]) + len(grid_of("east")[0]) - 1
+    assert "h" not in "".join(joined) and "h" in "".join(Rules(map="west").map_grid())
+    assert Rules().map_grid() == []
+    game = Game(rules, seed=1)
+    starts = squares("continental", "S")[:2]
+    beside = {(x + dx, y + dy) for x, y in starts for dx, dy in [(0, -1), (1, 0), (0, 1), (-1, 0)]}
+    assert set(game.open_squares()) == beside
+    # Scorings name the printed pieces of their features.
+    named: list[str] = []
+    for seed in range(10):
+        game = Game(rules, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.play(rng.choice(game.legal_moves()))
+        named += [p for e in game.events for p in e.printed]
+        if named:
+            break
+    assert named and all(p.startswith("map/continental/") for p in named)
+    assert set(named) <= set(rules.tile_ids())

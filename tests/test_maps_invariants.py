@@ -1,26 +1,41 @@
 """Property tests for Carcassonne Maps: random games checked against an independent oracle.
 
-Games on the built-in maps (``MAPS_CONFIGS``: one, two or three start squares, a short deck,
-The Ferries' lake tiles on a map) are drawn with Hypothesis (deck seed and the seed of the
-move choices) and checked move by move against an oracle written here in Python from the
-map files and tile files alone (read with ``tomllib``; see ``oracle.py``), ``game.board`` and
-``game.ferries``; no engine table of the map is used:
+Games on the built-in maps (``MAPS_CONFIGS``: one to four start squares, a short deck,
+The Ferries' lake tiles on a map, islands and ferry connections, two half maps joined and
+one alone, the small-town variants) are drawn with Hypothesis (deck seed and the seed of
+the move choices) and checked move by move against an oracle written here in Python from
+the map files and tile files alone (read with ``tomllib``; see ``oracle.py``),
+``game.board`` and ``game.ferries``; no engine table of the map is used:
 
 * the set-up: the printed pieces (large-city squares on their squares, border pieces on the
-  outside square beyond their side) stand on the board first, unturned, then the start tile
-  on the first start square and tiles of the deck on the next start squares;
+  outside square beyond their side, each ferry connection once, beyond its first end)
+  stand on the board first, unturned, then the start tile on the first start square and
+  tiles of the deck on the next start squares (on joined maps, both maps' start squares in
+  reading order of the joined grid);
 * the listed placements (square, rotation) are exactly the oracle's: a playable empty square
-  next to a real tile or to a connected large city (M-8), matching every neighbour, printed
-  pieces included; the listed meeple targets are the tile's features whose feature is free;
+  next to a real tile or to a connected large city (M-8), or at the far end of a linked
+  ferry connection (a real tile at either end links it); island squares only once a linked
+  connection reaches their island (M-10); on joined maps each pair of half squares is one
+  ordinary square, alone they take no tile; matching every neighbour, printed pieces
+  included (a tile at either end of a ferry connection shows a road towards it); the
+  listed meeple targets are the tile's features whose feature is free;
 * a tile is discarded only when it fits nowhere;
-* every listed move is accepted; large-city squares, waves, highlights, outside squares (a
-  border piece's square, the outside next to a real tile, far away), squares not yet open,
-  occupied squares and non-matching turns are refused and change nothing;
-* a recount of every feature by flood fill (printed pieces as tiles of their features; sides
-  facing the outside without a printed piece, a wave or a highlight close what faces them;
-  monastery rings of the squares that can be filled, M-9) agrees with ``features()``; the
-  scorings of every turn and of the end follow from it, with coats of arms as pennants of
-  the city (M-7) and 2 each on a completed border road (1 each at the end, M-5, M-6);
+* every listed move is accepted; large-city squares, waves, highlights, lone half squares,
+  outside squares (a border piece's or ferry connection's squares, the outside next to a
+  real tile, far away), squares not yet open (islands not reached), occupied squares and
+  non-matching turns are refused and change nothing;
+* a recount of every feature by flood fill (printed pieces as tiles of their features, a
+  ferry connection one road piece touching both its ends; sides facing the outside
+  without a printed piece, a wave, a highlight or a lone half square close what faces
+  them; monastery rings of the squares that can be filled, M-9) agrees with
+  ``features()``; the scorings of every turn and of the end follow from it, with coats of
+  arms as pennants of the city (M-7) and 2 each on a completed border road or ferry
+  connection (1 each at the end, M-5, M-6); a tile on an island square scores 2 per coat
+  of arms printed there at once (kind "map");
+* the small-town variants (squares ``t``): 1 covering one gives the same player an extra
+  turn, never two in a row; 2 covering one costs 2 points (kind "map"); 3 a scored road
+  gains 2 per uncovered small town beside a square of the road (real tiles and printed
+  pieces on squares: not border pieces or ferry connections, which stand outside);
 * meeples are conserved; the deck is used up (placed + discarded + start-square tiles);
 * clones and JSON records of Maps games mid-game continue identically.
 
@@ -36,6 +51,7 @@ import random
 import tomllib
 from collections import Counter
 from dataclasses import dataclass
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -122,12 +138,16 @@ class Part:
 
 @dataclass(frozen=True)
 class Piece:
-    """A printed piece: a large-city square or a border piece."""
+    """A printed piece: a large-city square, a border piece or a ferry connection."""
 
     at: XY
     edges: str  # N E S W
     parts: tuple[Part, ...]
-    city: str | None  # the large city's letter, None for a border piece
+    city: str | None  # the large city's name ("G", or "west.G" on joined maps); None otherwise
+    # Where the piece stands and the map square each place faces (None: every side counts,
+    # a large-city square). A ferry connection stands at two places: beyond both its ends.
+    stands: tuple[tuple[XY, XY | None], ...] = ()
+    ferry: bool = False
 
 
 def halves(side: str) -> list[str]:
@@ -146,13 +166,17 @@ def city_square_piece(at: XY, letter: str, edges: str, arms: int) -> Piece:
             parts.append(Part("road", frozenset(side)))
         for h in halves(side):
             parts.append(Part("field", frozenset([h]), borders=(0,)))
-    return Piece(at, edges, tuple(parts), letter)
+    return Piece(at, edges, tuple(parts), letter, ((at, None),))
+
+
+def beyond(at: XY, side: str) -> XY:
+    dx, dy = DELTA[side]
+    return (at[0] + dx, at[1] + dy)
 
 
 def border_piece(at: XY, side: str, kind: str, arms: int) -> Piece:
     """A printed road or city on the outside square beyond ``side`` of ``at``: it shows its
     feature on the side facing the map square and field everywhere else."""
-    dx, dy = DELTA[side]
     f = OPPOSITE[side]
     edges = "".join(("R" if kind == "road" else "C") if s == f else "F" for s in SIDES)
     rest = frozenset(h for s in SIDES if s != f for h in halves(s))
@@ -165,64 +189,176 @@ def border_piece(at: XY, side: str, kind: str, arms: int) -> Piece:
         ]
     else:
         parts = [Part("city", frozenset(f), pennants=arms), Part("field", rest)]
-    return Piece((at[0] + dx, at[1] + dy), edges, tuple(parts), None)
+    out = beyond(at, side)
+    return Piece(out, edges, tuple(parts), None, ((out, at),))
+
+
+def ferry_piece(ends: tuple[tuple[XY, str], tuple[XY, str]], arms: int) -> Piece:
+    """A printed ferry connection: one road piece standing on the outside squares beyond
+    both ends, with a road on each side facing an end (one side if both face the same way)
+    and the route's coats of arms; each half-edge beside the road is a field of its own, and
+    each other side one field. It is listed at the first end's outside square."""
+    road = frozenset(OPPOSITE[side] for _, side in ends)
+    edges = "".join("R" if s in road else "F" for s in SIDES)
+    parts = [Part("road", road, road_arms=arms)]
+    for s in SIDES:
+        if s in road:
+            parts += [Part("field", frozenset([s + "L"])), Part("field", frozenset([s + "R"]))]
+        else:
+            parts.append(Part("field", frozenset(halves(s))))
+    stands = tuple((beyond(at, side), at) for at, side in ends)
+    return Piece(stands[0][0], edges, tuple(parts), None, stands, ferry=True)
+
+
+@dataclass(frozen=True)
+class Ferry:
+    """A printed ferry connection: its two ends (square, side) and its coats of arms."""
+
+    ends: tuple[tuple[XY, str], tuple[XY, str]]
+    arms: int
+
+
+def read_map_file(name: str) -> dict[str, Any]:
+    data = tomllib.loads((DATA_DIR / "maps" / f"{name}.toml").read_text())
+    assert data["name"] == name
+    return data
+
+
+def grid_rows(data: dict[str, Any]) -> list[str]:
+    return [line for line in data["grid"].split("\n") if line.strip()]
 
 
 class MapData:
+    """A map as its file says, or two half maps joined ("west+east"): the first map's join
+    column (E) lies on the second's (W), each pair of half squares (h) there becomes an
+    ordinary square, and the second map's columns shift by the first's width - 1."""
+
     def __init__(self, name: str) -> None:
-        data = tomllib.loads((DATA_DIR / "maps" / f"{name}.toml").read_text())
-        assert data["name"] == name
+        files = name.split("+")
+        assert 1 <= len(files) <= 2, name
+        sources = [read_map_file(f) for f in files]
         self.name = name
-        self.tiles: int = data["tiles"]
-        self.start_squares: int = data["start_squares"]
-        rows = [line for line in data["grid"].split("\n") if line.strip()]
-        self.height = len(rows)
-        self.width = max(len(r) for r in rows)
+        self.joined = len(files) == 2
+        self.tiles: int = sum(d["tiles"] for d in sources)
+        self.start_squares: int = sum(d["start_squares"] for d in sources)
+        shifts = [0]
+        if self.joined:
+            west, east = sources
+            assert (west.get("join"), east.get("join")) == ("E", "W"), name
+            assert len(grid_rows(west)) == len(grid_rows(east))
+            shifts.append(max(len(r) for r in grid_rows(west)) - 1)
         self.grid: dict[XY, str] = {}
-        for y, row in enumerate(rows):
-            for x, c in enumerate(row):
-                self.grid[(x, y)] = "." if c == " " else c
-        assert set(self.grid.values()) <= set(".otS~^") | set("ABCDEFGHIJKLMNOPQRTUVWXYZ")
+        self.half_joined: set[XY] = set()  # squares made of two half squares
+        for data, shift in zip(sources, shifts):
+            rows = grid_rows(data)
+            width = max(len(r) for r in rows)
+            for y, row in enumerate(rows):
+                for x in range(width):
+                    c = row[x] if x < len(row) else "."
+                    c = "." if c == " " else c
+                    xy = (x + shift, y)
+                    if xy in self.grid:  # the join column
+                        pair = (self.grid[xy], c)
+                        assert pair in (("h", "h"), (".", ".")), f"{name}: {xy} joins {pair}"
+                        if pair == ("h", "h"):
+                            self.grid[xy] = "o"
+                            self.half_joined.add(xy)
+                        continue
+                    self.grid[xy] = c
+        self.height = 1 + max(y for _, y in self.grid)
+        self.width = 1 + max(x for x, _ in self.grid)
+        letters = set("ABCDEFGHIJKLMNOPQRTUVWXYZ")
+        assert set(self.grid.values()) <= set(".otS~^ih") | letters
+        for (x, _), c in self.grid.items():
+            if c == "h":  # alone, a map's half squares stand in its join column
+                join = sources[0]["join"]
+                assert not self.joined and x == (self.width - 1 if join == "E" else 0), (name, x)
         self.starts = sorted((xy for xy, c in self.grid.items() if c == "S"), key=lambda p: (p[1], p[0]))
         self.pieces: dict[XY, Piece] = {}
-        for letter, city in data.get("cities", {}).items():
-            for sq in city["squares"]:
-                at = (sq["at"][0], sq["at"][1])
-                assert self.grid[at] == letter, (name, letter, at)
-                self.pieces[at] = city_square_piece(at, letter, sq["edges"], sq.get("arms", 0))
-        self.city_squares = {xy for xy, c in self.grid.items() if c.isupper() and c != "S"}
-        assert self.city_squares == set(self.pieces)
+        self.city_of: dict[XY, str] = {}  # large-city square -> the city's name
         self.bordered: set[tuple[XY, str]] = set()
-        for b in data.get("border", []):
-            at = (b["at"][0], b["at"][1])
-            piece = border_piece(at, b["side"], b["piece"], b.get("arms", 0))
-            assert self.square(*piece.at) == "." and piece.at not in self.pieces
+        self.ferries: list[Ferry] = []
+        self.arms: dict[XY, int] = {}  # coats of arms on island squares
+        for data, shift, file in zip(sources, shifts, files):
+            tag = f"{file}." if self.joined else ""
+
+            def at_(v: list[Any], shift: int = shift) -> XY:
+                return (v[0] + shift, v[1])
+
+            for letter, city in data.get("cities", {}).items():
+                for sq in city["squares"]:
+                    at = at_(sq["at"])
+                    assert self.grid[at] == letter, (name, letter, at)
+                    self.pieces[at] = city_square_piece(at, tag + letter, sq["edges"], sq.get("arms", 0))
+                    self.city_of[at] = tag + letter
+            for b in data.get("border", []):
+                at = at_(b["at"])
+                piece = border_piece(at, b["side"], b["piece"], b.get("arms", 0))
+                assert self.square(*piece.at) == "." and piece.at not in self.pieces
+                self.pieces[piece.at] = piece
+                self.bordered.add((at, b["side"]))
+            for f in data.get("ferries", []):
+                ends = ((at_(f["from"][:2]), f["from"][2]), (at_(f["to"][:2]), f["to"][2]))
+                self.ferries.append(Ferry(ends, f.get("arms", 0)))
+            for a in data.get("arms", []):
+                self.arms[at_(a["at"])] = a["count"]
+        self.city_squares = {xy for xy, c in self.grid.items() if c in letters}
+        assert self.city_squares == set(self.city_of)
+        # Ferry connections: one printed road piece beyond both ends, listed at the first.
+        self.alias: dict[XY, XY] = {}  # the far end's outside square -> the piece's square
+        self.ferry_at: dict[XY, Ferry] = {}  # the piece's square -> its connection
+        for f in self.ferries:
+            piece = ferry_piece(f.ends, f.arms)
+            for (at, side), (out, _) in zip(f.ends, piece.stands):
+                assert self.grid[at] in "otSi" and self.square(*out) == "." and out not in self.pieces
+                assert out not in self.alias
+                self.bordered.add((at, side))
             self.pieces[piece.at] = piece
-            self.bordered.add((at, b["side"]))
+            self.alias[piece.stands[1][0]] = piece.at
+            self.ferry_at[piece.at] = f
+        # Islands: the orthogonally connected groups of island squares.
+        self.island_of: dict[XY, int] = {}
+        for xy in sorted((xy for xy, c in self.grid.items() if c == "i"), key=lambda p: (p[1], p[0])):
+            if xy in self.island_of:
+                continue
+            k = len(set(self.island_of.values()))
+            stack = [xy]
+            self.island_of[xy] = k
+            while stack:
+                x, y = stack.pop()
+                for dx, dy in DELTA.values():
+                    n = (x + dx, y + dy)
+                    if self.square(*n) == "i" and n not in self.island_of:
+                        self.island_of[n] = k
+                        stack.append(n)
+        assert set(self.arms) <= set(self.island_of)
         # Squares by what they are.
-        self.playable = {xy for xy, c in self.grid.items() if c in "otS"}
+        self.playable = {xy for xy, c in self.grid.items() if c in "otSi"}  # ever take a tile
+        self.towns = {xy for xy, c in self.grid.items() if c == "t"}
+        self.halves = sorted(xy for xy, c in self.grid.items() if c == "h")  # alone: no square
         self.blocked = sorted(xy for xy, c in self.grid.items() if c in "~^")  # waves, highlights
         self.cities: dict[str, list[XY]] = {}
         for xy in sorted(self.city_squares):
-            self.cities.setdefault(self.grid[xy], []).append(xy)
+            self.cities.setdefault(self.city_of[xy], []).append(xy)
 
     def square(self, x: int, y: int) -> str:
         return self.grid.get((x, y), ".")
 
     def in_ring(self, x: int, y: int) -> bool:
-        """Playable and large-city squares count as a monastery's neighbours (M-9)."""
+        """Squares that take a tile (island squares included) and large-city squares count
+        as a monastery's neighbours (M-9)."""
         return (x, y) in self.playable or (x, y) in self.city_squares
 
     def closes(self, x: int, y: int, side: str) -> bool:
         """Whether ``side`` of square (x, y) closes the road or city facing it: the outside
-        without a printed piece, a wave or a highlight."""
+        without a printed piece or ferry end, a wave, a highlight or a lone half square."""
         if not self.in_ring(x, y):
             return False
         dx, dy = DELTA[side]
         beyond = self.square(x + dx, y + dy)
         if beyond == ".":
             return ((x, y), side) not in self.bordered
-        return beyond in "~^"
+        return beyond in "~^h"
 
     def ring(self, x: int, y: int) -> list[XY]:
         return [(x + a, y + b) for a, b in RING if self.in_ring(x + a, y + b)]
@@ -275,6 +411,7 @@ class Board:
         for p in game.board:
             xy = (p.x, p.y)
             assert xy not in self.placed, f"two tiles on {xy}"
+            assert xy not in mp.alias, f"{p!r} stands on a ferry connection's far end"
             self.placed[xy] = p
             if p.tile.startswith("map/"):
                 assert xy in mp.pieces and p.tile.startswith(f"map/{mp.name}/") and p.rotation == 0, p
@@ -283,6 +420,20 @@ class Board:
                 assert xy in mp.playable, f"{p!r} stands on a square that takes no tile"
                 self.real[xy] = p
         assert set(self.placed) - set(self.real) == set(mp.pieces), "printed pieces missing or moved"
+
+    def key(self, n: XY) -> XY | None:
+        """Where the tile or printed piece standing on ``n`` is listed: a ferry connection
+        stands beyond both its ends but is listed at the first."""
+        if n in self.placed:
+            return n
+        return self.mp.alias.get(n)
+
+    def stands(self, xy: XY) -> tuple[tuple[XY, XY | None], ...]:
+        """The places of the tile or piece listed at ``xy``, each with the one map square
+        it faces (None: all four sides count)."""
+        if xy in self.real:
+            return ((xy, None),)
+        return self.mp.pieces[xy].stands
 
     def parts(self, xy: XY) -> tuple[Part, ...]:
         if xy in self.real:
@@ -299,20 +450,39 @@ class Board:
     def connected_cities(self) -> set[str]:
         """Large cities with a real tile orthogonally next to one of their squares (M-8)."""
         return {
-            letter
-            for letter, squares in self.mp.cities.items()
+            name
+            for name, squares in self.mp.cities.items()
             if any((x + dx, y + dy) in self.real for x, y in squares for dx, dy in DELTA.values())
         }
 
+    def linked(self) -> tuple[set[int], set[XY]]:
+        """The islands a linked ferry connection reaches (M-10), and the squares at the far
+        end of every linked connection: a connection is linked once a real tile stands at
+        either of its ends."""
+        islands: set[int] = set()
+        far: set[XY] = set()
+        for f in self.mp.ferries:
+            (a, _), (b, _) = f.ends
+            if a in self.real or b in self.real:
+                islands |= {self.mp.island_of[sq] for sq in (a, b) if sq in self.mp.island_of}
+                far |= {sq for sq, other in ((a, b), (b, a)) if other in self.real}
+        return islands, far
+
     def open_squares(self) -> set[XY]:
         connected = self.connected_cities()
+        islands, far = self.linked()
         out = set()
         for x, y in self.mp.playable:
             if (x, y) in self.placed:
                 continue
+            if (x, y) in self.mp.island_of and self.mp.island_of[(x, y)] not in islands:
+                continue  # an island no linked connection reaches
+            if (x, y) in far:
+                out.add((x, y))
+                continue
             for dx, dy in DELTA.values():
                 n = (x + dx, y + dy)
-                if n in self.real or (n in self.mp.city_squares and self.mp.grid[n] in connected):
+                if n in self.real or (n in self.mp.city_squares and self.mp.city_of[n] in connected):
                     out.add((x, y))
                     break
         return out
@@ -321,13 +491,26 @@ class Board:
         mine = MODEL.edges(tile, r)
         for k, side in enumerate(SIDES):
             dx, dy = DELTA[side]
-            n = (x + dx, y + dy)
-            if n in self.placed and self.edges(n)[SIDES.index(OPPOSITE[side])] != mine[k]:
+            n = self.key((x + dx, y + dy))
+            if n is not None and self.edges(n)[SIDES.index(OPPOSITE[side])] != mine[k]:
                 return False
         return True
 
     def placements(self, tile: str) -> set[tuple[int, int, int]]:
         return {(x, y, r) for x, y in self.open_squares() for r in range(4) if self.fits(tile, x, y, r)}
+
+    def towns_beside(self, tiles: frozenset[XY]) -> int:
+        """Small-town variant 3: the uncovered small towns orthogonally beside a square of a
+        feature (real tiles and printed pieces on squares, i.e. large-city squares; border
+        pieces and ferry connections stand outside the map)."""
+        squares = [xy for xy in tiles if xy in self.mp.playable or xy in self.mp.city_squares]
+        towns = {
+            (x + dx, y + dy)
+            for x, y in squares
+            for dx, dy in DELTA.values()
+            if (x + dx, y + dy) in self.mp.towns and (x + dx, y + dy) not in self.real
+        }
+        return len(towns)
 
 
 def equivalent_turns(tile: str, r: int, q: int) -> bool:
@@ -357,6 +540,7 @@ class Group:
     road_arms: int  # roads: coats of arms of printed border roads
     filled: int  # monasteries: filled squares of the ring
     borders: frozenset[Seg]  # fields: one segment of each city the field borders
+    towns: int  # roads: uncovered small towns beside the road's squares (variant 3)
 
 
 def recount(board: Board, ferries: list[tuple[int, int, int, int]], players: int) -> list[Group]:
@@ -375,21 +559,26 @@ def recount(board: Board, ferries: list[tuple[int, int, int, int]], players: int
         for i in range(len(board.parts((x, y)))):
             parent[(x, y, i)] = (x, y, i)
     opens: Counter[Seg] = Counter()
-    for (x, y) in board.placed:
-        for i, part in enumerate(board.parts((x, y))):
-            for slot in part.slots:
-                dx, dy = DELTA[slot[0]]
-                n = (x + dx, y + dy)
-                if n not in board.placed:
-                    if part.kind in ("road", "city") and not mp.closes(x, y, slot):
-                        opens[(x, y, i)] += 1
-                    continue
-                j = slot_index(board.parts(n)).get(facing(slot))
-                assert j is not None, f"{(x, y)} {slot} faces nothing on {n}"
-                assert board.parts(n)[j].kind == part.kind, f"{(x, y)} meets another kind on {n} at {slot}"
-                ra, rb = find((x, y, i)), find((n[0], n[1], j))
-                if ra != rb:
-                    parent[ra] = rb
+    for key in board.placed:
+        own_parts = board.parts(key)
+        # A ferry connection stands beyond both its ends: each place touches its own end.
+        for (x, y), faces in board.stands(key):
+            for i, part in enumerate(own_parts):
+                for slot in part.slots:
+                    dx, dy = DELTA[slot[0]]
+                    if faces is not None and (x + dx, y + dy) != faces:
+                        continue
+                    n = board.key((x + dx, y + dy))
+                    if n is None:
+                        if part.kind in ("road", "city") and not mp.closes(x, y, slot):
+                            opens[(key[0], key[1], i)] += 1
+                        continue
+                    j = slot_index(board.parts(n)).get(facing(slot))
+                    assert j is not None, f"{(x, y)} {slot} faces nothing on {n}"
+                    assert board.parts(n)[j].kind == part.kind, f"{(x, y)} meets another kind on {n} at {slot}"
+                    ra, rb = find((key[0], key[1], i)), find((n[0], n[1], j))
+                    if ra != rb:
+                        parent[ra] = rb
     for x, y, a, b in ferries:
         ra, rb = find((x, y, a)), find((x, y, b))
         if ra != rb:
@@ -437,6 +626,7 @@ def recount(board: Board, ferries: list[tuple[int, int, int, int]], players: int
                 sum(p.road_arms for p in parts),
                 filled,
                 borders,
+                board.towns_beside(frozenset((x, y) for x, y, _ in segs)) if kind == "road" else 0,
             )
         )
     return out
@@ -499,19 +689,25 @@ def check_features(game: Game, board: Board, when: str = "") -> list[Group]:
 # ----- scoring -----------------------------------------------------------------------------------
 
 
-def complete_points(g: Group) -> int:
+def complete_points(g: Group, town_bonus: bool) -> int:
     n = len(g.tiles)
     if g.kind == "road":
-        return n + 2 * g.road_arms
+        return n + 2 * g.road_arms + (2 * g.towns if town_bonus else 0)
     if g.kind == "city":
         return 2 * (n + g.pennants)
     assert g.kind == "monastery"
     return 1 + g.filled
 
 
-def expected_turn_events(groups: list[Group], before: dict[Seg, int], move: Move, player: int, players: int) -> Counter[Any]:
+def expected_turn_events(
+    game: Game, board: Board, groups: list[Group], before: dict[Seg, int], move: Move, player: int, seen: set[str]
+) -> Counter[Any]:
     """Every complete road, city or monastery holding a meeple (where the meeples stood
-    before the move, plus the new one) scores this turn."""
+    before the move, plus the new one) scores this turn; a tile on an island square scores
+    2 per coat of arms printed there, and covering a small town costs 2 with variant 2
+    (both kind "map", to the player who placed the tile)."""
+    players = game.rules.players
+    variants = set(game.rules.small_towns)
     out: Counter[Any] = Counter()
     for g in groups:
         if not g.complete or g.kind == "field":
@@ -523,11 +719,21 @@ def expected_turn_events(groups: list[Group], before: dict[Seg, int], move: Move
         if move.meeple is not None and (move.x, move.y, move.meeple) in g.segments:
             meeples[player] += 1
         if any(meeples):
-            out[(g.kind, complete_points(g), majority(meeples), tuple(sorted(g.tiles)), (0, 0, 0), True)] += 1
+            out[(g.kind, complete_points(g, 3 in variants), majority(meeples), tuple(sorted(g.tiles)), (0, 0, 0), True)] += 1
+            if g.kind == "road" and g.towns and 3 in variants:
+                seen.add("road town bonus, completed")
+            if g.kind == "road" and g.tiles & set(board.mp.ferry_at):
+                seen.add("ferry connection scored, completed")
+    at = (move.x, move.y)
+    if at in board.mp.arms:
+        out[("map", 2 * board.mp.arms[at], (player,), (at,), (0, 0, 0), True)] += 1
+    if at in board.mp.towns and 2 in variants:
+        out[("map", -2, (player,), (at,), (0, 0, 0), True)] += 1
     return out
 
 
-def expected_final_events(groups: list[Group]) -> Counter[Any]:
+def expected_final_events(game: Game, groups: list[Group], seen: set[str]) -> Counter[Any]:
+    town_bonus = 3 in game.rules.small_towns
     complete_cities = {s for g in groups if g.kind == "city" and g.complete for s in g.segments}
     out: Counter[Any] = Counter()
     for g in groups:
@@ -536,7 +742,9 @@ def expected_final_events(groups: list[Group]) -> Counter[Any]:
         assert not g.complete or g.kind == "field", f"meeples stay on a complete {g}"
         n = len(g.tiles)
         if g.kind == "road":
-            points = n + g.road_arms
+            points = n + g.road_arms + (2 * g.towns if town_bonus else 0)
+            if g.towns and town_bonus:
+                seen.add("road town bonus, at the end")
         elif g.kind == "city":
             points = n + g.pennants
         elif g.kind == "monastery":
@@ -574,8 +782,8 @@ def meeple_targets(game: Game, board: Board, groups: list[Group], x: int, y: int
         find(("new", i))
         for slot in part.slots:
             dx, dy = DELTA[slot[0]]
-            n = (x + dx, y + dy)
-            if n in board.placed:
+            n = board.key((x + dx, y + dy))
+            if n is not None:
                 j = slot_index(board.parts(n))[facing(slot)]
                 parent[find(("new", i))] = find(("group", group_of[(n[0], n[1], j)]))
     busy = {find(("group", k)) for k, g in enumerate(groups) if any(g.meeples) and ("group", k) in parent}
@@ -677,9 +885,10 @@ def test_tile_and_map_data_match_the_engine(config: str) -> None:
 def test_printed_pieces_are_tiles_the_rules_describe() -> None:
     """``Rules.tile_ids()`` lists the printed pieces' ids ("map/<name>/..."), and they are the
     tiles of ``game.board``; so ``tile_edges`` and ``tile_features`` describe them like any
-    listed tile, and the edges are those of the map file (a large-city square's listed
-    edges, a border piece's road or city on the side facing its square)."""
-    for config in ("continental-2p", "northern-3p"):
+    listed tile, and the edges and features are those of the map file (a large-city square's
+    listed edges, a border piece's road or city on the side facing its square, a ferry
+    connection's road on the sides facing its two ends)."""
+    for config in ("continental-2p", "northern-3p", "coastal-2p", "west-east-3p", "west-alone-2p"):
         rules = RULES[config]
         mp = MAPS[rules.map or ""]
         game = Game(rules, seed=1)
@@ -689,8 +898,8 @@ def test_printed_pieces_are_tiles_the_rules_describe() -> None:
         for p in printed:
             assert p.tile in ids, p
             assert rules.tile_edges(p.tile) == mp.pieces[(p.x, p.y)].edges, p
-            kinds = sorted(t.split()[0] for t in rules.tile_features(p.tile))
-            assert kinds == sorted(part.kind for part in mp.pieces[(p.x, p.y)].parts), p
+            described = sorted((t.split()[0], frozenset(t.split()[1:])) for t in rules.tile_features(p.tile))
+            assert described == sorted((part.kind, part.slots) for part in mp.pieces[(p.x, p.y)].parts), p
 
 
 # ----- whole games, move by move ---------------------------------------------------------------------
@@ -703,20 +912,28 @@ def test_every_move_matches_the_maps_oracle(config: str, seed: int, choice_seed:
     play_checked(Game(RULES[config], seed=seed), random.Random(choice_seed))
 
 
-def play_checked(game: Game, rnd: random.Random) -> None:
-    """Plays a whole game at random, checking every turn and the end against the oracle."""
+Choose = Callable[[Game, list[Move], random.Random], Move]
+
+
+def play_checked(game: Game, rnd: random.Random, choose: Choose | None = None) -> set[str]:
+    """Plays a whole game at random (or by ``choose``), checking every turn and the end
+    against the oracle; returns the rule elements of the small-town variants and ferry
+    connections the oracle saw the game go through (see ``rule_elements`` for the rest)."""
     rules = game.rules
     players = rules.players
+    variants = set(rules.small_towns)
     mp = map_of(game)
     board = Board(mp, game)
     check_setup(game, mp, board)
     groups = check_features(game, board)
     start_tiles = (rules.start_squares or 1) - 1
+    seen: set[str] = set()
+    in_extra_turn = False  # variant 1: the turn being played is an extra turn
     while not game.is_over:
         legal = game.legal_moves()
         assert legal, "a game that is not over must have a legal move"
         check_listed_moves(game, board, groups, legal)
-        move = pick(legal, rnd)
+        move = pick(legal, rnd) if choose is None else choose(game, legal, rnd)
         player = game.current_player
         tile = game.tile
         turn = game.turn
@@ -733,11 +950,13 @@ def play_checked(game: Game, rnd: random.Random) -> None:
         assert game.moves[-1] == move and game.turn == turn + 1 == len(game.moves)
         placed = game.board[-1]
         assert (placed.x, placed.y, placed.rotation, placed.tile) == (move.x, move.y, move.rotation, tile)
-        # Meeples are conserved; scores never drop and add up from the events.
+        # Meeples are conserved; scores add up from the events and never drop, except by
+        # small-town variant 2 (covering a small town costs 2 points: a rule).
         on_board = board_meeples(game)
         for p in range(players):
             assert game.supply[p] + on_board[p] == rules.meeples, (p, list(game.supply), on_board)
-        assert all(a >= b for a, b in zip(game.scores, scores_before)), (scores_before, game.scores)
+        if 2 not in variants:
+            assert all(a >= b for a, b in zip(game.scores, scores_before)), (scores_before, game.scores)
         from_events = [0] * players
         for e in game.events:
             for p in e.players:
@@ -750,14 +969,27 @@ def play_checked(game: Game, rnd: random.Random) -> None:
         new = [e for e in game.events[n_events:] if not e.final_scoring]
         assert all(e.turn == game.turn for e in new)
         got = Counter(event_key(e) for e in new)
-        want = expected_turn_events(groups, meeples_before, move, player, players)
+        want = expected_turn_events(game, board, groups, meeples_before, move, player, seen)
         assert got == want, f"turn {game.turn}, {tile} played as {move}: scored {got}, rules say {want}"
+        if want[("map", -2, (player,), ((move.x, move.y),), (0, 0, 0), True)]:
+            seen.add("town penalty")
         # A tile is discarded only when it fits nowhere.
         for t_turn, t in game.discarded[n_discarded:]:
             assert t_turn == game.turn
             assert not board.placements(t), f"{t} was discarded at turn {t_turn} but fits"
+        # The next player: the same one once after covering a small town with variant 1
+        # (never two extra turns in a row).
+        extra = 1 in variants and (move.x, move.y) in mp.towns and not in_extra_turn
         if not game.is_over:
-            assert game.current_player == (player + 1) % players
+            assert game.current_player == (player if extra else (player + 1) % players), (
+                f"turn {game.turn}, {tile} played as {move} by {player}: next {game.current_player}, "
+                f"rules say {player if extra else (player + 1) % players}"
+            )
+            if extra:
+                seen.add("extra turn")
+            elif in_extra_turn and (move.x, move.y) in mp.towns:
+                seen.add("no second extra turn in a row")
+        in_extra_turn = extra
 
     # The end: the deck is used up; the final scoring is the recount's.
     assert game.turn + len(game.discarded) + start_tiles == rules.deck_size
@@ -765,7 +997,7 @@ def play_checked(game: Game, rnd: random.Random) -> None:
     final = [e for e in game.events if e.final_scoring]
     assert all(e.turn == game.turn for e in final)
     got = Counter(event_key(e) for e in final)
-    want = expected_final_events(groups)
+    want = expected_final_events(game, groups, seen)
     assert got == want, f"final scoring {got - want} where the rules say {want - got}"
     by_kind = {k: [0] * players for k in SCORE_KINDS}
     for e in game.events:
@@ -780,12 +1012,15 @@ def play_checked(game: Game, rnd: random.Random) -> None:
         with pytest.raises(GameOverError):
             game.play(mv)
     assert snapshot(game) == before_end
+    return seen
 
 
 def rule_elements(game: Game) -> set[str]:
-    """The map's rule elements this game's scorings went through."""
+    """The map's rule elements this game's scorings and tiles went through."""
     mp = map_of(game)
-    borders = {xy: p for xy, p in mp.pieces.items() if p.city is None}
+    borders = {xy: p for xy, p in mp.pieces.items() if p.city is None and not p.ferry}
+    ferries = set(mp.ferry_at)
+    real = {(p.x, p.y) for p in game.board if not p.tile.startswith("map/")}
     seen = set()
     for e in game.events:
         tiles = set(e.tiles)
@@ -798,49 +1033,153 @@ def rule_elements(game: Game) -> set[str]:
             seen.add(f"large city, {when}")
         if e.kind == "road" and tiles & mp.city_squares:
             seen.add("road into a large city")
+        if e.kind == "road" and tiles & ferries:
+            seen.add(f"ferry connection scored, {when}")
+            if any(mp.ferry_at[xy].arms for xy in tiles & ferries):
+                seen.add(f"ferry connection with coats of arms scored, {when}")
         if e.kind == "field" and tiles & mp.city_squares:
             seen.add("field beside a large city")
         if e.kind == "monastery" and len(mp.ring(*e.tiles[0])) < 8:
             seen.add(f"monastery beside squares that take no tile, {when}")
+        if e.kind == "map" and e.points > 0:
+            assert set(e.tiles) <= set(mp.arms)
+            seen.add("island square with coats of arms played")
         if e.kind in ("road", "city") and e.complete:
             for x, y in tiles - set(mp.pieces):
                 for side in SIDES:
                     dx, dy = DELTA[side]
                     if mp.closes(x, y, side):
-                        seen.add("closed by a " + {"~": "wave", "^": "highlight"}.get(mp.square(x + dx, y + dy), "neutral border"))
+                        closer = {"~": "wave", "^": "highlight", "h": "lone half square"}
+                        seen.add("closed by a " + closer.get(mp.square(x + dx, y + dy), "neutral border"))
+    if real & set(mp.island_of):
+        seen.add("island square played")
+    if real & mp.half_joined:
+        seen.add("joined half square played")
     if game.discarded:
         seen.add("tile discarded")
     return seen
 
 
+# What random games of some configurations are to go through, at least once: (the
+# configurations, played in turn, the deck seed, the rule elements).
+REACHED: list[tuple[tuple[str, ...], int, set[str]]] = [
+    (
+        ("northern-3p", "continental-2p"),
+        11,
+        {
+            "large city, completed",
+            "large city, at the end",
+            "city with a printed border city, completed",
+            "city with a printed border city, at the end",
+            "road with a printed border road's coats of arms, completed",
+            "road into a large city",
+            "field beside a large city",
+            "monastery beside squares that take no tile, completed",
+            "monastery beside squares that take no tile, at the end",
+            "closed by a neutral border",
+            "closed by a wave",
+            "closed by a highlight",
+            "tile discarded",
+        },
+    ),
+    (
+        ("coastal-towns-3p",),
+        23,
+        {
+            "ferry connection scored, completed",
+            "ferry connection scored, at the end",
+            "ferry connection with coats of arms scored, completed",
+            "ferry connection with coats of arms scored, at the end",
+            "island square played",
+            "island square with coats of arms played",
+            "extra turn",
+            "no second extra turn in a row",
+            "town penalty",
+            "road town bonus, completed",
+            "road town bonus, at the end",
+        },
+    ),
+    (("west-east-3p",), 11, {"joined half square played"}),
+    (("west-alone-2p",), 11, {"closed by a lone half square"}),
+]
+
+
 def test_random_games_reach_the_map_rules() -> None:
     """The checked random games do go through the maps' rule elements, so the oracle's
-    checks of them are not empty: games on both maps, each checked in full, until all
-    were seen."""
-    wanted = {
-        "large city, completed",
-        "large city, at the end",
-        "city with a printed border city, completed",
-        "city with a printed border city, at the end",
-        "road with a printed border road's coats of arms, completed",
-        "road into a large city",
-        "field beside a large city",
-        "monastery beside squares that take no tile, completed",
-        "monastery beside squares that take no tile, at the end",
-        "closed by a neutral border",
-        "closed by a wave",
-        "closed by a highlight",
-        "tile discarded",
-    }
-    seen: set[str] = set()
-    for game_index in range(10):
-        for config in ("northern-3p", "continental-2p"):
-            game = Game(RULES[config], seed=11, game_index=game_index)
-            play_checked(game, random.Random(game_index))
-            seen |= rule_elements(game)
-        if wanted <= seen:
-            break
-    assert wanted <= seen, sorted(wanted - seen)
+    checks of them are not empty: games of the configurations, each checked in full, until
+    all of their elements were seen."""
+    for configs, seed, wanted in REACHED:
+        seen: set[str] = set()
+        for game_index in range(12):
+            for config in configs:
+                game = Game(RULES[config], seed=seed, game_index=game_index)
+                seen |= play_checked(game, random.Random(game_index))
+                seen |= rule_elements(game)
+            if wanted <= seen:
+                break
+        assert wanted <= seen, (configs, sorted(wanted - seen))
+
+
+def steer_along(route: list[tuple[XY, str | None]], avoid: set[XY]) -> Choose:
+    """A player that covers the squares of ``route`` in turn, each with a road on the given
+    side (None: any tile), the last with a meeple on a road that ends there; it gets closer
+    to the next square where it can, never covers a square of ``avoid`` if it has another
+    move, and plays every other tile as far from them as it can, without meeples."""
+
+    def dist(m: Move, sq: XY) -> int:
+        return abs(m.x - sq[0]) + abs(m.y - sq[1])
+
+    def choose(game: Game, legal: list[Move], rnd: random.Random) -> Move:
+        tile = game.tile
+        assert tile is not None
+        real = {(p.x, p.y) for p in game.board if not p.tile.startswith("map/")}
+        todo = [(sq, side) for sq, side in route if sq not in real]
+        keep = avoid | {sq for sq, _ in todo}
+        free = [m for m in legal if (m.x, m.y) not in keep and m.meeple is None]
+        if todo:
+            sq, side = todo[0]
+            for m in legal:
+                if (m.x, m.y) != sq:
+                    continue
+                parts = tile_parts(tile, m.rotation)
+                road = next((i for i, p in enumerate(parts) if p.kind == "road" and side in p.slots), None)
+                if len(todo) > 1 and m.meeple is None and (side is None or road is not None):
+                    return m
+                if len(todo) == 1 and road is not None and m.meeple == road and parts[road].slots == {side}:
+                    return m
+            near = min(abs(x - sq[0]) + abs(y - sq[1]) for x, y in real)
+            closer = [m for m in free if dist(m, sq) < near]
+            if closer:
+                return min(closer, key=lambda m: (dist(m, sq), m))
+        if free:
+            return max(free, key=lambda m: (min(dist(m, a) for a in keep), rnd.random()))
+        return legal[rnd.randrange(len(legal))]
+
+    return choose
+
+
+def test_a_road_over_a_ferry_connection_gains_nothing_for_a_town_at_its_open_end() -> None:
+    """Small-town variant 3 counts the uncovered small towns beside the road's squares (real
+    tiles and printed pieces on squares); a ferry connection stands outside the map, on no
+    square. On the coastal map, connection 3 joins the small town (19, 10) to the island
+    square (23, 8): a directed game (checked in full by the oracle) builds a road from
+    (23, 8) onto the connection, with a meeple, over Gullrock and Thornholm, and leaves
+    (19, 10) uncovered to the end: the road scores 2 tiles + 1 coat of arms, and nothing for
+    the town at the far end of the route."""
+    mp = MAPS["coastal"]
+    route = [((19, 5), "E"), ((24, 3), "S"), ((26, 3), "S"), ((24, 7), "N"), ((23, 7), None), ((23, 8), "W")]
+    (town, _), (island_end, side) = mp.ferries[2].ends
+    assert town in mp.towns and (island_end, side) == route[-1] and island_end in mp.island_of
+    game = Game(RULES["coastal-towns-3p"], seed=3)
+    play_checked(game, random.Random(0), steer_along(route, {town}))
+    real = {(p.x, p.y) for p in game.board if not p.tile.startswith("map/")}
+    ferry = mp.pieces[beyond(town, "E")]
+    assert ferry.ferry and town not in real
+    assert [
+        (e.points, e.complete)
+        for e in game.events
+        if e.kind == "road" and e.final_scoring and set(e.tiles) == {ferry.at, island_end}
+    ] == [(3, False)]
 
 
 # ----- listed moves accepted, others refused -------------------------------------------------------
@@ -852,9 +1191,10 @@ def quick_snapshot(game: Game) -> tuple[Any, ...]:
 
 def unlisted_squares(board: Board, rnd: random.Random) -> list[tuple[str, XY]]:
     """Squares no tile may go on now, by reason: large-city squares, waves and highlights,
-    printed border pieces' squares, the outside next to real tiles and far away, playable
-    squares not yet open (next to a large city nobody has connected, if there is one), and
-    occupied squares."""
+    printed border pieces' and ferry connections' squares (both ends), lone half squares,
+    the outside next to real tiles and far away, playable squares not yet open (next to a
+    large city nobody has connected, on an island no linked connection reaches, if there
+    is one), and occupied squares."""
     mp = board.mp
 
     def some(xs: list[XY], k: int) -> list[XY]:
@@ -865,12 +1205,14 @@ def unlisted_squares(board: Board, rnd: random.Random) -> list[tuple[str, XY]]:
     out += [("large-city square", xy) for xy in some(list(mp.city_squares), 2)]
     out += [("wave or highlight", xy) for xy in some(mp.blocked, 2)]
     borders = [xy for xy in mp.pieces if xy not in mp.city_squares]
-    out += [("border piece", xy) for xy in some(borders, 2)]
+    out += [("border piece or ferry connection", xy) for xy in some(borders, 2)]
+    out += [("ferry connection's far end", xy) for xy in some(list(mp.alias), 2)]
+    out += [("lone half square", xy) for xy in some(mp.halves, 2)]
     outside_near = {
         (x + dx, y + dy)
         for x, y in board.real
         for dx, dy in DELTA.values()
-        if mp.square(x + dx, y + dy) == "." and (x + dx, y + dy) not in mp.pieces
+        if mp.square(x + dx, y + dy) == "." and (x + dx, y + dy) not in mp.pieces and (x + dx, y + dy) not in mp.alias
     }
     out += [("outside next to a tile", xy) for xy in some(list(outside_near), 3)]
     out += [
@@ -883,12 +1225,15 @@ def unlisted_squares(board: Board, rnd: random.Random) -> list[tuple[str, XY]]:
     by_city = [
         (x + dx, y + dy)
         for xy in mp.city_squares
-        if mp.grid[xy] not in connected
+        if mp.city_of[xy] not in connected
         for x, y in [xy]
         for dx, dy in DELTA.values()
         if (x + dx, y + dy) in closed
     ]
     out += [("not open, next to an unconnected large city", xy) for xy in some(by_city, 1)]
+    islands, _ = board.linked()
+    unlinked = [xy for xy in closed if xy in mp.island_of and mp.island_of[xy] not in islands]
+    out += [("island no linked ferry connection reaches", xy) for xy in some(unlinked, 2)]
     out += [("not open yet", xy) for xy in some(closed, 3)]
     out += [("occupied", xy) for xy in some(list(board.real), 2)]
     return out

@@ -225,6 +225,10 @@ class Rules:
         """Carcassonne Maps: start squares given a tile before the first turn (None without
         a map)."""
 
+    def map_grid(self) -> list[str]:
+        """Carcassonne Maps: the map's grid, one string per row in the map file's symbols
+        (two joined maps as one grid, their half squares as ``o``); empty without a map."""
+
     @property
     def small_towns(self) -> list[int]:
         """Carcassonne Maps: the small-town variants played (1, 2, 3), sorted."""
@@ -518,6 +522,11 @@ class ScoreEvent:
         """Squares of the scored feature."""
 
     @property
+    def printed(self) -> list[str]:
+        """Carcassonne Maps: ids of the map's printed pieces in the scored feature
+        ("map/<map>/A1", ".../border2", ".../ferry1"); empty otherwise."""
+
+    @property
     def complete(self) -> bool:
         """Whether the scored feature was complete."""
 
@@ -713,6 +722,10 @@ class Game:
     @property
     def events(self) -> list[ScoreEvent]:
         """Every scoring so far, in order."""
+
+    def open_squares(self) -> list[tuple[int, int]]:
+        """The squares a tile may go on now (next to a placed tile; on a map, only squares
+        that take a tile now), sorted. Whether the current tile fits is ``legal_moves``."""
 
     def legal_moves(self) -> list[Move]:
         """Every legal move for the current tile (empty once the game is over)."""

@@ -329,6 +329,10 @@ pub struct ScoreEvent {
     pub players: Vec<u8>,
     /// Squares of the tiles the feature covers (empty for goods majorities).
     pub tiles: Vec<(i32, i32)>,
+    /// Carcassonne Maps: ids of the map's printed pieces in the feature (large-city
+    /// squares, border pieces, ferry connections; their squares are among `tiles`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub printed: Vec<String>,
     pub complete: bool,
     pub final_scoring: bool,
     /// Traders & Builders: goods taken by `players[0]` when completing a city (points 0),
@@ -876,6 +880,23 @@ impl Game {
                 )
             })
             .collect()
+    }
+
+    /// Ids of the map's printed pieces in the feature of `e` (none on the open grid).
+    pub(crate) fn printed_in(&self, e: u32) -> Vec<String> {
+        if !self.board.is_map() {
+            return Vec::new();
+        }
+        let mut out: Vec<String> = self
+            .features
+            .members(e)
+            .map(|m| self.board.placed[self.features.node(m).placed as usize].tile)
+            .filter(|t| *t >= self.rules.printed_from)
+            .map(|t| self.rules.tiles[t as usize].id.clone())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     pub fn ferries(&self) -> &[FerryLink] {
@@ -1738,6 +1759,7 @@ impl Game {
                     .filter(|p| winners & (1 << p) != 0)
                     .collect(),
                 tiles: root.map(|r| self.squares_of(r)).unwrap_or_default(),
+                printed: root.map(|r| self.printed_in(r)).unwrap_or_default(),
                 complete,
                 final_scoring: self.over,
                 goods: [0; 3],
@@ -1775,6 +1797,7 @@ impl Game {
                     points: 0,
                     players: vec![p as u8],
                     tiles: self.squares_of(root),
+                    printed: self.printed_in(root),
                     complete: true,
                     final_scoring: false,
                     goods: n.goods,
@@ -1818,7 +1841,9 @@ impl Game {
             return 0;
         };
         let mut towns: Vec<u32> = Vec::new();
-        for c in squares {
+        // Printed pieces outside the map (border pieces, ferry connections) stand on no
+        // square: only squares of the map count.
+        for c in squares.filter(|c| map.in_ring[*c as usize]) {
             for side in 0..4 {
                 let n = self.board.neighbour_cell(c, side);
                 if map.town[n as usize]

@@ -236,6 +236,27 @@ impl MapDef {
         self.square(col as i64 + dx as i64, row as i64 + dy as i64)
     }
 
+    /// The grid's rows in the file's symbols (joined half squares shown as `o`).
+    pub fn grid_rows(&self) -> Vec<String> {
+        (0..self.height)
+            .map(|row| {
+                (0..self.width)
+                    .map(|col| match self.squares[row * self.width + col] {
+                        Square::None => '.',
+                        Square::Ordinary => 'o',
+                        Square::Town => 't',
+                        Square::Start => 'S',
+                        Square::Wave => '~',
+                        Square::Highlight => '^',
+                        Square::City(i) => self.cities[i as usize].letter,
+                        Square::Island(_) => 'i',
+                        Square::Half => 'h',
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Squares a tile may ever stand on (island squares included).
     pub fn playable_squares(&self) -> usize {
         self.squares.iter().filter(|s| s.takes_tiles()).count()

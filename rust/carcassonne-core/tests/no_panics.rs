@@ -336,6 +336,24 @@ fn ferries_refuse_hostile_input() {
     probe_games(&rules, 2, 150);
 }
 
+/// Carcassonne Maps on the coastal map (ferry connections, islands, waves, large cities),
+/// with every small-town variant.
+fn maps() -> Arc<Rules> {
+    Arc::new(
+        Rules::new(RulesSpec {
+            small_towns: vec![1, 2, 3],
+            ..RulesSpec::maps("coastal", 3)
+        })
+        .unwrap(),
+    )
+}
+
+#[test]
+fn maps_refuse_hostile_input() {
+    let seen = probe_games(&maps(), 2, 150);
+    assert!(seen.contains(&Some(Phase::Place)), "{seen:?}");
+}
+
 #[test]
 fn south_seas_refuses_hostile_input() {
     let seen = probe_games(&south_seas(), 3, 100);
@@ -378,7 +396,7 @@ fn friday_refuses_hostile_input() {
 /// A mid-game record of each rule system, with the game it comes from.
 fn records() -> Vec<(Game, String)> {
     let mut out = Vec::new();
-    for (k, rules) in [classic(), ferries(), south_seas(), friday()]
+    for (k, rules) in [classic(), ferries(), south_seas(), friday(), maps()]
         .into_iter()
         .enumerate()
     {

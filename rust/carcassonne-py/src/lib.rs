@@ -534,6 +534,15 @@ impl Rules {
         .collect()
     }
 
+    /// Carcassonne Maps: the map's grid, one string per row in the map file's symbols
+    /// (two joined maps as one grid); empty without a map.
+    fn map_grid(&self) -> Vec<String> {
+        match &self.inner.geometry {
+            carcassonne_core::geometry::Geometry::Map(m) => m.def.grid_rows(),
+            carcassonne_core::geometry::Geometry::Open => Vec::new(),
+        }
+    }
+
     /// Names of the built-in maps (original layouts, not the printed maps).
     #[staticmethod]
     fn maps() -> Vec<&'static str> {
@@ -899,6 +908,8 @@ struct ScoreEvent {
     points: i32,
     players: Vec<u32>,
     tiles: Vec<(i32, i32)>,
+    /// Carcassonne Maps: ids of the printed pieces in the scored feature.
+    printed: Vec<String>,
     complete: bool,
     final_scoring: bool,
     /// Goods taken (wine, grain, cloth) for goods events.
@@ -1566,6 +1577,15 @@ impl Game {
         Ok(out)
     }
 
+    /// The squares a tile may go on now (next to a placed tile; on a map, only squares
+    /// that take a tile now), sorted. Whether the current tile fits is `legal_moves`.
+    fn open_squares(&self) -> Vec<(i32, i32)> {
+        let b = self.inner.board();
+        let mut out: Vec<(i32, i32)> = b.open.iter().map(|o| b.xy(o.cell)).collect();
+        out.sort_unstable();
+        out
+    }
+
     /// Every scoring so far, in order.
     #[getter]
     fn events(&self) -> Vec<ScoreEvent> {
@@ -1578,6 +1598,7 @@ impl Game {
                 points: e.points,
                 players: e.players.iter().map(|p| *p as u32).collect(),
                 tiles: e.tiles.clone(),
+                printed: e.printed.clone(),
                 complete: e.complete,
                 final_scoring: e.final_scoring,
                 goods: (e.goods[0], e.goods[1], e.goods[2]),
