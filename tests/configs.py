@@ -70,6 +70,7 @@ MAPS_CONFIGS: dict[str, dict[str, Any]] = {
     # Two half maps joined along their half squares; and one alone, its half squares unused.
     "west-east-3p": dict(players=3, map="west+east"),
     "west-alone-2p": dict(players=2, map="west"),
+    "east-alone-2p": dict(players=2, map="east"),
     "continental-towns-2p": dict(players=2, map="continental", small_towns=(1, 3)),
 }
 

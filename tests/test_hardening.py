@@ -153,7 +153,7 @@ def test_cli_ctrl_c_prints_one_line_and_exits_130_in_constant_memory() -> None:
     assert out == ""
     assert err == "carcassonne: interrupted\n"
     # The interpreter, numpy and the engine take under 40 MB; per-game columns of 10**9
-    # games would take 90 GB.
+    # games would take 98 GB.
     assert peak_kib < 200_000, peak_kib
 
 
@@ -166,7 +166,11 @@ def test_a_study_too_large_for_memory_is_refused_before_it_starts(games: int) ->
     with pytest.raises(RulesError) as info:
         simulate(Rules(), games=games, seed=1)
     message = str(info.value)
-    assert f"the results of {games} games need {games * 90} bytes" in message
+    # Per player: a score (4 bytes), a winner flag (1), 4 per score kind, ships and wares
+    # left (8); per game: turns and discarded (8). 98 bytes for two players and 8 kinds.
+    per_game = 2 * (4 + 1 + 4 * len(carcassonne.SCORE_KINDS) + 8) + 8
+    assert per_game == 98
+    assert f"the results of {games} games need {games * per_game} bytes" in message
     assert "first_game" in message and "simulate_summary" in message
     assert time.perf_counter() - start < 1.0
 
@@ -184,7 +188,7 @@ def test_a_study_whose_memory_cannot_be_reserved_is_refused() -> None:
         """
     )
     assert result.returncode == 0, result.stderr
-    assert "the results of 100000000 games need 9000000000 bytes" in result.stdout
+    assert "the results of 100000000 games need 9800000000 bytes" in result.stdout
 
 
 def test_summary_takes_any_number_of_games_and_agrees_with_simulate() -> None:
