@@ -373,29 +373,14 @@ impl Game {
         // A path visits each element once: more steps than elements means broken joins.
         for _ in 0..=self.features().len() {
             out.push(self.element(placed, seg as usize));
-            if let Some((far, side)) = board.across_connection(placed, from) {
+            // The next tile and the side the road enters it by.
+            let (next, entry) = if let Some((far, side)) = board.across_connection(placed, from) {
+                // A map's ferry connection: on at its other end, if a tile stands there.
                 let Some(next) = board.placed_at(far) else {
                     return Some(walked);
                 };
-                let roads = {
-                    let p = &board.placed[next];
-                    rules.roads(p.tile, p.rotation)
-                };
-                from = board.placed[placed].cell;
-                placed = next;
-                seg = roads.centre[side];
-                walked.side_joins += 1;
-                if self.element(placed, seg as usize) == stop {
-                    return None;
-                }
-                leave = if roads.lake {
-                    crate::tileset::NO_SIDE
-                } else {
-                    roads.exit[side]
-                };
-                continue;
-            }
-            if leave == crate::tileset::NO_SIDE {
+                (next, side)
+            } else if leave == crate::tileset::NO_SIDE {
                 let roads = {
                     let p = &board.placed[placed];
                     rules.roads(p.tile, p.rotation)
@@ -413,17 +398,18 @@ impl Game {
                 walked.ferries += 1;
                 leave = lake_end_side(roads, seg);
                 continue;
-            }
-            let side = leave as usize;
-            let Some(next) = board.neighbour_of(placed, side) else {
-                // On a map, an end facing the neutral border, a wave or a highlight is
-                // closed.
-                if board.closing_sides(board.placed[placed].cell) & (1 << side) != 0 {
-                    walked.closed_ends += 1;
-                }
-                return Some(walked);
+            } else {
+                let side = leave as usize;
+                let Some(next) = board.neighbour_of(placed, side) else {
+                    // On a map, an end facing the neutral border, a wave or a highlight is
+                    // closed.
+                    if board.closing_sides(board.placed[placed].cell) & (1 << side) != 0 {
+                        walked.closed_ends += 1;
+                    }
+                    return Some(walked);
+                };
+                (next, (side + 2) % 4)
             };
-            let entry = (side + 2) % 4;
             let roads = {
                 let p = &board.placed[next];
                 rules.roads(p.tile, p.rotation)

@@ -1669,26 +1669,23 @@ impl Game {
         };
         if self.turn > 0 && town {
             if self.rules.town_penalty {
-                self.award(1 << self.current, -2, ScoreKind::Map, None, true);
-                if let Some(e) = self.events.last_mut().filter(|_| self.record_events) {
-                    e.tiles = vec![self.board.xy(cell)];
-                }
+                self.award_for_square(cell, -2);
             }
             self.extra_turn_due = self.rules.town_extra_turn && !self.in_extra_turn;
         }
         if arms > 0 && self.turn > 0 {
-            self.award(
-                1 << self.current,
-                2 * arms as i32,
-                ScoreKind::Map,
-                None,
-                true,
-            );
-            if let Some(e) = self.events.last_mut().filter(|_| self.record_events) {
-                e.tiles = vec![self.board.xy(cell)];
-            }
+            self.award_for_square(cell, 2 * arms as i32);
         }
         joined
+    }
+
+    /// Points (kind "map") to the player to move for the square at `cell` itself; the
+    /// event names that square.
+    fn award_for_square(&mut self, cell: u32, points: i32) {
+        self.award(1 << self.current, points, ScoreKind::Map, None, true);
+        if let Some(e) = self.events.last_mut().filter(|_| self.record_events) {
+            e.tiles = vec![self.board.xy(cell)];
+        }
     }
 
     pub(crate) fn draw(&mut self) {

@@ -218,6 +218,28 @@ struct RawBorder {
 }
 
 impl MapDef {
+    /// A printed piece beyond `side` of square `at` shows only the side facing that square:
+    /// no other square may touch the same outside square (`what` names the piece).
+    fn outside_of_its_own(
+        &self,
+        at: (usize, usize),
+        side: usize,
+        what: &str,
+    ) -> Result<(), String> {
+        let (dx, dy) = SIDE_DELTA[side];
+        let outside = (at.0 as i64 + dx as i64, at.1 as i64 + dy as i64);
+        for (dx, dy) in SIDE_DELTA {
+            let n = (outside.0 + dx as i64, outside.1 + dy as i64);
+            if n != (at.0 as i64, at.1 as i64) && self.square(n.0, n.1) != Square::None {
+                return Err(format!(
+                    "the outside square beyond side {} of [{}, {}] also touches square [{}, {}]; {what} needs an outside square of its own",
+                    SIDE_NAMES[side], at.0, at.1, n.0, n.1
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// While islands are numbered: whether the island square at (col, row) has its number.
     fn islands_seen(&self, col: usize, row: usize) -> bool {
         !matches!(self.squares[row * self.width + col], Square::Island(0))
@@ -595,20 +617,8 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
                 other + 1
             )));
         }
-        // A printed piece shows only the side facing its square: no other square may
-        // face the same outside square.
-        for s in 0..4 {
-            let n = (
-                outside.0 + SIDE_DELTA[s].0 as i64,
-                outside.1 + SIDE_DELTA[s].1 as i64,
-            );
-            if n != (at.0 as i64, at.1 as i64) && map.square(n.0, n.1) != Square::None {
-                return Err(berr(format!(
-                    "the outside square beyond side {} of [{}, {}] also touches square [{}, {}]; a printed piece needs an outside square of its own",
-                    SIDE_NAMES[side], at.0, at.1, n.0, n.1
-                )));
-            }
-        }
+        map.outside_of_its_own(at, side, "a printed piece")
+            .map_err(berr)?;
         map.borders.push(BorderPiece {
             at,
             side,
@@ -651,18 +661,8 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
                     SIDE_NAMES[side], at.0, at.1
                 )));
             }
-            for s in 0..4 {
-                let n = (
-                    outside.0 + SIDE_DELTA[s].0 as i64,
-                    outside.1 + SIDE_DELTA[s].1 as i64,
-                );
-                if n != (at.0 as i64, at.1 as i64) && map.square(n.0, n.1) != Square::None {
-                    return Err(ferr(format!(
-                        "the outside square beyond side {} of [{}, {}] also touches square [{}, {}]; a ferry end needs an outside square of its own",
-                        SIDE_NAMES[side], at.0, at.1, n.0, n.1
-                    )));
-                }
-            }
+            map.outside_of_its_own(at, side, "a ferry end")
+                .map_err(ferr)?;
             ends[k] = (at, side);
         }
         if ends[0].0 == ends[1].0 {
