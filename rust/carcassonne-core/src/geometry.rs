@@ -187,13 +187,16 @@ impl MapBoard {
             }
         }
         let mut frontier = vec![Vec::new(); def.cities.len()];
+        // Which city last listed each cell: linear in the squares, however large a city.
+        let mut listed_by = vec![usize::MAX; cells];
         for (i, c) in def.cities.iter().enumerate() {
             for sq in &c.squares {
                 for (dx, dy) in SIDE_DELTA {
                     let (col, row) = (sq.at.0 as i64 + dx as i64, sq.at.1 as i64 + dy as i64);
                     if def.square(col, row).takes_tiles() {
                         let cell = cell_of(col, row);
-                        if !frontier[i].contains(&cell) {
+                        if listed_by[cell as usize] != i {
+                            listed_by[cell as usize] = i;
                             frontier[i].push(cell);
                         }
                     }

@@ -676,6 +676,7 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
         }
         map.ferries.push(FerryRoute { ends, arms: f.arms });
     }
+    let mut arms_at = HashSet::new();
     for (i, a) in raw.arms.iter().enumerate() {
         let line = item_line(a.span().start);
         let a = a.get_ref();
@@ -687,7 +688,7 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
                 at.0, at.1
             )));
         }
-        if !(1..=MAX_ARMS).contains(&a.count) || map.island_arms.iter().any(|(s, _)| *s == at) {
+        if !(1..=MAX_ARMS).contains(&a.count) || !arms_at.insert(at) {
             return Err(aerr(format!(
                 "count must be 1 to {MAX_ARMS}, once per square, at [{}, {}]",
                 at.0, at.1

@@ -336,3 +336,58 @@ fn small_town_variants_give_an_extra_turn_a_penalty_and_a_road_bonus() {
         .is_err()
     );
 }
+
+/// The largest grid a map file may have, with a long large city and printed pieces along
+/// its edge: read, checked and played in bounded time (no step is quadratic in squares).
+#[test]
+fn the_largest_maps_are_read_and_played_quickly() {
+    use std::fmt::Write;
+    let side = carcassonne_core::map::MAX_MAP_SIDE;
+    let mut grid = String::new();
+    for row in 0..side {
+        let line: String = (0..side)
+            .map(|col| match (row, col) {
+                (r, 2) if (1..side - 1).contains(&r) => 'A',
+                (64, 64) => 'S',
+                _ => 'o',
+            })
+            .collect();
+        writeln!(grid, "{line}").unwrap();
+    }
+    let mut text = format!(
+        "name = \"big\"\ntiles = 200\nstart_squares = 1\ngrid = '''\n{grid}'''\n[cities.A]\nname = \"Long\"\nsquares = ["
+    );
+    for r in 1..side - 1 {
+        let n = if r == 1 { 'F' } else { 'C' };
+        let s = if r == side - 2 { 'F' } else { 'C' };
+        write!(text, "{{ at = [2, {r}], edges = \"{n}C{s}C\", arms = 1 }},").unwrap();
+    }
+    text.push_str("]\n");
+    for col in 4..side {
+        write!(
+            text,
+            "[[border]]\nat = [{col}, 0]\nside = \"N\"\npiece = \"road\"\n"
+        )
+        .unwrap();
+    }
+    let start = std::time::Instant::now();
+    let spec = RulesSpec {
+        map: Some(DataSource::File {
+            path: "big.toml".into(),
+            toml: text,
+        }),
+        ..RulesSpec::maps("continental", 2)
+    };
+    let rules = Arc::new(Rules::new(spec).expect("a large valid map"));
+    let mut g = Game::shuffled(Arc::clone(&rules), 1, 0);
+    let mut rng = carcassonne_core::rng::Rng::for_game(2, 0);
+    let mut buf = Vec::new();
+    while !g.is_over() {
+        carcassonne_core::policy::Policy::Random.play(&mut g, &mut rng, &mut buf);
+    }
+    assert!(
+        start.elapsed().as_secs_f64() < 20.0,
+        "{:?}",
+        start.elapsed()
+    );
+}
