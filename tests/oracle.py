@@ -67,8 +67,9 @@ def parse_feature(token: str) -> TileFeature | None:
     head, _, cities = token.partition("~")
     body, _, flags = head.strip().partition("+")
     assert body[1] == "(" and body.endswith(")"), token
-    slots = frozenset(body[2:-1].split())
     kind = {"C": "city", "R": "road", "F": "field"}[body[0]]
+    # An inner field ("F(I)", Inns & Cathedrals, Traders & Builders) touches no half-edge.
+    slots = frozenset(s for s in body[2:-1].split() if not (kind == "field" and s == "I"))
     if kind == "field":
         assert all(len(s) == 2 and s[0] in SIDES and s[1] in "LR" for s in slots), token
     else:

@@ -77,37 +77,16 @@ from oracle import (
     Model,
     assert_same_game,
     event_key,
-    TileDef,
     facing,
     load_tiles,
     majority,
-    parse_feature,
 )
 
 CONFIGS = MAPS_CONFIGS
 RULES: dict[str, Rules] = {name: Rules(**kw) for name, kw in CONFIGS.items()}
 
 
-def load_tile_sets(sets: list[str]) -> dict[str, TileDef]:
-    """``oracle.load_tiles`` for any of the classic sets: an inner field ("F(I)", Inns &
-    Cathedrals and Traders & Builders) touches no half-edge, so it gets no slot."""
-    out: dict[str, TileDef] = {}
-    for name in sets:
-        data = tomllib.loads((DATA_DIR / f"{name}.toml").read_text())
-        assert data["name"] == name
-        for t in data["tiles"]:
-            tokens = [tok.strip() for tok in t["features"].split(";")]
-            tokens = [tok.replace("F(I)", "F()") for tok in tokens]
-            feats = [f for f in (parse_feature(tok) for tok in tokens) if f is not None]
-            full = f"{name}/{t['id']}"
-            out[full] = TileDef(full, t["edges"], feats, lake="LAKE" in tokens, count=t["count"], counts=dict(t.get("counts", {})))
-    # The sets the shared loader reads give the same tiles.
-    plain = [s for s in sets if s in ("base", "ferries")]
-    assert {k: v for k, v in out.items() if k.split("/")[0] in plain} == load_tiles(plain)
-    return out
-
-
-TILES = load_tile_sets(sorted({s for r in RULES.values() for s in r.tile_sets}))
+TILES = load_tiles(sorted({s for r in RULES.values() for s in r.tile_sets}))
 MODEL = Model(TILES)
 
 seeds = st.integers(min_value=0, max_value=2**64 - 1)

@@ -1855,10 +1855,6 @@ impl Game {
         2 * towns.len() as i32
     }
 
-    pub(crate) fn ring_filled(&self, cell: u32, extra: Option<u32>) -> u32 {
-        self.board.ring_filled(cell, extra)
-    }
-
     /// Whether every square around `cell` that can be filled is (counting `extra`): 8 on
     /// the open grid, only the map's existing squares on a map (M-5, M-9).
     pub(crate) fn ring_complete(&self, cell: u32, extra: Option<u32>) -> bool {
@@ -1918,7 +1914,7 @@ impl Game {
                 }
                 FeatureKind::Monastery => {
                     let cell = self.board.placed[n.placed as usize].cell;
-                    let filled = self.ring_filled(cell, None);
+                    let filled = self.board.ring_filled(cell, None);
                     self.award(
                         majority(&n.meeples),
                         monastery_points(filled),

@@ -55,8 +55,6 @@ pub struct MapBoard {
     pub island: Vec<u8>,
     /// Per island: its cells.
     pub island_cells: Vec<Vec<u32>>,
-    /// Per cell: the squares at the other end of the ferry connections ending here.
-    pub ferry_to: Vec<Vec<u32>>,
     /// Per ferry connection, as (its piece index = placed index, its two ends as (square
     /// cell, side of the square facing the route)): road walks cross a route end to end.
     pub connections: Vec<(usize, [(u32, usize); 2])>,
@@ -83,6 +81,17 @@ pub struct PrintedTemplate {
 }
 
 impl MapBoard {
+    /// The squares at the other end of the ferry connections ending at `cell`.
+    pub fn far_ends(&self, cell: u32) -> impl Iterator<Item = u32> + '_ {
+        self.connections
+            .iter()
+            .filter_map(move |(_, [(a, _), (b, _)])| match cell {
+                c if c == *a => Some(*b),
+                c if c == *b => Some(*a),
+                _ => None,
+            })
+    }
+
     /// The tables of `def`, whose printed pieces are tiles `piece_tiles` of the rules (in
     /// the order of `MapDef::printed_pieces`).
     pub fn new(def: MapDef, piece_tiles: &[u16]) -> Self {
@@ -138,19 +147,9 @@ impl MapBoard {
                 )
             })
             .collect();
-        let mut ferry_to = vec![Vec::new(); cells];
         let mut arms = vec![0u8; cells];
         for &((col, row), n) in &def.island_arms {
             arms[cell_of(col as i64, row as i64) as usize] = n;
-        }
-        for f in &def.ferries {
-            let [(a, _), (b, _)] = f.ends;
-            let (ca, cb) = (
-                cell_of(a.0 as i64, a.1 as i64),
-                cell_of(b.0 as i64, b.1 as i64),
-            );
-            ferry_to[ca as usize].push(cb);
-            ferry_to[cb as usize].push(ca);
         }
         // Border sides holding a printed piece or a ferry end: they do not close.
         let bordered: std::collections::HashSet<((usize, usize), usize)> = def
@@ -217,7 +216,6 @@ impl MapBoard {
             aliases,
             island,
             island_cells,
-            ferry_to,
             connections,
             arms,
             town,
