@@ -5,10 +5,11 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use carcassonne_core::Game;
-use carcassonne_core::policy::Policy;
+use carcassonne_core::players::Lineup;
+use carcassonne_core::players::Policy;
 use carcassonne_core::rng::Rng;
 use carcassonne_core::rules::{Rules, RulesSpec};
-use carcassonne_core::simulate::play_game;
+use carcassonne_core::simulate::{play_game, seat_scratch};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 mod configs;
@@ -27,13 +28,14 @@ fn whole_games(c: &mut Criterion) {
     {
         let mut game = Game::new(Arc::clone(&rules), Vec::new());
         game.set_record_events(false);
-        let mut buf = Vec::new();
+        let players = Lineup::from(policy);
+        let mut scratch = seat_scratch();
         let mut index = 0u64;
         c.bench_function(title, |b| {
             b.iter(|| {
                 index += 1;
                 let mut rng = Rng::for_game(1, index);
-                play_game(&mut game, &mut rng, policy, &mut buf);
+                play_game(&mut game, &mut rng, &players, &mut scratch).expect("built-in players");
                 black_box(game.scores()[0])
             })
         });
@@ -47,14 +49,14 @@ fn listing(c: &mut Criterion) {
     let mut rng = Rng::for_game(3, 1);
     let mut buf = Vec::new();
     for _ in 0..35 {
-        let mv = Policy::Random.choose(&game, &mut rng, &mut buf);
+        let mv = Policy::Random.choose_move(&game, &mut rng, &mut buf);
         game.play_unchecked(mv);
     }
     c.bench_function("legal_moves, mid-game", |b| {
         b.iter(|| black_box(game.legal_moves().len()))
     });
     c.bench_function("random move choice, mid-game", |b| {
-        b.iter(|| black_box(Policy::Random.choose(&game, &mut rng, &mut buf)))
+        b.iter(|| black_box(Policy::Random.choose_move(&game, &mut rng, &mut buf)))
     });
 }
 

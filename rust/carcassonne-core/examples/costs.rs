@@ -7,8 +7,9 @@
 use std::hint::black_box;
 
 use carcassonne_core::Game;
+use carcassonne_core::players::Lineup;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::simulate::play_game;
+use carcassonne_core::simulate::{play_game, seat_scratch};
 
 #[path = "../benches/configs/mod.rs"]
 mod configs;
@@ -17,11 +18,13 @@ mod configs;
 /// one game's buffers (as `simulate` does); returns a checksum of the final scores.
 #[inline(never)]
 fn play_games(config: &configs::Config, games: u64, game: &mut Game) -> u64 {
-    let mut buf = Vec::new();
+    let players = Lineup::from(config.policy);
+    let mut scratch = seat_scratch();
     let mut checksum = 0u64;
     for i in 0..games {
         let mut rng = Rng::for_game(configs::COST_SEED, i);
-        play_game(game, &mut rng, config.policy, &mut buf);
+        // Cannot fail: the built-in players never do.
+        play_game(game, &mut rng, &players, &mut scratch).expect("built-in players");
         for (p, s) in game.scores().iter().enumerate() {
             checksum = checksum
                 .wrapping_mul(1_000_003)

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use carcassonne_core::policy::Policy;
+use carcassonne_core::players::Policy;
 use carcassonne_core::rules::{Rules, RulesSpec};
 use carcassonne_core::simulate::simulate;
 

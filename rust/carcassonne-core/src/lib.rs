@@ -13,22 +13,26 @@
 //! - `game`: turn flow, legal moves, checked and unchecked play, the event log;
 //! - `ships`, `south_seas`, `friday`: ships and their payments, the South Seas turn
 //!   (wares, boats, markets, deliveries), the Friday expansion;
-//! - `rng`, `policy` (random and greedy players), `simulate` (whole games in parallel,
-//!   interruptible), `summary` (per-game results as columns or running totals);
+//! - `action`: one action model (a placement or a decision) for every phase;
+//!   `determinize`: reshuffling what the player to move cannot know (for search);
+//! - `rng`, `players` (the `Player` trait, seat lineups, the random and greedy
+//!   policies), `simulate` (whole games in parallel, interruptible), `summary` (per-game results as columns or running totals);
 //! - `record`: saving and loading games as JSON.
 
 // Index loops over sides, slots and players read closer to the rules than iterator chains.
 #![allow(clippy::needless_range_loop)]
 
+pub mod action;
 pub mod board;
 pub mod data;
+pub mod determinize;
 pub mod features;
 pub mod ferries;
 pub mod friday;
 pub mod game;
 pub mod geometry;
 pub mod map;
-pub mod policy;
+pub mod players;
 pub mod quote;
 pub mod record;
 pub mod rng;
@@ -41,5 +45,7 @@ pub mod summary;
 pub mod tileset;
 pub mod topology;
 
+pub use action::Action;
 pub use game::{Game, IllegalMove, Move, Placement, ScoreEvent};
+pub use players::{Lineup, Player, Policy};
 pub use rules::{DataSource, Rules, RulesError, RulesSpec};

@@ -62,7 +62,7 @@ pub enum Phase {
 }
 
 /// A decision other than placing a tile, as recorded and replayed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Decision {
     /// Step 4: a delivery, or none.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use carcassonne_core::data::DataKind;
 use carcassonne_core::map::Square;
-use carcassonne_core::policy::Policy;
+use carcassonne_core::players::Policy;
 use carcassonne_core::rng::Rng;
 use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
 use carcassonne_core::tileset::FeatureKind;
@@ -221,7 +221,7 @@ fn play_checked(rules: Arc<Rules>, seed: u64, games: u64, policy: Policy) {
         let meeples = rules.spec.meeples as u8;
         while !game.is_over() {
             let legal = game.legal_moves();
-            let mv = policy.choose(&game, &mut rng, &mut buf);
+            let mv = policy.choose_move(&game, &mut rng, &mut buf);
             assert!(legal.contains(&mv), "policy chose an unlisted move {mv:?}");
             assert_eq!(game.check(mv), Ok(()));
             // An unlisted move must be refused.
@@ -402,9 +402,9 @@ fn fast_path_plays_the_chosen_moves() {
             let mut rng_checked = rng_fast.clone();
             let mut buf = Vec::new();
             while !checked.is_over() {
-                let mv = policy.choose(&checked, &mut rng_checked, &mut buf);
+                let mv = policy.choose_move(&checked, &mut rng_checked, &mut buf);
                 checked.play(mv).expect("the chosen move is legal");
-                policy.play(&mut fast, &mut rng_fast, &mut buf);
+                policy.step(&mut fast, &mut rng_fast, &mut buf);
                 assert_eq!(fast.moves().last(), Some(&mv), "game {g}");
             }
             assert!(fast.is_over());
@@ -457,7 +457,7 @@ fn single_segment_check_agrees_with_meeple_options() {
                         }
                     }
                 }
-                Policy::Random.play(&mut game, &mut rng, &mut buf);
+                Policy::Random.step(&mut game, &mut rng, &mut buf);
             }
         }
         // Both answers occurred.

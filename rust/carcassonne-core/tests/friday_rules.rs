@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use carcassonne_core::data::{DataKind, SourceError};
 use carcassonne_core::friday::{Bonus, parse_friday};
-use carcassonne_core::policy::Policy;
+use carcassonne_core::players::Policy;
 use carcassonne_core::rng::Rng;
 use carcassonne_core::rules::{DataSource, Rules, RulesError, RulesSpec};
 use carcassonne_core::south_seas::{Decision, Delivery, Phase, SeaEvent, Spot};
@@ -1323,7 +1323,7 @@ fn play_friday(rules: &Arc<Rules>, seed: u64, index: u64, policy: Policy, seen: 
                 expected
             );
         }
-        policy.play(&mut g, &mut rng, &mut buf);
+        policy.step(&mut g, &mut rng, &mut buf);
         steps += 1;
         assert!(steps < 1000);
         // Wares change only by evaluations, deliveries, swaps and Friday's wares bonus.
@@ -1490,7 +1490,7 @@ fn random_games_without_friday_see_no_friday() {
 }
 
 fn policy_play(g: &mut Game, rng: &mut Rng, buf: &mut Vec<carcassonne_core::Placement>) {
-    Policy::Random.play(g, rng, buf);
+    Policy::Random.step(g, rng, buf);
 }
 
 #[test]

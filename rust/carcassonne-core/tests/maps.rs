@@ -383,7 +383,7 @@ fn the_largest_maps_are_read_and_played_quickly() {
     let mut rng = carcassonne_core::rng::Rng::for_game(2, 0);
     let mut buf = Vec::new();
     while !g.is_over() {
-        carcassonne_core::policy::Policy::Random.play(&mut g, &mut rng, &mut buf);
+        carcassonne_core::players::Policy::Random.step(&mut g, &mut rng, &mut buf);
     }
     assert!(
         start.elapsed().as_secs_f64() < 20.0,

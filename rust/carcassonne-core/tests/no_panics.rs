@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use carcassonne_core::ferries::{FerryMove, FerryMoves, lake_ends};
-use carcassonne_core::policy::Policy;
+use carcassonne_core::players::Policy;
 use carcassonne_core::record::GameRecord;
 use carcassonne_core::rng::Rng;
 use carcassonne_core::rules::{DataSource, MAX_PLAYERS, Rules, RulesSpec};
@@ -309,7 +309,7 @@ fn probe_games(rules: &Arc<Rules>, games: u64, moves: usize) -> Vec<Option<Phase
         while !g.is_over() {
             see(&mut seen, Some(g.phase()));
             probe(&mut g, &mut hostile, moves);
-            Policy::Random.play(&mut g, &mut rng, &mut buf);
+            Policy::Random.step(&mut g, &mut rng, &mut buf);
         }
         see(&mut seen, None);
         probe(&mut g, &mut hostile, moves);
@@ -384,7 +384,7 @@ fn friday_refuses_hostile_input() {
                 probe(&mut g, &mut hostile, 100);
                 markets += 1;
             }
-            Policy::Random.play(&mut g, &mut rng, &mut buf);
+            Policy::Random.step(&mut g, &mut rng, &mut buf);
         }
         if markets > 0 {
             break;
@@ -405,7 +405,7 @@ fn records() -> Vec<(Game, String)> {
         let mut buf = Vec::new();
         // Into week 8 for Friday (stacks of 7): Friday has moved at least once.
         while !g.is_over() && g.turn() < 58 {
-            Policy::Random.play(&mut g, &mut rng, &mut buf);
+            Policy::Random.step(&mut g, &mut rng, &mut buf);
         }
         let json = g.to_json();
         out.push((g, json));

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use carcassonne_core::policy::Policy;
+use carcassonne_core::players::Policy;
 use carcassonne_core::rng::Rng;
 use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
 use carcassonne_core::south_seas::Phase;
@@ -41,7 +41,7 @@ fn position(
         if game.phase() == Phase::Place && game.turn() >= turns && want(&game) {
             return Some(game);
         }
-        Policy::Random.play(&mut game, &mut rng, &mut buf);
+        Policy::Random.step(&mut game, &mut rng, &mut buf);
     }
     None
 }
@@ -58,7 +58,7 @@ fn assert_uniform(game: &Game, what: &str) {
     let mut buf = Vec::new();
     for i in 0..draws {
         let mut rng = Rng::for_game(77, i as u64);
-        let mv = Policy::Random.choose(game, &mut rng, &mut buf);
+        let mv = Policy::Random.choose_move(game, &mut rng, &mut buf);
         match index.get(&mv) {
             Some(&k) => counts[k] += 1,
             None => panic!("{what}: drew {mv:?}, which is not a legal move"),

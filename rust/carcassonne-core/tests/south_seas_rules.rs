@@ -16,7 +16,7 @@ use common::{EXPENSIVE, all_wares, new_game_of, ships_toml, user_file};
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use carcassonne_core::policy::Policy;
+use carcassonne_core::players::Policy;
 use carcassonne_core::rng::Rng;
 use carcassonne_core::rules::{Rules, RulesSpec};
 use carcassonne_core::scoring::ScoreKind;
@@ -1573,7 +1573,7 @@ fn play_checked(rules: &Arc<Rules>, seed: u64, index: u64, policy: Policy, full:
             Vec::new()
         };
         let moves = g.moves().len();
-        policy.play(&mut g, &mut rng, &mut buf);
+        policy.step(&mut g, &mut rng, &mut buf);
         if phase == Phase::Place {
             assert_eq!(g.moves().len(), moves + 1);
             let mv = *g.moves().last().unwrap();

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
-use carcassonne_core::policy::Policy;
+use carcassonne_core::players::Policy;
 use carcassonne_core::scoring::SCORE_KINDS;
 use carcassonne_core::simulate::{MAX_THREADS_PER_CORE, SimulateError, Study, max_threads};
 use numpy::{IntoPyArray, PyArrayMethods};

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use carcassonne_core::policy::Policy;
+use carcassonne_core::players::Policy;
 use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
 
 pub struct Config {

@@ -1,10 +1,12 @@
-//! Players for self-play: uniform random over legal moves, and greedy (best immediate
-//! score for the player to move). Both draw only from the game's own random stream.
+//! The built-in players: uniform random over legal actions, and greedy (best immediate
+//! score for the player to move). Both draw only from the random stream they are handed.
 
 use serde::{Deserialize, Serialize};
 
+use crate::action::Action;
 use crate::ferries::{FerryMove, FerryMoves, Movable, lake_ends, pairs};
 use crate::game::{Game, Move, Placement};
+use crate::players::{Player, PlayerError, Scratch};
 use crate::rng::Rng;
 use crate::south_seas::{Decision, Delivery, Phase};
 use crate::tileset::System;
@@ -38,7 +40,7 @@ impl Policy {
     /// decisions: `choose_decision`). `buf` is scratch space reused between calls.
     /// Like the other choosers, it trusts the game's state: it needs the "place" phase of
     /// a game that is not over and may panic otherwise (self-play asks only then).
-    pub fn choose(self, game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move {
+    pub fn choose_move(self, game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move {
         debug_assert_eq!(
             game.phase(),
             Phase::Place,
@@ -57,12 +59,13 @@ impl Policy {
         mv
     }
 
-    /// Chooses and plays a move for the current player: the same move as `choose` with
-    /// the same random stream, but the ferry choices are made once the tile is down, from
-    /// the board lookups the placement has just made (the self-play fast path). Panics if
-    /// the game is over; the move is played unchecked (it is legal by construction).
+    /// Chooses and plays an action for the decider: in the "place" phase the same move as
+    /// `choose_move` with the same random stream, but the ferry choices are made once the
+    /// tile is down, from the board lookups the placement has just made (the self-play
+    /// fast path). Panics if the game is over; the action is applied unchecked (it is
+    /// legal by construction).
     #[inline(always)]
-    pub fn play(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>) {
+    pub fn step(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>) {
         if game.phase() != Phase::Place {
             let d = self.choose_decision(game, rng);
             game.decide_unchecked(d);
@@ -73,6 +76,20 @@ impl Policy {
         game.play_choosing_ferries(mv, c.placement.cell, c.retrieve, |game, lake, movable| {
             choose_ferries(game, lake, movable, rng)
         });
+    }
+
+    /// Plays the decider's actions with `step` until the game is over, or (`once`) just
+    /// one. The one function that inlines `step`: each more inlined copy made the compiler
+    /// call `choose_placement` out of line (+2,500 instructions per random base game,
+    /// callgrind), while the `once` test costs two instructions per action.
+    #[inline(never)]
+    pub fn run(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>, once: bool) {
+        while !game.is_over() {
+            self.step(game, rng, buf);
+            if once {
+                break;
+            }
+        }
     }
 
     /// The placement and meeple part of a move.
@@ -140,6 +157,40 @@ impl Policy {
                 Some(*top[rng.below(top.len() as u32) as usize])
             }
         }
+    }
+}
+
+impl Player for Policy {
+    fn name(&self) -> String {
+        Policy::name(*self).to_string()
+    }
+
+    fn choose(
+        &self,
+        game: &Game,
+        rng: &mut Rng,
+        scratch: &mut Scratch,
+    ) -> Result<Action, PlayerError> {
+        Ok(if game.phase() == Phase::Place {
+            Action::Place(self.choose_move(game, rng, &mut scratch.placements))
+        } else {
+            Action::Decide(self.choose_decision(game, rng))
+        })
+    }
+
+    #[inline]
+    fn play(
+        &self,
+        game: &mut Game,
+        rng: &mut Rng,
+        scratch: &mut Scratch,
+    ) -> Result<(), PlayerError> {
+        self.run(game, rng, &mut scratch.placements, true);
+        Ok(())
+    }
+
+    fn as_policy(&self) -> Option<Policy> {
+        Some(*self)
     }
 }
 

@@ -1,0 +1,51 @@
+//! Hidden information: what the player to move cannot know, and reshuffling it.
+//!
+//! A search that plays on a copy of the game must not read the true order of the tiles
+//! still to come, of the face-down ships or of the Friday tiles not yet revealed.
+//! `Game::determinize` replaces all of it with a random order of the same unseen pieces,
+//! which is what information-set search samples a new world from on every iteration.
+
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::tileset::System;
+
+impl Game {
+    /// Reshuffles everything the player to move cannot know, keeping everything he can:
+    /// the undrawn tiles (with Carcassonne Maps' shorter deck, drawn again from every
+    /// tile not yet seen, since which tiles were left out is hidden too), the face-down
+    /// ships and the Friday tiles not yet revealed. Placed tiles, the current tile, the
+    /// discards, scores, supplies, wares and the face-up display are unchanged, as is
+    /// the number of tiles still to come.
+    ///
+    /// The game's record of its seed is dropped: the copy is no longer that game.
+    pub fn determinize(&mut self, rng: &mut Rng) {
+        let remaining = self.deck.len() - self.next_draw;
+        let mut unseen = self.deck.split_off(self.next_draw);
+        if self.rules.deck_limit < self.rules.full_deck.len() {
+            // The tiles cut from the deck are unseen as well: the full set less every
+            // tile of the deck (drawn or not).
+            let mut left_out = vec![0u32; self.rules.tiles.len()];
+            for &t in &self.rules.full_deck {
+                left_out[t as usize] += 1;
+            }
+            for &t in &self.deck[..self.next_draw] {
+                left_out[t as usize] = left_out[t as usize].saturating_sub(1);
+            }
+            for &t in &unseen {
+                left_out[t as usize] = left_out[t as usize].saturating_sub(1);
+            }
+            for (t, &n) in left_out.iter().enumerate() {
+                unseen.extend(std::iter::repeat_n(t as u16, n as usize));
+            }
+        }
+        rng.shuffle(&mut unseen);
+        self.deck.extend_from_slice(&unseen[..remaining]);
+        if self.rules.system == System::SouthSeas {
+            let next = self.sea.next_ship;
+            rng.shuffle(&mut self.sea.pile[next..]);
+            let revealed = self.friday.revealed;
+            rng.shuffle(&mut self.friday.order[revealed..]);
+        }
+        self.seed = None;
+    }
+}
