@@ -445,7 +445,7 @@ def test_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
     out, err = capsys.readouterr()
     assert err == ""
     lines = out.splitlines()
-    assert "2000 games, 2 players" in lines[0] and "policy random" in lines[0] and "seed 0" in lines[0]
+    assert "2000 games, 2 players" in lines[0] and "players random" in lines[0] and "seed 0" in lines[0]
     assert re.search(r"seat\s+win rate\s+95% interval\s+mean score\s+sd", out)
     rows = [re.match(r"\s*(\d+)\s+([\d.]+)\s+\[([\d.]+), ([\d.]+)\]\s+([\d.]+)\s+([\d.]+)$", ln) for ln in lines]
     seats = [m for m in rows if m]

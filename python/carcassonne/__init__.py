@@ -17,6 +17,7 @@ from carcassonne._core import (
     SCORE_KINDS,
     TILE_SETS,
     WARES,
+    Decision,
     Delivery,
     Feature,
     Game,
@@ -24,6 +25,7 @@ from carcassonne._core import (
     IllegalMoveError,
     Move,
     PlacedTile,
+    PlayerError,
     PositionError,
     RecordError,
     Rules,
@@ -34,6 +36,8 @@ from carcassonne._core import (
     TileDataError,
     UnknownTileError,
 )
+from carcassonne import players
+from carcassonne.phase import Phase
 from carcassonne.simulation import (
     POLICIES,
     SeatSummary,
@@ -47,6 +51,10 @@ from carcassonne.simulation import (
 
 __version__ = ENGINE_VERSION
 
+Action = Move | Decision
+"""What ``Game.legal_actions()`` lists and ``Game.apply()`` takes: a tile placement
+(``Move``) or any other decision (``Decision``)."""
+
 __all__ = [
     "ENGINE_VERSION",
     "MAX_DATA_FILE_BYTES",
@@ -56,13 +64,17 @@ __all__ = [
     "SCORE_KINDS",
     "TILE_SETS",
     "WARES",
+    "Action",
+    "Decision",
     "Delivery",
     "Feature",
     "Game",
     "GameOverError",
     "IllegalMoveError",
     "Move",
+    "Phase",
     "PlacedTile",
+    "PlayerError",
     "PositionError",
     "RecordError",
     "Rules",
@@ -77,6 +89,7 @@ __all__ = [
     "TileDataError",
     "UnknownTileError",
     "max_threads",
+    "players",
     "simulate",
     "simulate_summary",
 ]

@@ -10,6 +10,8 @@ from typing import Any, Literal, SupportsIndex, final
 
 import numpy.typing as npt
 
+from carcassonne.phase import Phase
+
 __all__ = [
     "Rules",
     "Move",
@@ -19,6 +21,7 @@ __all__ = [
     "ScoreEvent",
     "Ship",
     "Delivery",
+    "Decision",
     "SeaEvent",
     "simulate_batch",
     "IllegalMoveError",
@@ -28,6 +31,7 @@ __all__ = [
     "UnknownTileError",
     "RecordError",
     "PositionError",
+    "PlayerError",
     "simulate_totals",
     "max_threads",
     "MAX_DATA_FILE_BYTES",
@@ -86,6 +90,12 @@ class RecordError(ValueError):
 
 class PositionError(ValueError):
     """A question about the board naming a square or feature the position does not have."""
+
+class PlayerError(RulesError):
+    """A player that cannot take a seat (unknown name, bad settings, wrong number of
+    seats) or that failed during a game (chose an illegal action, raised, returned
+    something that is not an action); names the game, the seat and the fault. The
+    exception a Python player raised is its ``__cause__``."""
 
 # ----- Rules -------------------------------------------------------------------------
 
@@ -382,6 +392,50 @@ class Delivery:
     def __reduce__(self) -> tuple[type[Delivery], tuple[int, tuple[int, int, int]]]: ...
 
 @final
+class Decision:
+    """A decision other than placing a tile (South Seas step 4, a market pick, Friday's
+    move or homecoming, a Friday trade), as ``Game.legal_actions()`` lists it; build one
+    with the static methods."""
+
+    @staticmethod
+    def deliver(delivery: Delivery | None = None) -> Decision:
+        """Step 4: deliver to a face-up ship, or (None) not deliver."""
+    @staticmethod
+    def market_ship(slot: SupportsIndex) -> Decision:
+        """A completed market's owner takes the face-up ship in display slot ``slot``."""
+    @staticmethod
+    def move_friday(tile: SupportsIndex) -> Decision:
+        """Friday moves to the Friday tile with this index in ``Rules.friday_tiles()``."""
+    @staticmethod
+    def take_home(x: SupportsIndex, y: SupportsIndex, feature: SupportsIndex) -> Decision:
+        """Homecoming: the decider takes back his islander at (x, y, feature)."""
+    @staticmethod
+    def trade(give: SupportsIndex, take: SupportsIndex) -> Decision:
+        """Friday's trading: one ware ``give`` for one ware ``take`` (indices into ``WARES``)."""
+    @property
+    def kind(self) -> Literal["deliver", "market_ship", "move_friday", "take_home", "trade"]: ...
+    @property
+    def delivery(self) -> Delivery | None:
+        """"deliver": the delivery, or None for not delivering."""
+    @property
+    def slot(self) -> int | None:
+        """"market_ship": the display slot taken."""
+    @property
+    def friday_tile(self) -> int | None:
+        """"move_friday": the Friday tile's index in ``Rules.friday_tiles()``."""
+    @property
+    def spot(self) -> tuple[int, int, int] | None:
+        """"take_home": (x, y, feature) of the islander taken back."""
+    @property
+    def trade_wares(self) -> tuple[int, int] | None:
+        """"trade": (ware given, ware taken)."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Callable[[str], Decision], tuple[str]]: ...
+    @staticmethod
+    def _from_json(text: str) -> Decision: ...
+
+@final
 class SeaEvent:
     """One South Seas entry of the event log (a read-only view). ``kind`` is "wares" (a
     feature evaluated: each of ``players`` received ``wares``), "boat" (a token covered
@@ -565,14 +619,11 @@ class Game:
         """
 
     @property
-    def phase(self) -> Literal["place", "market", "deliver", "move_friday", "homecoming", "over"]:
-        """"place" (``legal_moves``/``play``) or, in South Seas after a placement, "market"
-        (a merchant chooses among tied ships: ``market_ships``/``take_market_ship``),
-        "deliver" when a delivery (or, with Friday's trading, a swap) is possible
-        (``legal_deliveries``/``deliver``, ``legal_trades``/``trade``), and with Friday at
-        the end of a week "move_friday" (``friday_targets``/``move_friday``) and
-        "homecoming" (``homecoming_choices``/``take_home``); "over" once the game has ended.
-        ``decider`` says who decides."""
+    def phase(self) -> Phase:
+        """The phase, a ``Phase`` (a ``str`` enum equal to "place", "deliver", "market",
+        "move_friday", "homecoming" or "over"): "place" while the current player places
+        the drawn tile, a South Seas decision otherwise (``legal_actions``), "over" once the
+        game has ended."""
 
     @property
     def friday_order(self) -> list[str]:
@@ -733,8 +784,25 @@ class Game:
     def play(self, mv: Move) -> None:
         """Plays a move; raises IllegalMoveError (a ValueError) and changes nothing if illegal."""
 
-    def is_legal(self, mv: Move) -> bool:
-        """Whether ``play(mv)`` would succeed."""
+    def is_legal(self, action: Move | Decision) -> bool:
+        """Whether the action (a ``Move`` or a ``Decision``) is legal now."""
+
+    def legal_actions(self) -> list[Move | Decision]:
+        """Every legal action of ``decider``, in a fixed order: the sorted ``legal_moves()``
+        in the "place" phase, else the ``Decision``s open; empty once the game is over. The
+        one list players, search and learning agents choose from."""
+
+    def apply(self, action: Move | Decision) -> None:
+        """Applies an action for ``decider``; raises IllegalMoveError (a ValueError) and
+        changes nothing if it is not legal now (a ``Move`` outside the "place" phase, a
+        ``Decision`` inside it, anything that is not an action)."""
+
+    def determinize(self, seed: SupportsIndex = 0) -> None:
+        """Reshuffles, in place, everything ``decider`` cannot know: the order of the tiles
+        still to come (with a Maps deck shorter than the tile set, which tiles they are,
+        drawn from every tile not yet seen), of the face-down ships and of the Friday tiles
+        not yet revealed. Everything visible stays. Use it on a ``clone()`` before looking
+        ahead, so that a search never reads the true order; ``seed`` fixes the reshuffle."""
 
     @property
     def ferries(self) -> list[tuple[int, int, int, int]]:
@@ -794,6 +862,7 @@ def simulate_batch(
     seed: SupportsIndex = 0,
     first_game: SupportsIndex = 0,
     policy: str = "random",
+    players: Sequence[str | tuple[Any, ...] | Callable[[Game], Move | Decision]] | None = None,
     threads: SupportsIndex | None = None,
 ) -> dict[str, Any]:
     """Plays games ``first_game .. first_game + games`` of study ``seed`` in Rust, in parallel,
@@ -801,8 +870,10 @@ def simulate_batch(
 
     Keys: "scores" (games, players) int32, "winners" (games, players) bool, "turns" (games,)
     uint32, "points_by_kind" (games, players, len(SCORE_KINDS)) int32, "discarded" (games,)
-    uint32, "ships" and "wares_left" (games, players) uint32, "threads" (int). ``policy`` is
-    "random" or "greedy"; ``threads`` at most ``max_threads()``. Raises RulesError for bad
+    uint32, "ships" and "wares_left" (games, players) uint32, "threads" (int), "players"
+    (the name of each seat's player). ``policy`` is "random" or "greedy" for every seat;
+    ``players`` (taking its place) one entry for every seat or one per seat, as
+    ``carcassonne.players`` makes them; ``threads`` at most ``max_threads()``. Raises RulesError for bad
     arguments, a game range past 2**64 - 1, or results that would not fit in memory (before
     any game is played); KeyboardInterrupt within about one game of Ctrl-C.
     """
@@ -814,13 +885,14 @@ def simulate_totals(
     seed: SupportsIndex = 0,
     first_game: SupportsIndex = 0,
     policy: str = "random",
+    players: Sequence[str | tuple[Any, ...] | Callable[[Game], Move | Decision]] | None = None,
     threads: SupportsIndex | None = None,
 ) -> dict[str, Any]:
     """Plays the same games as ``simulate_batch`` keeping only exact per-seat totals, in
     constant memory. Keys: "games", "win_share_unit" (60: a win shared by k counts 60/k),
     "win_shares", "win_shares_squared", "scores", "scores_squared", "ships", "wares_left"
     (lists, one int per seat), "points_by_kind" (per seat, one int per kind), "turns",
-    "discarded", "threads" (ints). Errors and interruption as ``simulate_batch``.
+    "discarded", "threads" (ints), "players". Errors and interruption as ``simulate_batch``.
     """
 
 def max_threads() -> int:

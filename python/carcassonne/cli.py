@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from carcassonne._core import ENGINE_VERSION, RULES_VERSION, TILE_SETS, Rules
+from carcassonne._core import ENGINE_VERSION, RULES_VERSION, TILE_SETS, PlayerError, Rules
+from carcassonne.players import MCTS, PlayerLike, parse
 from carcassonne.simulation import POLICIES, StudySummary, simulate_summary
 
 
@@ -23,7 +24,22 @@ def _parser() -> argparse.ArgumentParser:
         description="Plays many whole games and reports win rate per seat, scores and speed.",
     )
     sim.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
-    sim.add_argument("--players", type=int, default=2, help="2 to 6 (default 2)")
+    sim.add_argument(
+        "--players",
+        nargs="+",
+        default=["2"],
+        metavar="N|PLAYER",
+        help="the number of seats, 2 to 6 (default 2), or one player per seat "
+        "(random, greedy, mcts: e.g. --players mcts greedy), or one player for every seat "
+        "with --seats",
+    )
+    sim.add_argument(
+        "--seats", type=int, default=None, help="seats, with one player named in --players for all of them"
+    )
+    sim.add_argument("--playouts", type=int, default=None, help="MCTS: playouts per action (default 1000)")
+    sim.add_argument(
+        "--exploration", type=float, default=None, help="MCTS: the UCT exploration constant (default 0.7)"
+    )
     sim.add_argument(
         "--meeples", type=int, default=None, help="meeples per player (default 7; Maps 9; South Seas 4 islanders)"
     )
@@ -80,7 +96,9 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="South Seas: a fishing boat covers fish even where nobody fishes",
     )
-    sim.add_argument("--policy", choices=POLICIES, default="random", help="player for every seat (default random)")
+    sim.add_argument(
+        "--policy", choices=POLICIES, default=None, help="built-in player for every seat (default random)"
+    )
     sim.add_argument("--seed", type=int, default=0, help="study seed (default 0)")
     sim.add_argument("--first-game", type=int, default=0, help="index of the first game (to split studies)")
     sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
@@ -89,13 +107,32 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _lineup(args: argparse.Namespace) -> tuple[int, list[PlayerLike] | None]:
+    """The seats and the players of ``--players`` (a count, or player names) and
+    ``--seats``; None leaves the players to ``--policy``."""
+    tokens: list[str] = args.players
+    mcts = MCTS(
+        playouts=1000 if args.playouts is None else args.playouts,
+        exploration=0.7 if args.exploration is None else args.exploration,
+    )
+    if len(tokens) == 1 and tokens[0].lstrip("-").isdigit():
+        if args.seats is not None:
+            raise PlayerError("--seats goes with player names in --players, not a number")
+        return int(tokens[0]), None
+    names: list[PlayerLike] = [mcts if t == "mcts" else parse(t) for t in tokens]
+    if args.seats is not None and len(names) != 1:
+        raise PlayerError("--seats goes with one player for every seat; name one player per seat without it")
+    seats = args.seats if args.seats is not None else (len(names) if len(names) > 1 else 2)
+    return seats, names
+
+
 def _report(result: StudySummary) -> str:
     r = result.rules
     lines = [
         f"carcassonne simulate: {result.games} games, {r.players} players, tile sets {', '.join(r.tile_sets)}"
         f"{f' ({r.ferries_edition} lakes)' if 'ferries' in r.tile_sets else ''}"
         f"{f', map {r.map} ({r.start_squares} start squares, {r.deck_size} tiles)' if r.map else ''}, "
-        f"policy {result.policy}, seed {result.seed} (engine {result.engine_version}, rules v{result.rules_version})",
+        f"players {result.policy}, seed {result.seed} (engine {result.engine_version}, rules v{result.rules_version})",
         "",
         f"{'seat':>4}  {'win rate':>8}  {'95% interval':>17}  {'mean score':>10}  {'sd':>6}",
     ]
@@ -148,8 +185,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        seats, lineup = _lineup(args)
         rules = Rules(
-            players=args.players,
+            players=seats,
             meeples=args.meeples,
             tile_sets=args.tile_sets,
             start_tile=args.start_tile,
@@ -173,6 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             games=args.games,
             seed=args.seed,
             policy=args.policy,
+            players=lineup,
             threads=args.threads,
             first_game=args.first_game,
         )

@@ -20,10 +20,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from carcassonne import players as _players
 from carcassonne._core import (
     ENGINE_VERSION,
     RULES_VERSION,
     SCORE_KINDS,
+    PlayerError,
     Rules,
     RulesError,
     max_threads,
@@ -32,7 +34,8 @@ from carcassonne._core import (
 )
 
 POLICIES = ("random", "greedy")
-"""Built-in players: uniform random over legal moves, and best immediate score."""
+"""The built-in players ``policy=`` names for every seat (``players=`` takes these, "mcts",
+settings objects and functions: see ``carcassonne.players``)."""
 
 Z_95 = 1.959963984540054
 
@@ -154,6 +157,8 @@ class StudySummary:
     totals: StudyTotals
     rules_version: int = RULES_VERSION
     engine_version: str = ENGINE_VERSION
+    players: tuple[str, ...] = ()
+    """The name of the player in each seat ("random", "mcts(playouts=1000,c=0.7)", ...)."""
 
     @property
     def games(self) -> int:
@@ -178,6 +183,7 @@ def _metadata(study: StudySummary | SimulationResult) -> dict[str, Any]:
         "first_game": study.first_game,
         "games": study.games,
         "policy": study.policy,
+        "players": list(study.players),
         "rules_version": study.rules_version,
         "engine_version": study.engine_version,
         "rng": "xoshiro256** seeded by SplitMix64 from (seed, game index)",
@@ -211,10 +217,12 @@ class SimulationResult:
     rules_version: int = RULES_VERSION
     engine_version: str = ENGINE_VERSION
     score_kinds: tuple[str, ...] = field(default=tuple(SCORE_KINDS))
+    players: tuple[str, ...] = ()
+    """The name of the player in each seat ("random", "mcts(playouts=1000,c=0.7)", ...)."""
 
     @classmethod
     def concat(cls, parts: Sequence[SimulationResult]) -> SimulationResult:
-        """Joins batches of one study (same rules, seed and policy, consecutive
+        """Joins batches of one study (same rules, seed and players, consecutive
         ``first_game`` ranges), e.g. batches computed by Dask or Ray workers."""
         if not parts:
             raise ValueError("concat needs at least one result")
@@ -222,8 +230,8 @@ class SimulationResult:
         head = ordered[0]
         expected = head.first_game
         for part in ordered:
-            if (part.rules, part.seed, part.policy) != (head.rules, head.seed, head.policy):
-                raise ValueError("concat joins batches of one study: rules, seed and policy must agree")
+            if (part.rules, part.seed, part.policy, part.players) != (head.rules, head.seed, head.policy, head.players):
+                raise ValueError("concat joins batches of one study: rules, seed and players (policy) must agree")
             if part.first_game != expected:
                 raise ValueError(f"batches are not consecutive: expected first_game {expected}, got {part.first_game}")
             expected += part.games
@@ -241,6 +249,7 @@ class SimulationResult:
             discarded=np.concatenate([p.discarded for p in ordered]),
             ships=np.concatenate([p.ships for p in ordered]),
             wares_left=np.concatenate([p.wares_left for p in ordered]),
+            players=head.players,
         )
 
     @property
@@ -291,6 +300,7 @@ class SimulationResult:
             totals=self.totals(),
             rules_version=self.rules_version,
             engine_version=self.engine_version,
+            players=self.players,
         )
 
     def seats(self) -> list[SeatSummary]:
@@ -329,7 +339,8 @@ def simulate(
     games: int = 10_000,
     *,
     seed: int = 0,
-    policy: str = "random",
+    policy: str | None = None,
+    players: _players.PlayerLike | Sequence[_players.PlayerLike] | None = None,
     threads: int | None = None,
     first_game: int = 0,
 ) -> SimulationResult:
@@ -344,8 +355,15 @@ def simulate(
     would not fit in the memory available is refused with ``RulesError`` before any game is
     played (play it in batches, or use ``simulate_summary``). Ctrl-C raises
     ``KeyboardInterrupt`` within about one game's time.
+
+    ``players`` seats the players: one for every seat, or a list with one per seat, each a
+    name ("random", "greedy", "mcts"), a ``carcassonne.players`` settings object, or a
+    function ``game -> action`` (slow; see ``carcassonne.players``). ``policy`` is the
+    older way to name one built-in player for every seat; give one or the other (default
+    "random"). A player that fails (an illegal action, a function that raises or returns
+    something else) stops the study with ``PlayerError`` naming the game and seat.
     """
-    study, cols = _run(simulate_batch, rules, games, seed, policy, threads, first_game)
+    study, cols = _run(simulate_batch, rules, games, seed, policy, players, threads, first_game)
     return SimulationResult(
         **study,
         scores=cols["scores"],
@@ -363,14 +381,15 @@ def simulate_summary(
     games: int = 10_000,
     *,
     seed: int = 0,
-    policy: str = "random",
+    policy: str | None = None,
+    players: _players.PlayerLike | Sequence[_players.PlayerLike] | None = None,
     threads: int | None = None,
     first_game: int = 0,
 ) -> StudySummary:
     """Plays a study like ``simulate`` (the same games for the same arguments) but keeps
     only exact per-seat totals: constant memory for any number of games. Its ``seats()``
     equal those of ``simulate(...)`` with the same arguments."""
-    study, totals = _run(simulate_totals, rules, games, seed, policy, threads, first_game)
+    study, totals = _run(simulate_totals, rules, games, seed, policy, players, threads, first_game)
     return StudySummary(**study, totals=StudyTotals.from_dict(totals))
 
 
@@ -379,21 +398,38 @@ def _run(
     rules: Rules | None,
     games: int,
     seed: int,
-    policy: str,
+    policy: str | None,
+    players: _players.PlayerLike | Sequence[_players.PlayerLike] | None,
     threads: int | None,
     first_game: int,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Plays a study with one of the native batch functions, timed; returns what every
     result records of the study, and what the function returned."""
     rules = rules if rules is not None else Rules()
-    _check_policy(policy)
+    if players is not None and policy is not None:
+        raise PlayerError("give policy= (one built-in player for every seat) or players=, not both")
+    if players is None:
+        policy = "random" if policy is None else policy
+        _check_policy(policy)
+        specs = None
+    else:
+        seats = _players.lineup(players)
+        if len(seats) not in (1, rules.players):
+            raise PlayerError(
+                f"{len(seats)} players were given for a game of {rules.players} seats: "
+                "give one player for every seat, or one per seat"
+            )
+        names = [_players.name(p) for p in seats]
+        policy = names[0] if len(set(names)) == 1 else " | ".join(names)
+        specs = _players._specs(seats)
     start = time.perf_counter()
-    out = batch(rules, games, seed=seed, first_game=first_game, policy=policy, threads=threads)
+    out = batch(rules, games, seed=seed, first_game=first_game, policy=policy if specs is None else "random", players=specs, threads=threads)
     study = {
         "rules": rules,
         "seed": operator.index(seed),
         "first_game": operator.index(first_game),
         "policy": policy,
+        "players": tuple(out["players"]),
         "threads": int(out["threads"]),
         "elapsed_seconds": time.perf_counter() - start,
     }

@@ -4,6 +4,8 @@
 //! tests and the Python binding all list, check and apply actions through here; the
 //! per-phase methods (`play`, `decide`, ...) are what these dispatch to.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, IllegalMove, Move};
@@ -17,6 +19,54 @@ pub enum Action {
     Place(Move),
     /// Any other decision (South Seas step 4, a market pick, Friday's move, homecoming).
     Decide(Decision),
+}
+
+/// In words, for error messages: "place at (3, -1) turned 1, meeple on feature 2".
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Place(mv) => {
+                write!(f, "place at ({}, {}) turned {}", mv.x, mv.y, mv.rotation)?;
+                if let Some(s) = mv.meeple {
+                    write!(f, ", meeple on feature {s}")?;
+                }
+                if let Some(spot) = mv.retrieve {
+                    write!(
+                        f,
+                        ", take back the islander at ({}, {}) feature {}",
+                        spot.x, spot.y, spot.segment
+                    )?;
+                }
+                if let Some((a, b)) = mv.ferry {
+                    write!(f, ", ferry joining road ends {a} and {b}")?;
+                }
+                for m in mv.ferry_moves.as_slice() {
+                    write!(
+                        f,
+                        ", ferry at ({}, {}) moved to ends {} and {}",
+                        m.x, m.y, m.a, m.b
+                    )?;
+                }
+                Ok(())
+            }
+            Action::Decide(Decision::Deliver(None)) => write!(f, "deliver nothing"),
+            Action::Decide(Decision::Deliver(Some(d))) => write!(
+                f,
+                "deliver to the ship in slot {} paying {:?}",
+                d.ship, d.pay
+            ),
+            Action::Decide(Decision::MarketShip(slot)) => {
+                write!(f, "take the market ship in slot {slot}")
+            }
+            Action::Decide(Decision::MoveFriday(t)) => write!(f, "move Friday to tile {t}"),
+            Action::Decide(Decision::Homecoming(s)) => write!(
+                f,
+                "take home the islander at ({}, {}) feature {}",
+                s.x, s.y, s.segment
+            ),
+            Action::Decide(Decision::Trade(g, t)) => write!(f, "trade ware {g} for ware {t}"),
+        }
+    }
 }
 
 impl From<Move> for Action {

@@ -115,11 +115,14 @@ pub enum SimulateError {
     },
     /// The lineup has neither one player nor one per seat.
     Seats(SeatsError),
-    /// A player could not act in game `game` (its index in the study), seat `seat`.
+    /// A player (`name`) could not act in game `game` (its index in the study), seat
+    /// `seat`.
     Player {
         game: u64,
         seat: usize,
-        error: PlayerError,
+        name: String,
+        /// Boxed: an action and its refusal are large next to the other variants.
+        error: Box<PlayerError>,
     },
     /// The operating system refused to start the threads.
     ThreadPool {
@@ -148,9 +151,12 @@ impl fmt::Display for SimulateError {
                 "threads must be between 1 and {max} ({MAX_THREADS_PER_CORE} per core), got {requested}"
             ),
             SimulateError::Seats(e) => write!(f, "{e}"),
-            SimulateError::Player { game, seat, error } => {
-                write!(f, "game {game}, seat {seat}: the player {error}")
-            }
+            SimulateError::Player {
+                game,
+                seat,
+                name,
+                error,
+            } => write!(f, "game {game}, seat {seat} ({name}): {error}"),
             SimulateError::ThreadPool { threads, why } => {
                 write!(f, "could not start {threads} threads: {why}")
             }
@@ -277,7 +283,8 @@ impl Study {
                         return Err(SimulateError::Player {
                             game: *game,
                             seat: *seat,
-                            error: error.clone(),
+                            name: self.players.seat(*seat).name(),
+                            error: Box::new(error.clone()),
                         });
                     }
                 }

@@ -338,9 +338,11 @@ fn lineup_errors() {
     let cheat = Lineup::new(vec![Arc::new(Policy::Random), Arc::new(Cheat)], 2).unwrap();
     let study = Study::new(rules, 1, 0, 4, cheat, Some(1)).unwrap();
     match study.columns(&AtomicBool::new(false)) {
-        Err(SimulateError::Player { game, seat, error }) => {
+        Err(SimulateError::Player {
+            game, seat, error, ..
+        }) => {
             assert_eq!((game, seat), (0, 1));
-            assert!(matches!(error, PlayerError::Illegal { .. }), "{error:?}");
+            assert!(matches!(*error, PlayerError::Illegal { .. }), "{error:?}");
         }
         other => panic!("{other:?}"),
     }

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
+mod actions;
 mod args;
+mod players;
 mod simulation;
 mod south_seas;
 use args::{I32_MAX, I32_MIN, Int, U64_MAX};
@@ -88,7 +90,26 @@ fn rules_err(e: CoreRulesError) -> PyErr {
     }
 }
 
-fn move_err(e: IllegalMove) -> PyErr {
+/// A Python action argument (`Move` or `Decision`) as the core's action.
+fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<carcassonne_core::action::Action> {
+    actions::action_of(action).ok_or_else(|| {
+        IllegalMoveError::new_err(format!(
+            "an action is a Move or a Decision, not {}",
+            type_name(action)
+        ))
+    })
+}
+
+/// The type of a Python value, for error messages.
+pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "an unknown type".into())
+}
+
+pub(crate) fn move_err(e: IllegalMove) -> PyErr {
     match e {
         IllegalMove::GameOver => GameOverError::new_err(message(e)),
         _ => IllegalMoveError::new_err(message(e)),
@@ -135,7 +156,7 @@ fn feature_index(name: &str, v: Int) -> PyResult<u8> {
 }
 
 /// An islander's place from Python arguments.
-fn spot_arg(x: Int, y: Int, feature: Int) -> PyResult<Spot> {
+pub(crate) fn spot_arg(x: Int, y: Int, feature: Int) -> PyResult<Spot> {
     Ok(Spot {
         x: short_coordinate("an islander's x", x)?,
         y: short_coordinate("an islander's y", y)?,
@@ -692,8 +713,8 @@ impl Rules {
 /// the tile feature that gets a meeple (see `Rules.tile_features`), or None.
 #[pyclass(frozen, eq, hash, ord, module = "carcassonne._core")]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-struct Move {
-    inner: CoreMove,
+pub(crate) struct Move {
+    pub(crate) inner: CoreMove,
 }
 
 #[pymethods]
@@ -936,8 +957,8 @@ impl ScoreEvent {
 
 /// A game in progress. See the package documentation for the full API.
 #[pyclass(module = "carcassonne._core")]
-struct Game {
-    inner: CoreGame,
+pub(crate) struct Game {
+    pub(crate) inner: CoreGame,
 }
 
 #[pymethods]
@@ -993,21 +1014,28 @@ impl Game {
         Ok(Game { inner })
     }
 
-    /// "place" (the current player places the drawn tile: `legal_moves`, `play`),
-    /// South Seas "deliver", "market", "move_friday", "homecoming" (see their methods), or
-    /// "over" once the game has ended.
+    /// The phase, a `Phase` (a `str` enum: it equals "place", "deliver", "market",
+    /// "move_friday", "homecoming" or "over"): "place" while the current player places
+    /// the drawn tile, a South Seas decision otherwise (see `legal_actions`), "over" once
+    /// the game has ended.
     #[getter]
-    fn phase(&self) -> &'static str {
-        if self.inner.is_over() {
-            return "over";
-        }
-        match self.inner.phase() {
-            Phase::Place => "place",
-            Phase::Deliver => "deliver",
-            Phase::Market => "market",
-            Phase::MoveFriday => "move_friday",
-            Phase::Homecoming => "homecoming",
-        }
+    fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let name = if self.inner.is_over() {
+            "over"
+        } else {
+            match self.inner.phase() {
+                Phase::Place => "place",
+                Phase::Deliver => "deliver",
+                Phase::Market => "market",
+                Phase::MoveFriday => "move_friday",
+                Phase::Homecoming => "homecoming",
+            }
+        };
+        static PHASE: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+        let phase = PHASE.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            Ok(py.import("carcassonne.phase")?.getattr("Phase")?.unbind())
+        })?;
+        phase.bind(py).call1((name,))
     }
 
     /// The player who makes the pending decision: the merchant's owner in the "market"
@@ -1358,8 +1386,43 @@ impl Game {
     fn play(&mut self, mv: PyRef<'_, Move>) -> PyResult<()> {
         self.inner.play(mv.inner).map_err(move_err)
     }
-    fn is_legal(&self, mv: PyRef<'_, Move>) -> bool {
-        self.inner.check(mv.inner).is_ok()
+    /// Whether an action (a `Move` or a `Decision`) is legal now.
+    fn is_legal(&self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.inner.check_action(action_arg(action)?).is_ok())
+    }
+
+    /// Every legal action of `decider`, in a fixed order: the sorted `legal_moves()` in
+    /// the "place" phase, else the decisions open (`Decision`s); empty once the game is
+    /// over. The one list players, search and learning agents choose from.
+    fn legal_actions(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        self.inner
+            .legal_actions()
+            .into_iter()
+            .map(|a| actions::action_to_py(py, a))
+            .collect()
+    }
+
+    /// Applies an action (a `Move` or a `Decision`) for `decider`; raises
+    /// IllegalMoveError (a ValueError) and changes nothing if it is not legal now.
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.apply(action_arg(action)?).map_err(move_err)
+    }
+
+    /// Reshuffles, in place, everything `decider` cannot know: the order of the tiles
+    /// still to come (with a Maps deck shorter than the tile set, which tiles they are,
+    /// drawn from every tile not yet seen), of the face-down ships and of the Friday
+    /// tiles not yet revealed. Everything visible stays: the board, the current tile,
+    /// scores, supplies, wares, the ship display. Use it on a `clone()` before looking
+    /// ahead, so that a search never reads the true order. `seed` fixes the reshuffle.
+    #[pyo3(signature = (seed=Int::of(0)))]
+    #[pyo3(text_signature = "($self, seed=0)")]
+    fn determinize(&mut self, seed: Int) -> PyResult<()> {
+        let seed: u64 = seed.within("seed", 0, U64_MAX, RulesError::new_err)?;
+        // A stream of its own: game index 2**64 - 1 of the seed, apart from the streams a
+        // study gives its games (which count up from 0).
+        let mut rng = carcassonne_core::rng::Rng::for_game(seed, u64::MAX);
+        self.inner.determinize(&mut rng);
+        Ok(())
     }
     /// Builds a move for the current tile, naming the meeple's feature by index, by a
     /// board-oriented side or half-edge it touches ("N", "EL", ...), "I" for an inner
@@ -1666,6 +1729,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ScoreEvent>()?;
     m.add_class::<Ship>()?;
     m.add_class::<Delivery>()?;
+    m.add_class::<actions::Decision>()?;
     m.add_class::<SeaEvent>()?;
     m.add_function(wrap_pyfunction!(simulation::simulate_batch, m)?)?;
     m.add_function(wrap_pyfunction!(simulation::simulate_totals, m)?)?;
@@ -1677,6 +1741,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UnknownTileError", py.get_type::<UnknownTileError>())?;
     m.add("RecordError", py.get_type::<RecordError>())?;
     m.add("PositionError", py.get_type::<PositionError>())?;
+    m.add("PlayerError", py.get_type::<players::PlayerError>())?;
     m.add(
         "MAX_DATA_FILE_BYTES",
         carcassonne_core::data::MAX_DATA_FILE_BYTES,

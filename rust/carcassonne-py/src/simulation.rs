@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
-use carcassonne_core::players::Policy;
+use carcassonne_core::players::{Lineup, Policy};
 use carcassonne_core::scoring::SCORE_KINDS;
 use carcassonne_core::simulate::{MAX_THREADS_PER_CORE, SimulateError, Study, max_threads};
 use numpy::{IntoPyArray, PyArrayMethods};
@@ -13,10 +13,35 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::args::{Int, U64_MAX};
+use crate::players::{PlayerError, PythonPlayer, lineup};
 use crate::{Rules, RulesError};
 
 /// How often the waiting thread looks for pending signals.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
+
+/// A checked study and the Python players in its lineup (whose exceptions are chained to
+/// the study's error).
+struct Checked {
+    study: Study,
+    python: Vec<Arc<PythonPlayer>>,
+}
+
+impl Checked {
+    /// The study's error as a Python exception: a player's failure is a PlayerError
+    /// naming the game and seat, with the exception a Python player raised as its cause.
+    fn error(&self, py: Python<'_>, e: SimulateError) -> PyErr {
+        match e {
+            SimulateError::Player { .. } | SimulateError::Seats(_) => {
+                let err = PlayerError::new_err(e.to_string());
+                if let Some(cause) = self.python.iter().find_map(|p| p.take_raised()) {
+                    err.set_cause(py, Some(cause));
+                }
+                err
+            }
+            e => RulesError::new_err(e.to_string()),
+        }
+    }
+}
 
 /// Checks the arguments of a study (the same for every batch function).
 fn study(
@@ -25,17 +50,24 @@ fn study(
     seed: Int,
     first_game: Int,
     policy: &str,
+    players: Option<&Bound<'_, PyAny>>,
     threads: Option<Int>,
-) -> PyResult<Study> {
+) -> PyResult<Checked> {
     let games: u64 = games.within("games", 0, U64_MAX, RulesError::new_err)?;
     let seed: u64 = seed.within("seed", 0, U64_MAX, RulesError::new_err)?;
     let first_game: u64 = first_game.within("first_game", 0, U64_MAX, RulesError::new_err)?;
-    let policy = Policy::parse(policy).ok_or_else(|| {
-        RulesError::new_err(format!(
-            "unknown policy {}: use \"random\" or \"greedy\"",
-            carcassonne_core::quote::quote(policy)
-        ))
-    })?;
+    let (seats, python) = match players {
+        Some(specs) => lineup(specs, rules.inner.players())?,
+        None => {
+            let policy = Policy::parse(policy).ok_or_else(|| {
+                RulesError::new_err(format!(
+                    "unknown policy {}: use \"random\" or \"greedy\"",
+                    carcassonne_core::quote::quote(policy)
+                ))
+            })?;
+            (Lineup::from(policy), Vec::new())
+        }
+    };
     let threads = threads
         .map(|t| {
             t.value()
@@ -50,15 +82,16 @@ fn study(
                 })
         })
         .transpose()?;
-    Study::new(
+    let study = Study::new(
         Arc::clone(&rules.inner),
         seed,
         first_game,
         games,
-        policy,
+        seats,
         threads,
     )
-    .map_err(|e| RulesError::new_err(e.to_string()))
+    .map_err(|e| RulesError::new_err(e.to_string()))?;
+    Ok(Checked { study, python })
 }
 
 /// Runs `work` on its own thread with the GIL released, while this thread waits for it and
@@ -67,6 +100,7 @@ fn study(
 /// exception is raised; worker threads are never left running.
 fn interruptible<T: Send>(
     py: Python<'_>,
+    checked: &Checked,
     work: impl FnOnce(&AtomicBool) -> Result<T, SimulateError> + Send,
 ) -> PyResult<T> {
     let stop = AtomicBool::new(false);
@@ -99,14 +133,18 @@ fn interruptible<T: Send>(
             }
         })
     })?;
-    outcome.map_err(|e| RulesError::new_err(e.to_string()))
+    outcome.map_err(|e| checked.error(py, e))
 }
 
 /// Plays games `first_game .. first_game + games` of study `seed` in Rust, in parallel,
 /// without the GIL. Returns numpy columns and the thread count used.
 #[pyfunction]
-#[pyo3(signature = (rules, games, *, seed=Int::of(0), first_game=Int::of(0), policy="random", threads=None))]
-#[pyo3(text_signature = "(rules, games, *, seed=0, first_game=0, policy='random', threads=None)")]
+#[pyo3(signature = (rules, games, *, seed=Int::of(0), first_game=Int::of(0), policy="random", players=None, threads=None))]
+#[pyo3(
+    text_signature = "(rules, games, *, seed=0, first_game=0, policy='random', players=None, threads=None)"
+)]
+// The arguments are the Python signature's keywords.
+#[allow(clippy::too_many_arguments)]
 pub fn simulate_batch<'py>(
     py: Python<'py>,
     rules: &Rules,
@@ -114,10 +152,12 @@ pub fn simulate_batch<'py>(
     seed: Int,
     first_game: Int,
     policy: &str,
+    players: Option<&Bound<'py, PyAny>>,
     threads: Option<Int>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let study = study(rules, games, seed, first_game, policy, threads)?;
-    let cols = interruptible(py, |stop| study.columns(stop))?;
+    let checked = study(rules, games, seed, first_game, policy, players, threads)?;
+    let study = &checked.study;
+    let cols = interruptible(py, &checked, |stop| study.columns(stop))?;
     let (g, p) = (cols.games, cols.players);
     let d = PyDict::new(py);
     d.set_item("scores", cols.scores.into_pyarray(py).reshape([g, p])?)?;
@@ -136,14 +176,19 @@ pub fn simulate_batch<'py>(
         cols.wares_left.into_pyarray(py).reshape([g, p])?,
     )?;
     d.set_item("threads", study.threads)?;
+    d.set_item("players", study.players.names(rules.inner.players()))?;
     Ok(d)
 }
 
 /// Plays a study like `simulate_batch` but keeps only exact running totals per seat
 /// (constant memory for any number of games).
 #[pyfunction]
-#[pyo3(signature = (rules, games, *, seed=Int::of(0), first_game=Int::of(0), policy="random", threads=None))]
-#[pyo3(text_signature = "(rules, games, *, seed=0, first_game=0, policy='random', threads=None)")]
+#[pyo3(signature = (rules, games, *, seed=Int::of(0), first_game=Int::of(0), policy="random", players=None, threads=None))]
+#[pyo3(
+    text_signature = "(rules, games, *, seed=0, first_game=0, policy='random', players=None, threads=None)"
+)]
+// The arguments are the Python signature's keywords.
+#[allow(clippy::too_many_arguments)]
 pub fn simulate_totals<'py>(
     py: Python<'py>,
     rules: &Rules,
@@ -151,10 +196,12 @@ pub fn simulate_totals<'py>(
     seed: Int,
     first_game: Int,
     policy: &str,
+    players: Option<&Bound<'py, PyAny>>,
     threads: Option<Int>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let study = study(rules, games, seed, first_game, policy, threads)?;
-    let t = interruptible(py, |stop| study.totals(stop))?;
+    let checked = study(rules, games, seed, first_game, policy, players, threads)?;
+    let study = &checked.study;
+    let t = interruptible(py, &checked, |stop| study.totals(stop))?;
     let p = t.players;
     let d = PyDict::new(py);
     d.set_item("games", t.games)?;
@@ -175,6 +222,7 @@ pub fn simulate_totals<'py>(
     d.set_item("turns", t.turns)?;
     d.set_item("discarded", t.discarded)?;
     d.set_item("threads", study.threads)?;
+    d.set_item("players", study.players.names(rules.inner.players()))?;
     Ok(d)
 }
 

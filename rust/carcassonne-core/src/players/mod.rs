@@ -68,7 +68,7 @@ impl fmt::Display for PlayerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerError::Illegal { action, why } => {
-                write!(f, "chose an illegal action {action:?}: {why}")
+                write!(f, "chose an illegal action ({action}): {why}")
             }
             PlayerError::Failed(why) => write!(f, "{why}"),
         }

@@ -1,0 +1,181 @@
+"""Players for studies and search: the built-in ones as small settings objects, and
+Python functions as players.
+
+A study's lineup (``simulate(..., players=...)``) is one player for every seat, or a list
+with one per seat. Each entry is one of:
+
+- a name: ``"random"``, ``"greedy"`` or ``"mcts"`` (default settings);
+- a settings object: ``Random()``, ``Greedy()``, ``MCTS(playouts=2000, exploration=0.7)``;
+- a function ``f(game) -> Move | Decision`` (a ``PythonPlayer``): called once per action
+  with the GIL held, on a copy of the game whose hidden order (tiles still to come,
+  face-down ships, Friday tiles not yet revealed) is reshuffled, so that it cannot see the
+  future. Slow (thousands of actions a second, not millions): for testing your own agent
+  against the built-in ones, not for bulk studies.
+
+>>> from carcassonne import Rules, simulate
+>>> from carcassonne.players import MCTS
+>>> r = simulate(Rules(), games=2, seed=1, players=[MCTS(playouts=50), "greedy"])
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import reprlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from carcassonne._core import PlayerError
+
+if TYPE_CHECKING:
+    from carcassonne._core import Decision, Game, Move
+
+NAMES = ("random", "greedy", "mcts")
+"""The built-in players' names."""
+
+
+@dataclass(frozen=True)
+class Random:
+    """Uniform over the legal actions (placement and meeple choice jointly)."""
+
+    @property
+    def name(self) -> str:
+        return "random"
+
+    def _spec(self) -> tuple[Any, ...]:
+        return ("random",)
+
+
+@dataclass(frozen=True)
+class Greedy:
+    """The action that most improves the player's virtual score (the score if the game
+    ended now) over the best opponent's; ties uniform."""
+
+    @property
+    def name(self) -> str:
+        return "greedy"
+
+    def _spec(self) -> tuple[Any, ...]:
+        return ("greedy",)
+
+
+MAX_PLAYOUTS = 10_000_000
+"""The most playouts per action an ``MCTS`` player accepts."""
+
+MAX_SECONDS = 3600.0
+"""The longest time per action an ``MCTS`` player accepts."""
+
+
+@dataclass(frozen=True)
+class MCTS:
+    """Information-set Monte Carlo tree search (UCT): every iteration samples the hidden
+    information anew, descends by UCT with exploration constant ``exploration``, and
+    finishes the game with a random playout.
+
+    ``playouts`` iterations per action; with ``seconds`` set, it stops at whichever
+    budget ends first (a time budget makes results depend on the machine's speed, so a
+    study with one is not reproducible). At a fixed seed a playout budget gives the same
+    moves on every machine and for every thread count."""
+
+    playouts: int = 1000
+    exploration: float = 0.7
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        try:
+            playouts = operator.index(self.playouts)
+        except TypeError:
+            raise PlayerError(f"MCTS playouts must be an integer, not {type(self.playouts).__name__}") from None
+        if not 1 <= playouts <= MAX_PLAYOUTS:
+            raise PlayerError(f"MCTS playouts must be between 1 and {MAX_PLAYOUTS}, got {reprlib.repr(playouts)}")
+        _finite("exploration", self.exploration, 0.0, 100.0)
+        if self.seconds is not None:
+            _finite("seconds", self.seconds, 0.0, MAX_SECONDS)
+            if self.seconds <= 0:
+                raise PlayerError(f"MCTS seconds must be positive, got {self.seconds!r}")
+
+    @property
+    def name(self) -> str:
+        s = f"mcts(playouts={self.playouts},c={self.exploration:g}"
+        if self.seconds is not None:
+            s += f",seconds={self.seconds:g}"
+        return s + ")"
+
+    def _spec(self) -> tuple[Any, ...]:
+        return ("mcts", int(self.playouts), float(self.exploration), self.seconds)
+
+
+def _finite(what: str, value: object, low: float, high: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise PlayerError(f"MCTS {what} must be a number, not {type(value).__name__}")
+    v = float(value)
+    if not math.isfinite(v) or not low <= v <= high:
+        raise PlayerError(f"MCTS {what} must be between {low:g} and {high:g}, got {value!r}")
+
+
+PythonPlayer: TypeAlias = "Callable[[Game], Move | Decision]"
+"""A function that chooses the decider's action from a (determinized) copy of the game."""
+
+PlayerLike: TypeAlias = "str | Random | Greedy | MCTS | PythonPlayer"
+"""Anything a lineup accepts for one seat."""
+
+
+def parse(player: PlayerLike) -> Random | Greedy | MCTS | Callable[..., Any]:
+    """A lineup entry as a settings object (names become their default settings); a
+    function stays a function. Raises ``PlayerError`` for anything else."""
+    if isinstance(player, (Random, Greedy, MCTS)):
+        return player
+    if isinstance(player, str):
+        if player == "random":
+            return Random()
+        if player == "greedy":
+            return Greedy()
+        if player == "mcts":
+            return MCTS()
+        raise PlayerError(
+            f"unknown player {reprlib.repr(player)}: use one of {', '.join(NAMES)}, "
+            "a carcassonne.players object or a function"
+        )
+    if callable(player):
+        return player
+    raise PlayerError(
+        "a player is a name, a carcassonne.players object or a function game -> action, "
+        f"not {type(player).__name__}"
+    )
+
+
+def lineup(players: PlayerLike | Sequence[PlayerLike]) -> list[Random | Greedy | MCTS | Callable[..., Any]]:
+    """One player for every seat (a single entry) or one per seat (a list or tuple)."""
+    if isinstance(players, (list, tuple)):
+        if not players:
+            raise PlayerError("players is empty: give one player for every seat, or one per seat")
+        return [parse(p) for p in players]
+    return [parse(players)]  # type: ignore[arg-type]
+
+
+def name(player: Random | Greedy | MCTS | Callable[..., Any]) -> str:
+    """What a study records for a seat's player."""
+    if isinstance(player, (Random, Greedy, MCTS)):
+        return player.name
+    return "python:" + getattr(player, "__qualname__", getattr(player, "__name__", type(player).__name__))
+
+
+def _specs(players: Sequence[Random | Greedy | MCTS | Callable[..., Any]]) -> list[Any]:
+    """What the native study functions take: settings as tuples, functions as they are."""
+    return [p._spec() if isinstance(p, (Random, Greedy, MCTS)) else p for p in players]
+
+
+__all__ = [
+    "MAX_PLAYOUTS",
+    "MAX_SECONDS",
+    "MCTS",
+    "NAMES",
+    "Greedy",
+    "PlayerLike",
+    "PythonPlayer",
+    "Random",
+    "lineup",
+    "name",
+    "parse",
+]

@@ -1,0 +1,135 @@
+//! Players from Python: the lineup a study is given (names, settings objects or Python
+//! functions, one for every seat or one per seat), and a Python function as a `Player`.
+
+use std::sync::{Arc, Mutex};
+
+use pyo3::create_exception;
+use pyo3::prelude::*;
+
+use carcassonne_core::action::Action;
+use carcassonne_core::game::Game as CoreGame;
+use carcassonne_core::players::{Lineup, Player, PlayerError as CorePlayerError, Policy, Scratch};
+use carcassonne_core::quote::quote;
+use carcassonne_core::rng::Rng;
+
+use crate::actions::action_of;
+use crate::{Game, RulesError, type_name};
+
+create_exception!(
+    _core,
+    PlayerError,
+    RulesError,
+    "A player that cannot take a seat (unknown name, bad settings, wrong number of seats) or that failed during a game (chose an illegal action, raised, returned something that is not an action); names the game, the seat and the fault."
+);
+
+/// A Python function `f(game) -> Move | Decision` as a player. It is called with the
+/// GIL held, once per action, on a determinized copy of the game (so it cannot read the
+/// hidden order of the tiles, ships or Friday tiles): slow, for research, not bulk work.
+#[derive(Debug)]
+pub struct PythonPlayer {
+    function: Py<PyAny>,
+    name: String,
+    /// The exception the function raised, kept to be chained to the study's error.
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl PythonPlayer {
+    /// The first exception the function raised in this study, if any.
+    pub fn take_raised(&self) -> Option<PyErr> {
+        self.raised.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+impl Player for PythonPlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(
+        &self,
+        game: &CoreGame,
+        rng: &mut Rng,
+        _: &mut Scratch,
+    ) -> Result<Action, CorePlayerError> {
+        let mut copy = game.clone();
+        copy.determinize(rng);
+        Python::attach(|py| {
+            let seen = Py::new(py, Game { inner: copy })
+                .map_err(|e| CorePlayerError::Failed(e.to_string()))?;
+            match self.function.bind(py).call1((seen,)) {
+                Ok(answer) => action_of(&answer).ok_or_else(|| {
+                    CorePlayerError::Failed(format!(
+                        "returned {}, not a Move or a Decision",
+                        type_name(&answer)
+                    ))
+                }),
+                Err(e) => {
+                    let why = format!("raised {e}");
+                    let mut kept = self.raised.lock().unwrap_or_else(|e| e.into_inner());
+                    kept.get_or_insert(e);
+                    Err(CorePlayerError::Failed(why))
+                }
+            }
+        })
+    }
+}
+
+/// A lineup from Python: a list of player specifications, one for every seat or one per
+/// seat. A specification is a built-in name ("random", "greedy"), a tuple
+/// ("random",) / ("greedy",) made by `carcassonne.players`, or a Python callable.
+/// Returns the lineup and the Python players in it (whose exceptions the caller chains).
+pub fn lineup(
+    specs: &Bound<'_, PyAny>,
+    players: usize,
+) -> PyResult<(Lineup, Vec<Arc<PythonPlayer>>)> {
+    let mut seats: Vec<Arc<dyn Player>> = Vec::new();
+    let mut python = Vec::new();
+    for spec in specs.try_iter()? {
+        let spec = spec?;
+        seats.push(player(&spec, &mut python)?);
+    }
+    let lineup = Lineup::new(seats, players).map_err(|e| PlayerError::new_err(e.to_string()))?;
+    Ok((lineup, python))
+}
+
+fn player(
+    spec: &Bound<'_, PyAny>,
+    python: &mut Vec<Arc<PythonPlayer>>,
+) -> PyResult<Arc<dyn Player>> {
+    if let Ok(name) = spec.extract::<String>() {
+        return builtin(&name);
+    }
+    if let Ok(tuple) = spec.cast::<pyo3::types::PyTuple>()
+        && let Ok(name) = tuple.get_item(0).and_then(|n| n.extract::<String>())
+    {
+        return builtin(&name);
+    }
+    if spec.is_callable() {
+        let name = spec
+            .getattr("__qualname__")
+            .or_else(|_| spec.getattr("__name__"))
+            .and_then(|n| n.extract::<String>())
+            .unwrap_or_else(|_| type_name(spec));
+        let p = Arc::new(PythonPlayer {
+            function: spec.clone().unbind(),
+            name: format!("python:{name}"),
+            raised: Mutex::new(None),
+        });
+        python.push(Arc::clone(&p));
+        return Ok(p);
+    }
+    Err(PlayerError::new_err(format!(
+        "a player is a name (\"random\", \"greedy\"), a carcassonne.players object or a function game -> action, not {}",
+        type_name(spec)
+    )))
+}
+
+fn builtin(name: &str) -> PyResult<Arc<dyn Player>> {
+    match Policy::parse(name) {
+        Some(p) => Ok(Arc::new(p)),
+        None => Err(PlayerError::new_err(format!(
+            "unknown player {}: use \"random\", \"greedy\", a carcassonne.players object or a function",
+            quote(name)
+        ))),
+    }
+}
