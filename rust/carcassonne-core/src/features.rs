@@ -102,13 +102,16 @@ impl Node {
 /// The union-find. Elements are indices (`0..len()`, see `Game::element`): like slice
 /// indices, every method taking an element panics on one that is out of range. The
 /// checked queries of `Game` (`feature_tiles`, `is_complete`) accept any value.
-#[derive(Clone, Debug, Default)]
+// `Clone`: field by field (`clone_by_field!` below), so a reused copy keeps its buffers.
+#[derive(Debug, Default)]
 pub struct Features {
     nodes: Vec<Node>,
     /// Meeples on the board per feature kind (`FeatureKind as usize`): with none on a
     /// kind, every feature of that kind is free without looking at the board.
     on_kind: [u16; FeatureKind::ALL.len()],
 }
+
+crate::clone::clone_by_field!(Features { nodes, on_kind });
 
 impl Features {
     pub fn clear(&mut self) {

@@ -148,7 +148,8 @@ pub fn parse_friday(text: &str, file: &str) -> Result<FridaySet, DataError> {
 }
 
 /// Friday's part of a game's state.
-#[derive(Clone, Debug, Default)]
+// `Clone`: field by field (`clone_by_field!` below), so a reused copy keeps its buffers.
+#[derive(Debug, Default)]
 pub struct FridayState {
     /// Order in which the Friday tiles are revealed (indices into the rules' tiles).
     pub order: Vec<u8>,
@@ -165,6 +166,16 @@ pub struct FridayState {
     /// The current player has traded this turn.
     pub traded: bool,
 }
+
+crate::clone::clone_by_field!(FridayState {
+    order,
+    revealed,
+    at,
+    bonus,
+    weeks_done,
+    homecoming,
+    traded,
+});
 
 impl FridayState {
     pub(crate) fn reset(&mut self) {

@@ -368,7 +368,8 @@ struct Groups {
     busy: u16,
 }
 
-#[derive(Clone, Debug)]
+// `Clone`: field by field, in `clone`.
+#[derive(Debug)]
 pub struct Game {
     pub(crate) rules: Arc<Rules>,
     pub(crate) board: Board,

@@ -7,6 +7,7 @@
 //! - `tileset`: tile data files (TOML), validation, per-rotation tables;
 //! - `rules`: a validated configuration and the legality table derived from it;
 //! - `board`: placed tiles and the open squares beside them;
+//! - `clone`: copying a game in proportion to what is on the board (for search);
 //! - `features`: union-find over tile segments with running totals per feature;
 //! - `ferries`: ferry links on lake tiles, the nearest-ferry walk, moving a ferry;
 //! - `scoring`: points for features (pure functions);
@@ -16,7 +17,7 @@
 //! - `action`: one action model (a placement or a decision) for every phase;
 //!   `determinize`: reshuffling what the player to move cannot know (for search);
 //! - `rng`, `players` (the `Player` trait, seat lineups, the random and greedy
-//!   policies), `simulate` (whole games in parallel, interruptible), `summary` (per-game results as columns or running totals);
+//!   policies, Monte Carlo tree search), `simulate` (whole games in parallel, interruptible), `summary` (per-game results as columns or running totals);
 //! - `record`: saving and loading games as JSON.
 
 // Index loops over sides, slots and players read closer to the rules than iterator chains.
@@ -24,6 +25,7 @@
 
 pub mod action;
 pub mod board;
+mod clone;
 pub mod data;
 pub mod determinize;
 pub mod features;

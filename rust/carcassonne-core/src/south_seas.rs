@@ -140,7 +140,8 @@ struct DeliveryMemo {
 }
 
 /// The South Seas part of a game's state (empty in classic games).
-#[derive(Clone, Debug, Default)]
+// `Clone`: field by field (`clone_by_field!` below), so a reused copy keeps its buffers.
+#[derive(Debug, Default)]
 pub struct SeaState {
     pub phase: Phase,
     pub wares: [[u32; 3]; MAX_PLAYERS],
@@ -171,6 +172,24 @@ pub struct SeaState {
     /// Completed markets not yet given a ship, in picking order: (player, element).
     pub pending_markets: Vec<(u8, u32)>,
 }
+
+crate::clone::clone_by_field!(SeaState {
+    phase,
+    wares,
+    pile,
+    next_ship,
+    display,
+    least_need,
+    display_version,
+    delivery_memo,
+    taken,
+    tokens_left,
+    islanders,
+    watched_markets,
+    events,
+    decisions,
+    pending_markets,
+});
 
 impl SeaState {
     /// A new game with the ships in `pile` order (kept).

@@ -6,6 +6,7 @@
 //! from the random stream it is handed (the game's own stream in a study), so a study's
 //! results never depend on threads or batches.
 
+pub mod mcts;
 pub mod policy;
 
 use std::any::Any;
@@ -17,6 +18,7 @@ use crate::game::{Game, IllegalMove, Placement};
 use crate::rng::Rng;
 use crate::rules::MAX_PLAYERS;
 
+pub use mcts::Mcts;
 pub use policy::Policy;
 
 /// Working memory a player reuses from one action to the next on one thread: one per
