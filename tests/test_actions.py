@@ -25,6 +25,7 @@ from carcassonne import (
     Decision,
     Delivery,
     Game,
+    GameOverError,
     IllegalMoveError,
     Move,
     Phase,
@@ -321,3 +322,75 @@ def test_listed_actions_are_accepted_and_applied_through_apply(seed: int, config
         actions = game.legal_actions()
         assert all(game.is_legal(a) for a in actions)
         game.apply(actions[rnd.randrange(len(actions))])
+
+
+def mid_game(config: str, moves: int = 16) -> Game:
+    game = Game(RULES[config], seed=8)
+    rnd = random.Random(8)
+    while not game.is_over and len(game.moves) < moves:
+        apply(game, random_action(game, rnd))
+    return game
+
+
+@pytest.mark.parametrize("config", ["base-2p", "C3-2p", "south-seas-friday-2p", "continental-2p"])
+def test_mcts_search_is_seeded_and_blind_to_the_hidden_order(config: str) -> None:
+    game = mid_game(config)
+    search = MCTS(playouts=150)
+    values = game.analyse(search, seed=3)
+    assert [v.action for v in values] == game.legal_actions()
+    assert sum(v.visits for v in values) == (150 if len(values) > 1 else 0)
+    assert all(0.0 <= v.value <= 1.0 for v in values)
+    again = game.analyse(search, seed=3)
+    assert [(v.action, v.visits, v.value) for v in again] == [(v.action, v.visits, v.value) for v in values]
+    # Another hidden order (the player cannot tell them apart): the same search.
+    other = game.clone()
+    other.determinize(77)
+    assert other.remaining_tiles != game.remaining_tiles
+    blind = other.analyse(search, seed=3)
+    assert [(v.action, v.visits, v.value) for v in blind] == [(v.action, v.visits, v.value) for v in values]
+    best = game.best_move(search, seed=3)
+    assert best == game.best_move(search, seed=3) and game.is_legal(best)
+    top = max(v.visits for v in values)
+    assert best in [v.action for v in values if v.visits == top]
+
+
+def test_best_move_with_any_player_and_bad_requests() -> None:
+    game = mid_game("south-seas-2p")
+    for player in ("random", "greedy", Greedy(), Random(), lambda g: g.legal_actions()[0]):
+        assert game.is_legal(game.best_move(player, seed=1))  # type: ignore[arg-type]
+    with pytest.raises(PlayerError, match="analyse searches with MCTS"):
+        game.analyse("greedy")
+    with pytest.raises(PlayerError, match="unknown player"):
+        game.best_move("alphazero")
+    over = Game(Rules(), seed=1)
+    while not over.is_over:
+        over.apply(over.legal_actions()[0])
+    with pytest.raises(GameOverError):
+        over.best_move("random")
+    with pytest.raises(GameOverError):
+        over.analyse()
+
+
+def test_mcts_seats_and_names() -> None:
+    r = simulate(Rules(), 2, seed=4, players=[MCTS(playouts=30, exploration=1.5), "mcts"], threads=2)
+    assert r.players == ("mcts(playouts=30,c=1.5)", "mcts(playouts=1000,c=0.7)")
+    assert MCTS(playouts=30, exploration=1.5).name == r.players[0]
+    one = simulate(Rules(), 2, seed=4, players=[MCTS(playouts=30, exploration=1.5), "mcts"], threads=1)
+    assert (one.scores == r.scores).all()
+
+
+def test_cli_players_per_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    from carcassonne.cli import main
+
+    assert main(["simulate", "--games", "4", "--players", "mcts", "greedy", "--playouts", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "4 games, 2 players" in out and "players mcts(playouts=20,c=0.7) | greedy" in out
+    assert main(["simulate", "--games", "20", "--players", "greedy", "--seats", "3", "--json"]) == 0
+    assert '"players": [\n    "greedy",\n    "greedy",\n    "greedy"\n  ]' in capsys.readouterr().out
+    assert main(["simulate", "--games", "20", "--players", "3"]) == 0
+    assert "20 games, 3 players" in capsys.readouterr().out
+    assert main(["simulate", "--games", "2", "--players", "chess", "greedy"]) == 2
+    assert "unknown player 'chess'" in capsys.readouterr().err
+    assert main(["simulate", "--games", "2", "--players", "mcts", "--playouts", "-3"]) == 2
+    assert "playouts must be between 1" in capsys.readouterr().err
+    assert main(["simulate", "--games", "2", "--players", "3", "--seats", "3"]) == 2

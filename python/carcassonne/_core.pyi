@@ -22,6 +22,7 @@ __all__ = [
     "Ship",
     "Delivery",
     "Decision",
+    "ActionValue",
     "SeaEvent",
     "simulate_batch",
     "IllegalMoveError",
@@ -390,6 +391,19 @@ class Delivery:
     def __gt__(self, other: Delivery, /) -> bool: ...
     def __ge__(self, other: Delivery, /) -> bool: ...
     def __reduce__(self) -> tuple[type[Delivery], tuple[int, tuple[int, int, int]]]: ...
+
+@final
+class ActionValue:
+    """One legal action after a search (``Game.analyse``): how often the search chose it and
+    its mean reward for the decider (0 to 1: 0.9 x share of the win + 0.1 x a logistic of
+    the score margin; 0 if never visited)."""
+
+    @property
+    def action(self) -> Move | Decision: ...
+    @property
+    def visits(self) -> int: ...
+    @property
+    def value(self) -> float: ...
 
 @final
 class Decision:
@@ -796,6 +810,20 @@ class Game:
         """Applies an action for ``decider``; raises IllegalMoveError (a ValueError) and
         changes nothing if it is not legal now (a ``Move`` outside the "place" phase, a
         ``Decision`` inside it, anything that is not an action)."""
+
+    def best_move(
+        self, player: str | Any | Callable[[Game], Move | Decision] = "mcts", *, seed: SupportsIndex = 0
+    ) -> Move | Decision:
+        """The action ``player`` chooses now for ``decider`` (a name, a
+        ``carcassonne.players`` settings object or a function; default "mcts"), searching
+        with the GIL released; ``seed`` fixes its random choices. GameOverError once the
+        game is over, PlayerError if the player cannot be used or fails."""
+
+    def analyse(self, player: str | Any = "mcts", *, seed: SupportsIndex = 0) -> list[ActionValue]:
+        """Searches with MCTS ("mcts" or a ``carcassonne.players.MCTS``) and returns every
+        legal action of ``decider`` once, in ``legal_actions()`` order, with its visits and
+        mean reward; the GIL is released while it searches. GameOverError once the game is
+        over, PlayerError for another player or bad settings."""
 
     def determinize(self, seed: SupportsIndex = 0) -> None:
         """Reshuffles, in place, everything ``decider`` cannot know: the order of the tiles

@@ -63,8 +63,8 @@ class Greedy:
 MAX_PLAYOUTS = 10_000_000
 """The most playouts per action an ``MCTS`` player accepts."""
 
-MAX_SECONDS = 3600.0
-"""The longest time per action an ``MCTS`` player accepts."""
+MAX_SECONDS = 86400.0
+"""The longest time per action an ``MCTS`` player accepts (a day)."""
 
 
 @dataclass(frozen=True)
@@ -97,10 +97,9 @@ class MCTS:
 
     @property
     def name(self) -> str:
-        s = f"mcts(playouts={self.playouts},c={self.exploration:g}"
-        if self.seconds is not None:
-            s += f",seconds={self.seconds:g}"
-        return s + ")"
+        if self.seconds is None:
+            return f"mcts(playouts={self.playouts},c={self.exploration:g})"
+        return f"mcts(playouts={self.playouts},time={self.seconds:g}s,c={self.exploration:g})"
 
     def _spec(self) -> tuple[Any, ...]:
         return ("mcts", int(self.playouts), float(self.exploration), self.seconds)

@@ -186,3 +186,25 @@ pub fn action_to_py(py: Python<'_>, action: Action) -> PyResult<Py<PyAny>> {
         Action::Decide(inner) => Py::new(py, Decision { inner })?.into_any(),
     })
 }
+
+/// One legal action after a search (`Game.analyse`): how often the search chose it and
+/// its mean reward for the decider (0 to 1: 0.9 x share of the win + 0.1 x a logistic of
+/// the score margin; 0 if never visited).
+#[pyclass(frozen, get_all, module = "carcassonne._core")]
+pub struct ActionValue {
+    pub action: Py<PyAny>,
+    pub visits: u32,
+    pub value: f64,
+}
+
+#[pymethods]
+impl ActionValue {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "ActionValue(action={}, visits={}, value={:.4})",
+            self.action.bind(py).repr()?,
+            self.visits,
+            self.value
+        ))
+    }
+}

@@ -1408,6 +1408,83 @@ impl Game {
         self.inner.apply(action_arg(action)?).map_err(move_err)
     }
 
+    /// The action `player` chooses now for `decider` (a name, a `carcassonne.players`
+    /// settings object or a function; default "mcts"), searching with the GIL released.
+    /// `seed` fixes the player's random choices. Raises GameOverError once the game is
+    /// over, PlayerError if the player cannot be used or fails.
+    #[pyo3(signature = (player=None, *, seed=Int::of(0)))]
+    #[pyo3(text_signature = "($self, player='mcts', *, seed=0)")]
+    fn best_move(
+        &self,
+        py: Python<'_>,
+        player: Option<&Bound<'_, PyAny>>,
+        seed: Int,
+    ) -> PyResult<Py<PyAny>> {
+        let seed: u64 = seed.within("seed", 0, U64_MAX, RulesError::new_err)?;
+        if self.inner.is_over() {
+            return Err(move_err(IllegalMove::GameOver));
+        }
+        let default = pyo3::types::PyString::new(py, "mcts");
+        let spec = player.unwrap_or(default.as_any());
+        let mut python = Vec::new();
+        let chooser = players::player(spec, &mut python)?;
+        let game = self.inner.clone();
+        let chosen = py.detach(|| {
+            let mut rng = carcassonne_core::rng::Rng::for_game(seed, u64::MAX);
+            let mut scratch = carcassonne_core::players::Scratch::default();
+            chooser.choose(&game, &mut rng, &mut scratch)
+        });
+        match chosen {
+            Ok(action) => actions::action_to_py(py, action),
+            Err(e) => {
+                let err = players::PlayerError::new_err(format!("{}: {e}", chooser.name()));
+                if let Some(cause) = python.iter().find_map(|p| p.take_raised()) {
+                    err.set_cause(py, Some(cause));
+                }
+                Err(err)
+            }
+        }
+    }
+
+    /// Searches the position with MCTS (a `carcassonne.players.MCTS`, or "mcts" for the
+    /// default settings) and returns every legal action of `decider` once, in
+    /// `legal_actions()` order, with the search's visits and mean reward; the GIL is
+    /// released while it searches. `seed` fixes the search. Raises GameOverError once the
+    /// game is over, PlayerError for another player or bad settings.
+    #[pyo3(signature = (player=None, *, seed=Int::of(0)))]
+    #[pyo3(text_signature = "($self, player='mcts', *, seed=0)")]
+    fn analyse(
+        &self,
+        py: Python<'_>,
+        player: Option<&Bound<'_, PyAny>>,
+        seed: Int,
+    ) -> PyResult<Vec<actions::ActionValue>> {
+        let seed: u64 = seed.within("seed", 0, U64_MAX, RulesError::new_err)?;
+        if self.inner.is_over() {
+            return Err(move_err(IllegalMove::GameOver));
+        }
+        let search = match player {
+            None => carcassonne_core::players::mcts::Mcts::default(),
+            Some(p) => players::mcts_settings(p)?,
+        };
+        let game = self.inner.clone();
+        let values = py.detach(|| {
+            let mut rng = carcassonne_core::rng::Rng::for_game(seed, u64::MAX);
+            let mut scratch = carcassonne_core::players::Scratch::default();
+            search.analyse(&game, &mut rng, &mut scratch)
+        });
+        values
+            .into_iter()
+            .map(|v| {
+                Ok(actions::ActionValue {
+                    action: actions::action_to_py(py, v.action)?,
+                    visits: v.visits,
+                    value: v.value,
+                })
+            })
+            .collect()
+    }
+
     /// Reshuffles, in place, everything `decider` cannot know: the order of the tiles
     /// still to come (with a Maps deck shorter than the tile set, which tiles they are,
     /// drawn from every tile not yet seen), of the face-down ships and of the Friday
@@ -1730,6 +1807,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Ship>()?;
     m.add_class::<Delivery>()?;
     m.add_class::<actions::Decision>()?;
+    m.add_class::<actions::ActionValue>()?;
     m.add_class::<SeaEvent>()?;
     m.add_function(wrap_pyfunction!(simulation::simulate_batch, m)?)?;
     m.add_function(wrap_pyfunction!(simulation::simulate_totals, m)?)?;

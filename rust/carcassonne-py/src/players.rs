@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 
 use carcassonne_core::action::Action;
 use carcassonne_core::game::Game as CoreGame;
+use carcassonne_core::players::mcts::{MAX_TIME, Mcts};
 use carcassonne_core::players::{Lineup, Player, PlayerError as CorePlayerError, Policy, Scratch};
 use carcassonne_core::quote::quote;
 use carcassonne_core::rng::Rng;
@@ -75,8 +76,9 @@ impl Player for PythonPlayer {
 }
 
 /// A lineup from Python: a list of player specifications, one for every seat or one per
-/// seat. A specification is a built-in name ("random", "greedy"), a tuple
-/// ("random",) / ("greedy",) made by `carcassonne.players`, or a Python callable.
+/// seat. A specification is a built-in name ("random", "greedy", "mcts"), a settings
+/// object of `carcassonne.players` (which describes itself as a tuple, e.g. ("mcts",
+/// 1000, 0.7, None)), or a Python callable.
 /// Returns the lineup and the Python players in it (whose exceptions the caller chains).
 pub fn lineup(
     specs: &Bound<'_, PyAny>,
@@ -92,16 +94,27 @@ pub fn lineup(
     Ok((lineup, python))
 }
 
-fn player(
+/// One player from its Python specification (see `lineup`); the Python players among
+/// them are added to `python`.
+pub fn player(
     spec: &Bound<'_, PyAny>,
     python: &mut Vec<Arc<PythonPlayer>>,
 ) -> PyResult<Arc<dyn Player>> {
     if let Ok(name) = spec.extract::<String>() {
         return builtin(&name);
     }
+    // A `carcassonne.players` settings object describes itself as a tuple.
+    if !spec.is_callable()
+        && let Ok(described) = spec.call_method0("_spec")
+    {
+        return player(&described, python);
+    }
     if let Ok(tuple) = spec.cast::<pyo3::types::PyTuple>()
         && let Ok(name) = tuple.get_item(0).and_then(|n| n.extract::<String>())
     {
+        if name == "mcts" && tuple.len() == 4 {
+            return Ok(Arc::new(mcts(tuple)?));
+        }
         return builtin(&name);
     }
     if spec.is_callable() {
@@ -119,17 +132,75 @@ fn player(
         return Ok(p);
     }
     Err(PlayerError::new_err(format!(
-        "a player is a name (\"random\", \"greedy\"), a carcassonne.players object or a function game -> action, not {}",
+        "a player is a name (\"random\", \"greedy\", \"mcts\"), a carcassonne.players object or a function game -> action, not {}",
         type_name(spec)
     )))
 }
 
 fn builtin(name: &str) -> PyResult<Arc<dyn Player>> {
+    if name == "mcts" {
+        return Ok(Arc::new(Mcts::default()));
+    }
     match Policy::parse(name) {
         Some(p) => Ok(Arc::new(p)),
         None => Err(PlayerError::new_err(format!(
-            "unknown player {}: use \"random\", \"greedy\", a carcassonne.players object or a function",
+            "unknown player {}: use \"random\", \"greedy\", \"mcts\", a carcassonne.players object or a function",
             quote(name)
         ))),
     }
+}
+
+/// MCTS settings from "mcts" or a `carcassonne.players.MCTS`; PlayerError for anything
+/// else.
+pub fn mcts_settings(spec: &Bound<'_, PyAny>) -> PyResult<Mcts> {
+    if spec.extract::<String>().is_ok_and(|n| n == "mcts") {
+        return Ok(Mcts::default());
+    }
+    let described = spec.call_method0("_spec").ok();
+    if let Some(tuple) = described
+        .as_ref()
+        .and_then(|d| d.cast::<pyo3::types::PyTuple>().ok())
+        && tuple.len() == 4
+        && tuple
+            .get_item(0)
+            .and_then(|n| n.extract::<String>())
+            .is_ok_and(|n| n == "mcts")
+    {
+        return mcts(tuple);
+    }
+    Err(PlayerError::new_err(format!(
+        "analyse searches with MCTS: give \"mcts\" or a carcassonne.players.MCTS, not {}",
+        type_name(spec)
+    )))
+}
+
+/// MCTS settings from `carcassonne.players.MCTS`: ("mcts", playouts, exploration,
+/// seconds or None), checked again by the core.
+pub fn mcts(spec: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<Mcts> {
+    let bad = |what: &str| PlayerError::new_err(format!("MCTS settings: {what}"));
+    let playouts: u32 = spec
+        .get_item(1)?
+        .extract()
+        .map_err(|_| bad("playouts must be an integer from 1 to 10000000"))?;
+    let exploration: f64 = spec
+        .get_item(2)?
+        .extract()
+        .map_err(|_| bad("exploration must be a number"))?;
+    let seconds: Option<f64> = spec
+        .get_item(3)?
+        .extract()
+        .map_err(|_| bad("seconds must be a number or None"))?;
+    let time = match seconds {
+        None => None,
+        Some(s) if s.is_finite() && s > 0.0 && s <= MAX_TIME.as_secs_f64() => {
+            Some(std::time::Duration::from_secs_f64(s))
+        }
+        Some(s) => {
+            return Err(bad(&format!(
+                "seconds must be above 0 and at most {}, got {s}",
+                MAX_TIME.as_secs()
+            )));
+        }
+    };
+    Mcts::new(playouts, time, exploration).map_err(|e| bad(&e.to_string()))
 }
