@@ -55,4 +55,6 @@ clone_by_field!(Game {
     friday,
     extra_turn_due,
     in_extra_turn,
+    end_cities,
+    end_awards,
 });

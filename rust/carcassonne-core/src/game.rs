@@ -342,13 +342,13 @@ pub struct ScoreEvent {
 
 /// Why the tiles of a segment group (during evaluation) might complete.
 #[derive(Clone, Copy, Default)]
-struct Contacts {
-    n: usize,
-    seg: [u8; 12],
-    root: [u32; 12],
-    matched: [u8; MAX_SEGMENTS],
+pub(crate) struct Contacts {
+    pub(crate) n: usize,
+    pub(crate) seg: [u8; 12],
+    pub(crate) root: [u32; 12],
+    pub(crate) matched: [u8; MAX_SEGMENTS],
     /// Open ends per segment that a map's neutral border, waves or highlights close.
-    closed: [u8; MAX_SEGMENTS],
+    pub(crate) closed: [u8; MAX_SEGMENTS],
 }
 
 /// Features already scored this turn.
@@ -360,12 +360,33 @@ struct Scored {
 
 /// Segments of a candidate tile grouped by the features they would join.
 #[derive(Clone, Copy)]
-struct Groups {
-    contacts: Contacts,
+pub(crate) struct Groups {
+    pub(crate) contacts: Contacts,
     /// Representative segment of each segment's group.
-    group: [u8; MAX_SEGMENTS],
+    pub(crate) group: [u8; MAX_SEGMENTS],
     /// Bit i set when the group represented by segment i already holds a meeple.
-    busy: u16,
+    pub(crate) busy: u16,
+}
+
+/// One award of the end-of-game scoring of a classic game (`Game::end_awards`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EndAward {
+    pub(crate) winners: u8,
+    pub(crate) points: i32,
+    pub(crate) kind: ScoreKind,
+    /// The feature scored (none for goods majorities).
+    pub(crate) root: Option<u32>,
+    /// Goods majorities: the good and the most of it any player holds.
+    pub(crate) good: Option<(usize, u16)>,
+}
+
+/// Reused buffers of the end-of-game scoring (tiles of a feature, occupied roots, the
+/// cities of a field).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EndScratch {
+    pub(crate) tiles: Vec<u16>,
+    pub(crate) roots: Vec<u32>,
+    pub(crate) cities: Vec<u32>,
 }
 
 // `Clone`: field by field, in `clone`.
@@ -404,6 +425,9 @@ pub struct Game {
     /// again; and whether the turn being played is such an extra turn (never two).
     pub(crate) extra_turn_due: bool,
     pub(crate) in_extra_turn: bool,
+    /// Reused by the end-of-game scoring: the cities of a field, the awards.
+    pub(crate) end_cities: Vec<u32>,
+    pub(crate) end_awards: Vec<EndAward>,
 }
 
 /// Calls `f(side, position on the side, segment, neighbour's element)` for every slot where a
@@ -563,6 +587,25 @@ struct Joined {
     touched: u16,
 }
 
+/// The goods majorities of Traders & Builders: `f(good, winners, most held)` for each
+/// good someone holds (all tied players win).
+pub(crate) fn goods_majorities(
+    goods: &[[u16; 3]; MAX_PLAYERS],
+    players: usize,
+    mut f: impl FnMut(usize, u8, u16),
+) {
+    for g in 0..3 {
+        let best = (0..players).map(|p| goods[p][g]).max().unwrap_or(0);
+        if best == 0 {
+            continue;
+        }
+        let winners = (0..players)
+            .filter(|p| goods[*p][g] == best)
+            .fold(0u8, |m, p| m | (1 << p));
+        f(g, winners, best);
+    }
+}
+
 impl Game {
     /// A game drawing exactly `deck` (tile indices of `rules.tiles`) in order, after the
     /// start tile. Records the event log.
@@ -598,6 +641,8 @@ impl Game {
             friday: FridayState::default(),
             extra_turn_due: false,
             in_extra_turn: false,
+            end_cities: Vec::new(),
+            end_awards: Vec::new(),
         };
         if g.rules.system == System::SouthSeas {
             g.sea.pile = (0..g.rules.ships.len() as u16).collect();
@@ -1011,6 +1056,12 @@ impl Game {
             return 0;
         }
         let g = self.groups(p.cell, tile, p.rotation);
+        self.options_of_groups(tile, &g)
+    }
+
+    /// The meeple options of the current tile once its `groups` are known (the supply
+    /// aside): allowed segments whose feature holds no meeple.
+    pub(crate) fn options_of_groups(&self, tile: u16, g: &Groups) -> u16 {
         let mut free = 0u16;
         let allowed = self.rules.meeple_segments[tile as usize];
         for i in 0..self.rules.tiles[tile as usize].segments.len() {
@@ -1171,7 +1222,7 @@ impl Game {
         }
     }
 
-    fn groups(&self, cell: u32, tile: u16, rotation: u8) -> Groups {
+    pub(crate) fn groups(&self, cell: u32, tile: u16, rotation: u8) -> Groups {
         let c = self.contacts(cell, tile, rotation);
         let mut group = [0u8; MAX_SEGMENTS];
         for (i, g) in group.iter_mut().enumerate() {
@@ -1705,8 +1756,8 @@ impl Game {
 
     // ----- scoring ------------------------------------------------------------------
 
-    fn distinct_tiles(&mut self, root: u32) -> u32 {
-        let mut buf = std::mem::take(&mut self.tiles_buf);
+    /// The placed tiles of the feature rooted at `root`, sorted and distinct, into `buf`.
+    pub(crate) fn tiles_of(&self, root: u32, buf: &mut Vec<u16>) {
         buf.clear();
         buf.extend(
             self.features
@@ -1715,16 +1766,21 @@ impl Game {
         );
         buf.sort_unstable();
         buf.dedup();
-        let n = buf.len() as u32;
-        self.tiles_buf = buf;
-        n
     }
 
     fn tally(&mut self, root: u32) -> FeatureTally {
-        let tiles = self.distinct_tiles(root);
+        let mut buf = std::mem::take(&mut self.tiles_buf);
+        let t = self.tally_with(root, &mut buf);
+        self.tiles_buf = buf;
+        t
+    }
+
+    /// What scoring needs of the road or city rooted at `root` (`buf`: working memory).
+    pub(crate) fn tally_with(&self, root: u32, buf: &mut Vec<u16>) -> FeatureTally {
+        self.tiles_of(root, buf);
         let n = self.features.node(root);
         FeatureTally {
-            tiles,
+            tiles: buf.len() as u32,
             pennants: n.pennants as u32,
             inns: n.inns as u32,
             cathedrals: n.cathedrals as u32,
@@ -1821,7 +1877,7 @@ impl Game {
 
     /// Small-town variant 3: 2 points per uncovered small town orthogonally beside a square
     /// of the road rooted at `root` (0 for other features, and without the variant).
-    fn town_bonus(&self, root: u32) -> i32 {
+    pub(crate) fn town_bonus(&self, root: u32) -> i32 {
         if !self.rules.town_road_bonus || self.features.node(root).kind != FeatureKind::Road {
             return 0;
         }
@@ -1834,7 +1890,11 @@ impl Game {
 
     /// 2 points per distinct small town orthogonally beside one of `squares` that no tile
     /// covers (nor `covered`, the square of a tile being evaluated).
-    fn towns_beside(&self, squares: impl Iterator<Item = u32>, covered: Option<u32>) -> i32 {
+    pub(crate) fn towns_beside(
+        &self,
+        squares: impl Iterator<Item = u32>,
+        covered: Option<u32>,
+    ) -> i32 {
         let Some(map) = self.board.map() else {
             return 0;
         };
@@ -1886,113 +1946,139 @@ impl Game {
         true
     }
 
-    /// Final scoring: incomplete roads, cities and monasteries, then fields, then goods.
-    /// Meeples stay where they stood, so the final board can still be inspected.
+    /// Final scoring: incomplete roads, cities and monasteries, then fields, then goods
+    /// (`end_awards`). Meeples stay where they stood, so the final board can still be
+    /// inspected.
     pub(crate) fn finish(&mut self) {
         self.over = true;
         if self.rules.system == System::SouthSeas {
             self.finish_south_seas();
             return;
         }
-        let rules = Arc::clone(&self.rules);
-        let mut occupied = std::mem::take(&mut self.scratch);
-        occupied.clear();
-        occupied.extend(self.features.occupied_roots());
-        for &e in &occupied {
-            let n = *self.features.node(e);
-            match n.kind {
-                FeatureKind::Road | FeatureKind::City => {
-                    let t = self.tally(e);
-                    let points =
-                        edge_feature_points(n.kind, t, false, &rules.spec) + self.town_bonus(e);
-                    self.award(
-                        majority(&n.meeples),
-                        points,
-                        ScoreKind::of(n.kind),
-                        Some(e),
-                        false,
-                    );
-                }
+        let mut s = EndScratch {
+            tiles: std::mem::take(&mut self.tiles_buf),
+            roots: std::mem::take(&mut self.scratch),
+            cities: std::mem::take(&mut self.end_cities),
+        };
+        let mut awards = std::mem::take(&mut self.end_awards);
+        awards.clear();
+        self.end_awards(&mut s, |a| awards.push(a));
+        self.tiles_buf = s.tiles;
+        self.scratch = s.roots;
+        self.end_cities = s.cities;
+        for &a in &awards {
+            let before = self.events.len();
+            self.award(a.winners, a.points, a.kind, a.root, false);
+            if let (Some((g, best)), Some(ev)) = (a.good, self.events.get_mut(before)) {
+                ev.goods[g] = best;
+            }
+        }
+        self.end_awards = awards;
+    }
+
+    /// The end-of-game scoring of a classic game as the board stands, without changing
+    /// anything: `f` receives each award in the order `finish` gives them (every occupied
+    /// road, city and monastery in root order, then fields, then goods majorities). The
+    /// one statement of the end-of-game rules: `finish` applies the awards, the virtual
+    /// scores add them up.
+    pub(crate) fn end_awards(&self, s: &mut EndScratch, mut f: impl FnMut(EndAward)) {
+        let rules = &*self.rules;
+        s.roots.clear();
+        s.roots.extend(self.features.occupied_roots());
+        for &e in &s.roots {
+            let n = self.features.node(e);
+            let points = match n.kind {
+                FeatureKind::Road | FeatureKind::City => self.end_value(e, &mut s.tiles),
                 FeatureKind::Monastery => {
                     let cell = self.board.placed[n.placed as usize].cell;
-                    let filled = self.board.ring_filled(cell, None);
-                    self.award(
-                        majority(&n.meeples),
-                        monastery_points(filled),
-                        ScoreKind::Monastery,
-                        Some(e),
-                        false,
-                    );
+                    monastery_points(self.board.ring_filled(cell, None))
                 }
                 // Fields are scored after the rest, below.
-                FeatureKind::Field => {}
+                FeatureKind::Field => continue,
                 // South Seas features give wares, evaluated by `south_seas`. Unreachable:
-                // South Seas games return above, and `Rules::new` refuses tile sets
-                // mixing the systems (tile kinds are parsed per system).
+                // South Seas games never ask, and `Rules::new` refuses tile sets mixing
+                // the systems (tile kinds are parsed per system).
                 FeatureKind::Bridge
                 | FeatureKind::Island
                 | FeatureKind::Market
                 | FeatureKind::Sea => {
                     unreachable!("a South Seas feature in a classic game")
                 }
-            }
+            };
+            f(EndAward {
+                winners: majority(&n.meeples),
+                points,
+                kind: ScoreKind::of(n.kind),
+                root: Some(e),
+                good: None,
+            });
         }
-        let mut cities: Vec<u32> = Vec::new();
-        for &root in &occupied {
+        for &root in &s.roots {
             if self.features.node(root).kind != FeatureKind::Field {
                 continue;
             }
-            cities.clear();
-            for m in self.features.members(root) {
-                let node = self.features.node(m);
-                let p = &self.board.placed[node.placed as usize];
-                for c in
-                    &rules.tiles[p.tile as usize].segments[node.segment as usize].adjacent_cities
-                {
-                    let city = self.features.find(p.first_element + *c as u32);
-                    if self.features.node(city).open == 0 && !cities.contains(&city) {
-                        cities.push(city);
-                    }
-                }
-            }
-            let n = *self.features.node(root);
-            let points = FIELD_POINTS_PER_CITY * cities.len() as i32;
+            self.field_cities(root, &mut s.cities);
+            let points = FIELD_POINTS_PER_CITY * s.cities.len() as i32;
             if points > 0 {
-                self.award(
-                    majority(&n.meeples),
+                f(EndAward {
+                    winners: majority(&self.features.node(root).meeples),
                     points,
-                    ScoreKind::Field,
-                    Some(root),
-                    false,
-                );
+                    kind: ScoreKind::Field,
+                    root: Some(root),
+                    good: None,
+                });
             }
         }
-        self.scratch = occupied;
         if rules.spec.traders_goods {
-            for g in 0..3 {
-                // Cannot fail: `Rules::new` refuses fewer than 2 players.
-                let best = (0..rules.players())
-                    .map(|p| self.goods[p][g])
-                    .max()
-                    .unwrap();
-                if best == 0 {
-                    continue;
-                }
-                let winners = (0..rules.players())
-                    .filter(|p| self.goods[*p][g] == best)
-                    .fold(0u8, |m, p| m | (1 << p));
-                let before = self.events.len();
-                self.award(
+            goods_majorities(&self.goods, rules.players(), |g, winners, best| {
+                f(EndAward {
                     winners,
-                    GOODS_MAJORITY_POINTS,
-                    ScoreKind::Goods,
-                    None,
-                    false,
-                );
-                if let Some(ev) = self.events.get_mut(before) {
-                    ev.goods[g] = best;
+                    points: GOODS_MAJORITY_POINTS,
+                    kind: ScoreKind::Goods,
+                    root: None,
+                    good: Some((g, best)),
+                })
+            });
+        }
+    }
+
+    /// End-of-game points of the unfinished road or city rooted at `root`.
+    pub(crate) fn end_value(&self, root: u32, tiles: &mut Vec<u16>) -> i32 {
+        let kind = self.features.node(root).kind;
+        let t = self.tally_with(root, tiles);
+        edge_feature_points(kind, t, false, &self.rules.spec) + self.town_bonus(root)
+    }
+
+    /// The completed cities the field rooted at `root` borders, distinct, into `out`.
+    pub(crate) fn field_cities(&self, root: u32, out: &mut Vec<u32>) {
+        out.clear();
+        for m in self.features.members(root) {
+            let node = self.features.node(m);
+            let p = &self.board.placed[node.placed as usize];
+            for c in
+                &self.rules.tiles[p.tile as usize].segments[node.segment as usize].adjacent_cities
+            {
+                let city = self.features.find(p.first_element + *c as u32);
+                if self.features.node(city).open == 0 && !out.contains(&city) {
+                    out.push(city);
                 }
             }
+        }
+    }
+
+    /// Points for the square at `cell` itself, to the player whose tile covers it (Maps:
+    /// coats of arms, the small-town penalty; 0 on the open grid).
+    pub(crate) fn square_points(&self, cell: u32) -> i32 {
+        match self.board.map() {
+            Some(map) => {
+                2 * map.arms[cell as usize] as i32
+                    - if self.rules.town_penalty && map.town[cell as usize] {
+                        2
+                    } else {
+                        0
+                    }
+            }
+            None => 0,
         }
     }
 
@@ -2093,12 +2179,7 @@ impl Game {
         }
         // Maps: coats of arms on the island square the tile goes on, and the small-town
         // penalty (variant 2).
-        if let Some(map) = self.board.map() {
-            base += 2 * map.arms[p.cell as usize] as i32;
-            if self.rules.town_penalty && map.town[p.cell as usize] {
-                base -= 2;
-            }
-        }
+        base += self.square_points(p.cell);
         // Monasteries: the neighbours' (the new tile fills one of their squares) and its own.
         for (dx, dy) in RING_DELTA {
             let cell = self.board.offset_cell(p.cell, dx, dy);

@@ -17,8 +17,11 @@
 //! - `action`: one action model (a placement or a decision) for every phase;
 //!   `determinize`: reshuffling what the player to move cannot know (for search);
 //! - `rng`, `players` (the `Player` trait, seat lineups, the random and greedy
-//!   policies, Monte Carlo tree search), `simulate` (whole games in parallel, interruptible), `summary` (per-game results as columns or running totals);
-//! - `record`: saving and loading games as JSON.
+//!   policies, Monte Carlo tree search), `simulate` (whole games in parallel,
+//!   interruptible), `summary` (per-game results as columns or running totals);
+//! - `record`: saving and loading games as JSON;
+//! - `virtual_score`: every player's score if the game ended now (the greedy player's
+//!   yardstick).
 
 // Index loops over sides, slots and players read closer to the rules than iterator chains.
 #![allow(clippy::needless_range_loop)]
@@ -46,6 +49,7 @@ pub mod south_seas;
 pub mod summary;
 pub mod tileset;
 pub mod topology;
+pub mod virtual_score;
 
 pub use action::Action;
 pub use game::{Game, IllegalMove, Move, Placement, ScoreEvent};

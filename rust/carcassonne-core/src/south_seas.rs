@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::features::Node;
 use crate::game::{Game, IllegalMove};
 use crate::rules::MAX_PLAYERS;
 use crate::scoring::{ScoreKind, majority};
@@ -588,11 +589,10 @@ impl Game {
         final_scoring: bool,
     ) {
         let n = *self.features.node(root);
-        let winners = majority(&n.meeples);
+        let (winners, wares) = feature_wares(&n);
         if winners == 0 {
             return;
         }
-        let wares = [n.goods[0] as u32, n.goods[1] as u32, n.goods[2] as u32];
         for p in 0..self.rules.players() {
             if winners & (1 << p) != 0 {
                 for w in 0..3 {
@@ -821,9 +821,24 @@ impl Game {
     /// wares (islanders stay on the board for inspection); markets nothing; then 1 point
     /// per 3 wares left.
     pub(crate) fn finish_south_seas(&mut self) {
-        // Only features with islanders give anything: find them from the islanders, each
-        // feature once, in order of its root element.
         let mut roots = std::mem::take(&mut self.scratch);
+        self.end_wares_roots(&mut roots);
+        for &e in &roots {
+            let complete = self.root_complete(e);
+            self.give_wares(e, complete, false, true);
+        }
+        self.scratch = roots;
+        for p in 0..self.rules.players() {
+            let points = wares_points(self.sea.wares[p]);
+            self.scores[p] += points;
+            self.by_kind[p][ScoreKind::Wares as usize] += points;
+        }
+    }
+
+    /// The features the final evaluation gives wares for, into `roots`: only features
+    /// with islanders give anything, markets nothing. Found from the islanders, each
+    /// feature once, in order of its root element.
+    pub(crate) fn end_wares_roots(&self, roots: &mut Vec<u32>) {
         roots.clear();
         roots.extend(
             self.sea
@@ -834,20 +849,22 @@ impl Game {
         );
         roots.sort_unstable();
         roots.dedup();
-        for &e in &roots {
-            if self.features.node(e).kind == FeatureKind::Market {
-                continue;
-            }
-            let complete = self.root_complete(e);
-            self.give_wares(e, complete, false, true);
-        }
-        self.scratch = roots;
-        for p in 0..self.rules.players() {
-            let points = (self.sea.wares[p].iter().sum::<u32>() / WARES_PER_POINT) as i32;
-            self.scores[p] += points;
-            self.by_kind[p][ScoreKind::Wares as usize] += points;
-        }
+        roots.retain(|e| self.features.node(*e).kind != FeatureKind::Market);
     }
+}
+
+/// What evaluating a feature gives: its uncovered wares to each player of the majority
+/// of its islanders (all tied players in full), as a bit set over players.
+pub(crate) fn feature_wares(n: &Node) -> (u8, [u32; 3]) {
+    (
+        majority(&n.meeples),
+        [n.goods[0] as u32, n.goods[1] as u32, n.goods[2] as u32],
+    )
+}
+
+/// Points for wares left at the end: 1 per `WARES_PER_POINT`, rounded down.
+pub(crate) fn wares_points(wares: [u32; 3]) -> i32 {
+    (wares.iter().sum::<u32>() / WARES_PER_POINT) as i32
 }
 
 /// Drops element `e` from a player's islanders, keeping the others in order (the order

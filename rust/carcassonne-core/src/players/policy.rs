@@ -1,5 +1,15 @@
-//! The built-in players: uniform random over legal actions, and greedy (best immediate
-//! score for the player to move). Both draw only from the random stream they are handed.
+//! The built-in players: uniform random over legal actions, and greedy (the action after
+//! which the player leads the best opponent by the most, in virtual score: the score if
+//! the game ended now, `Game::virtual_thirds`). Both draw only from the random stream
+//! they are handed.
+//!
+//! Greedy sees the end-of-game value of unfinished features on every turn, not only on
+//! the last one: with the points of the turn alone, the last tile of a game was the only
+//! move that counted a meeple on an unfinished feature, and the player who placed it won
+//! far more often (issue 13). How the values are found without playing each action:
+//! `greedy`.
+
+pub mod greedy;
 
 use serde::{Deserialize, Serialize};
 
@@ -10,13 +20,19 @@ use crate::players::{Player, PlayerError, Scratch};
 use crate::rng::Rng;
 use crate::south_seas::{Decision, Delivery, Phase};
 use crate::tileset::System;
+use greedy::{for_each_decision_value, greedy_decision, greedy_move};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Policy {
     /// Uniform over the full set of legal moves (placement and meeple choice jointly).
     Random,
-    /// The move giving the player to move the most points this turn; ties uniform.
+    /// The action after which the decider's virtual score (the score if the game ended
+    /// now: completed features as scored, unfinished ones at their end-of-game value,
+    /// fields, goods majorities, South Seas wares at a third of a point) exceeds the best
+    /// opponent's by the most; ties uniform. Every decision, in every rule system
+    /// (placements with their meeple, islander and ferry choices, deliveries, trades,
+    /// market ships, Friday's moves, homecomings).
     Greedy,
 }
 
@@ -46,11 +62,14 @@ impl Policy {
             Phase::Place,
             "choose_decision decides other phases"
         );
+        if self == Policy::Greedy {
+            return greedy_move(game, rng, buf);
+        }
         let c = self.choose_placement(game, rng, buf);
         let p = c.placement;
         let mut mv = base_move(game, c);
         if game.rules().ferries {
-            // Cannot fail: `choose_placement` found the tile already.
+            // Cannot fail: `random_placement` found the tile already.
             let tile = game.tile().expect("game not over");
             let movable = game.movable_ferries(p.cell, tile, p.rotation);
             let lake = game.rules().tiles[tile as usize].lake.then_some(tile);
@@ -74,13 +93,17 @@ impl Policy {
         let c = self.choose_placement(game, rng, buf);
         let mv = base_move(game, c);
         game.play_choosing_ferries(mv, c.placement.cell, c.retrieve, |game, lake, movable| {
+            // The greedy move's ferry choices were made with the rest of it.
+            if self == Policy::Greedy {
+                return greedy_ferries();
+            }
             choose_ferries(game, lake, movable, rng)
         });
     }
 
     /// Plays the decider's actions with `step` until the game is over, or (`once`) just
     /// one. The one function that inlines `step`: each more inlined copy made the compiler
-    /// call `choose_placement` out of line (+2,500 instructions per random base game,
+    /// call `random_placement` out of line (+2,500 instructions per random base game,
     /// callgrind), while the `once` test costs two instructions per action.
     #[inline(never)]
     pub fn run(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>, once: bool) {
@@ -92,25 +115,30 @@ impl Policy {
         }
     }
 
-    /// The placement and meeple part of a move.
+    /// The random player's placement and meeple choice (the greedy player chooses whole
+    /// moves, `greedy_move`, before this is reached). Kept as the one out-of-line call
+    /// of the random loop, with the signature it always had: the random player's
+    /// instruction count depends on how this is compiled.
+    #[inline(never)]
     fn choose_placement(self, game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Choice {
         match (self, game.rules().system) {
             (Policy::Random, _) => random_placement(game, rng),
-            (Policy::Greedy, System::Classic) => greedy_placement(game, rng, buf),
-            (Policy::Greedy, System::SouthSeas) => greedy_sea_placement(game, rng),
+            (Policy::Greedy, _) => greedy_placement(game, rng, buf),
         }
     }
 
     /// A South Seas decision after the placement. Random: uniform over the listed
     /// decisions (in step 4: not delivering, each delivery and, with Friday's trading, each
-    /// swap). Greedy: `choose_delivery` in step 4 (it never trades); uniform otherwise
-    /// (tied market ships are worth the same; Friday's moves and homecomings are not
-    /// evaluated). Needs a pending decision (a phase other than "place", game not over):
+    /// swap). Greedy: the best lead in virtual score after it (`Policy::Greedy`), ties
+    /// uniform. Needs a pending decision (a phase other than "place", game not over):
     /// panics otherwise, as there is nothing to choose from.
     pub fn choose_decision(self, game: &Game, rng: &mut Rng) -> Decision {
         match (self, game.phase()) {
-            (Policy::Greedy, Phase::Deliver) => Decision::Deliver(self.choose_delivery(game, rng)),
+            // The random player's arms keep the order they always had (the greedy
+            // player's first): the random loop's branches stay as they were.
+            (Policy::Greedy, Phase::Deliver) => greedy_decision(game, rng),
             (Policy::Random, Phase::Deliver) => random_step_four(game, rng),
+            (Policy::Greedy, _) => greedy_decision(game, rng),
             // The same draws as from `legal_decisions`, without listing.
             // Cannot fail: Friday moves after week 7 on, when all 6 Friday tiles are
             // revealed, so 5 are targets (n > 0 and k < n).
@@ -138,8 +166,8 @@ impl Policy {
     }
 
     /// South Seas step 4 for the current player: random is uniform over not delivering
-    /// and every legal delivery; greedy takes the ship with the most points (ties
-    /// uniform), and delivers whenever it can.
+    /// and every legal delivery; greedy takes the best lead in virtual score (a ship's
+    /// points against the wares paid, a third of a point each; ties uniform).
     pub fn choose_delivery(self, game: &Game, rng: &mut Rng) -> Option<Delivery> {
         let all = game.legal_deliveries();
         match self {
@@ -148,13 +176,22 @@ impl Policy {
                 (k > 0).then(|| all[k - 1])
             }
             Policy::Greedy => {
-                let points = |d: &Delivery| {
-                    let ship = game.sea().display[d.ship as usize];
-                    game.rules().ships[ship as usize].points
-                };
-                let best = all.iter().map(points).max()?;
-                let top: Vec<&Delivery> = all.iter().filter(|d| points(d) == best).collect();
-                Some(*top[rng.below(top.len() as u32) as usize])
+                // The best lead among not delivering and the deliveries (trades aside).
+                let mut best = i32::MIN;
+                let mut ties = 0u32;
+                let mut chosen = None;
+                for_each_decision_value(game, |d, v| {
+                    let Decision::Deliver(d) = d else { return };
+                    if v > best {
+                        (best, ties, chosen) = (v, 1, d);
+                    } else if v == best {
+                        ties += 1;
+                        if rng.below(ties) == 0 {
+                            chosen = d;
+                        }
+                    }
+                });
+                chosen
             }
         }
     }
@@ -399,82 +436,33 @@ fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
     }
 }
 
-/// Best immediate gain for the player to move; ties broken uniformly at random.
-// Not inlined into `choose_placement`: inlined, the greedy players' code made the random
-// player's loop keep its random state in memory (about 2,700 more instructions per random
-// base game, callgrind).
+/// The greedy move as a placement with its islander choice; its ferry choices are kept
+/// for `greedy_ferries` (`step` asks for them once the tile is down).
 #[inline(never)]
 fn greedy_placement(game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Choice {
-    // Cannot fail while the game is not over (the precondition of every chooser).
-    let tile = game.tile().expect("game not over");
-    game.placements_unchecked(tile, buf);
-    let mut best = i32::MIN;
-    let mut ties = 0u32;
-    // Cannot fail: a tile is drawn only if it has a placement (`Game::draw`).
-    let mut chosen = (buf[0], None);
-    for &p in buf.iter() {
-        let (base, extra, mut options) = game.immediate_gains_unchecked(tile, p);
-        let mut consider = |gain: i32, meeple: Option<u8>| {
-            if gain > best {
-                best = gain;
-                ties = 1;
-                chosen = (p, meeple);
-            } else if gain == best {
-                ties += 1;
-                if rng.below(ties) == 0 {
-                    chosen = (p, meeple);
-                }
-            }
-        };
-        consider(base, None);
-        while options != 0 {
-            let i = options.trailing_zeros() as usize;
-            options &= options - 1;
-            consider(base + extra[i], Some(i as u8));
-        }
-    }
-    Choice::new(chosen.0, chosen.1)
-}
-
-/// South Seas greedy: the move gaining the most this turn, counting a ship's points and a
-/// third of a point per ware gained (what wares are worth at the end), found by playing
-/// each listed move on a copy; ties uniform.
-#[inline(never)]
-fn greedy_sea_placement(game: &Game, rng: &mut Rng) -> Choice {
-    let player = game.current_player();
-    let value = |g: &Game| 3 * g.scores()[player] + g.wares(player).iter().sum::<u32>() as i32;
-    let before = value(game);
-    let mut best = i32::MIN;
-    let mut ties = 0u32;
-    let mut chosen = None;
-    for mv in game.legal_moves() {
-        let mut g = game.clone();
-        g.set_record_events(false);
-        g.play_unchecked(mv);
-        let gain = value(&g) - before;
-        if gain > best {
-            best = gain;
-            ties = 1;
-            chosen = Some(mv);
-        } else if gain == best {
-            ties += 1;
-            if rng.below(ties) == 0 {
-                chosen = Some(mv);
-            }
-        }
-    }
-    // Cannot fail: a tile is drawn only if it has a placement (`Game::draw`), so
-    // `legal_moves` lists at least one move, on the board.
-    let mv = chosen.expect("a drawn tile has a placement");
-    let cell = game.board().cell(mv.x, mv.y).expect("on the board");
+    let mv = greedy_move(game, rng, buf);
+    GREEDY_FERRIES.with(|f| f.set((mv.ferry, mv.ferry_moves)));
     Choice {
         placement: Placement {
-            cell,
+            // Cannot fail: the move is on the board (from `placements_unchecked`).
+            cell: game.board().cell(mv.x, mv.y).expect("on the board"),
             rotation: mv.rotation,
         },
         meeple: mv.meeple,
-        retrieve: mv.retrieve.and_then(|spot| game.spot_element(spot)),
+        retrieve: mv.retrieve.and_then(|s| game.spot_element(s)),
     }
+}
+
+thread_local! {
+    /// The ferry choices of the last greedy move of this thread.
+    static GREEDY_FERRIES: std::cell::Cell<(Option<(u8, u8)>, FerryMoves)> =
+        const { std::cell::Cell::new((None, FerryMoves::NONE)) };
+}
+
+/// The ferry choices of the greedy move `greedy_placement` just chose.
+#[inline(never)]
+fn greedy_ferries() -> (Option<(u8, u8)>, FerryMoves) {
+    GREEDY_FERRIES.with(|f| f.get())
 }
 
 #[cfg(test)]
