@@ -7,60 +7,19 @@
 //! - a lineup plays each seat's player, and a study gives each game the result it has
 //!   alone.
 
+mod common;
+use common::configs;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use carcassonne_core::players::{Lineup, Player, PlayerError, Policy, Scratch};
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
+use carcassonne_core::rules::{Rules, RulesSpec};
 use carcassonne_core::simulate::{SimulateError, Study, play_game, seat_scratch};
 use carcassonne_core::south_seas::{Decision, Phase};
 use carcassonne_core::{Action, Game, IllegalMove};
-
-fn configs() -> Vec<(&'static str, Arc<Rules>)> {
-    let r = |spec| Arc::new(Rules::new(spec).expect("a built-in configuration"));
-    vec![
-        ("base", r(RulesSpec::default())),
-        (
-            "classic-4p",
-            r(RulesSpec {
-                players: 4,
-                inns_and_cathedrals_scoring: true,
-                traders_goods: true,
-                tile_sets: DataSource::builtins(&[
-                    "base",
-                    "inns-and-cathedrals",
-                    "traders-and-builders",
-                ]),
-                ..RulesSpec::default()
-            }),
-        ),
-        (
-            "ferries",
-            r(RulesSpec {
-                tile_sets: DataSource::builtins(&["base", "ferries"]),
-                ..RulesSpec::default()
-            }),
-        ),
-        ("south-seas", r(RulesSpec::south_seas(3))),
-        (
-            "friday",
-            r(RulesSpec {
-                friday: true,
-                ..RulesSpec::south_seas(2)
-            }),
-        ),
-        ("maps", r(RulesSpec::maps("continental", 2))),
-        (
-            "maps-short-deck",
-            r(RulesSpec {
-                deck_size: Some(40),
-                ..RulesSpec::maps("coastal", 3)
-            }),
-        ),
-    ]
-}
 
 /// Everything the player to move can see (and the game's identity for the rest).
 fn visible(g: &Game) -> String {

@@ -4,56 +4,14 @@
 //! on exactly like the original: the same legal actions at every step and the same record
 //! (`to_json`) after the same actions.
 
+mod common;
+use common::configs;
+
 use std::sync::Arc;
 
 use carcassonne_core::Game;
 use carcassonne_core::players::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
-
-fn configs() -> Vec<(&'static str, Arc<Rules>)> {
-    let r = |spec| Arc::new(Rules::new(spec).expect("a built-in configuration"));
-    vec![
-        ("base", r(RulesSpec::default())),
-        (
-            "classic-4p",
-            r(RulesSpec {
-                players: 4,
-                inns_and_cathedrals_scoring: true,
-                traders_goods: true,
-                tile_sets: DataSource::builtins(&[
-                    "base",
-                    "inns-and-cathedrals",
-                    "traders-and-builders",
-                ]),
-                ..RulesSpec::default()
-            }),
-        ),
-        (
-            "ferries",
-            r(RulesSpec {
-                tile_sets: DataSource::builtins(&["base", "ferries"]),
-                ..RulesSpec::default()
-            }),
-        ),
-        ("south-seas", r(RulesSpec::south_seas(3))),
-        (
-            "friday",
-            r(RulesSpec {
-                friday: true,
-                ..RulesSpec::south_seas(2)
-            }),
-        ),
-        ("maps", r(RulesSpec::maps("continental", 2))),
-        (
-            "maps-short-deck",
-            r(RulesSpec {
-                deck_size: Some(40),
-                ..RulesSpec::maps("coastal", 3)
-            }),
-        ),
-    ]
-}
 
 /// The board square by square (placed tile, open square and its demand) over a window
 /// wide enough for every tile of the deck.

@@ -8,6 +8,9 @@
 //! - bad settings are refused, by `Mcts::new` and again by `choose`;
 //! - it beats the random player clearly (a sanity check, not a strength measurement).
 
+mod common;
+use common::configs;
+
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,52 +18,8 @@ use std::time::Duration;
 use carcassonne_core::players::mcts::{MAX_EXPLORATION, MAX_PLAYOUTS, MAX_TIME, MctsError};
 use carcassonne_core::players::{Mcts, Player, PlayerError, Policy, Scratch};
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
+use carcassonne_core::rules::{Rules, RulesSpec};
 use carcassonne_core::{Action, Game};
-
-fn configs() -> Vec<(&'static str, Arc<Rules>)> {
-    let r = |spec| Arc::new(Rules::new(spec).expect("a built-in configuration"));
-    vec![
-        ("base", r(RulesSpec::default())),
-        (
-            "classic-4p",
-            r(RulesSpec {
-                players: 4,
-                inns_and_cathedrals_scoring: true,
-                traders_goods: true,
-                tile_sets: DataSource::builtins(&[
-                    "base",
-                    "inns-and-cathedrals",
-                    "traders-and-builders",
-                ]),
-                ..RulesSpec::default()
-            }),
-        ),
-        (
-            "ferries",
-            r(RulesSpec {
-                tile_sets: DataSource::builtins(&["base", "ferries"]),
-                ..RulesSpec::default()
-            }),
-        ),
-        ("south-seas", r(RulesSpec::south_seas(3))),
-        (
-            "friday",
-            r(RulesSpec {
-                friday: true,
-                ..RulesSpec::south_seas(2)
-            }),
-        ),
-        ("maps", r(RulesSpec::maps("continental", 2))),
-        (
-            "maps-short-deck",
-            r(RulesSpec {
-                deck_size: Some(40),
-                ..RulesSpec::maps("coastal", 3)
-            }),
-        ),
-    ]
-}
 
 fn small() -> Mcts {
     Mcts {
