@@ -373,7 +373,7 @@ def test_best_move_with_any_player_and_bad_requests() -> None:
 
 def test_mcts_seats_and_names() -> None:
     r = simulate(Rules(), 2, seed=4, players=[MCTS(playouts=30, exploration=1.5), "mcts"], threads=2)
-    assert r.players == ("mcts(playouts=30,c=1.5)", "mcts(playouts=1000,c=0.7)")
+    assert r.players == ("mcts(playouts=30,c=1.5)", "mcts(playouts=1000,c=0.3)")
     assert MCTS(playouts=30, exploration=1.5).name == r.players[0]
     one = simulate(Rules(), 2, seed=4, players=[MCTS(playouts=30, exploration=1.5), "mcts"], threads=1)
     assert (one.scores == r.scores).all()
@@ -384,7 +384,7 @@ def test_cli_players_per_seat(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["simulate", "--games", "4", "--players", "mcts", "greedy", "--playouts", "20"]) == 0
     out = capsys.readouterr().out
-    assert "4 games, 2 players" in out and "players mcts(playouts=20,c=0.7) | greedy" in out
+    assert "4 games, 2 players" in out and "players mcts(playouts=20,c=0.3) | greedy" in out
     assert main(["simulate", "--games", "20", "--players", "greedy", "--seats", "3", "--json"]) == 0
     assert '"players": [\n    "greedy",\n    "greedy",\n    "greedy"\n  ]' in capsys.readouterr().out
     assert main(["simulate", "--games", "20", "--players", "3"]) == 0

@@ -38,7 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--playouts", type=int, default=None, help="MCTS: playouts per action (default 1000)")
     sim.add_argument(
-        "--exploration", type=float, default=None, help="MCTS: the UCT exploration constant (default 0.7)"
+        "--exploration", type=float, default=None, help="MCTS: the UCT exploration constant (default 0.3)"
     )
     sim.add_argument(
         "--meeples", type=int, default=None, help="meeples per player (default 7; Maps 9; South Seas 4 islanders)"
@@ -113,7 +113,7 @@ def _lineup(args: argparse.Namespace) -> tuple[int, list[PlayerLike] | None]:
     tokens: list[str] = args.players
     mcts = MCTS(
         playouts=1000 if args.playouts is None else args.playouts,
-        exploration=0.7 if args.exploration is None else args.exploration,
+        exploration=0.3 if args.exploration is None else args.exploration,
     )
     if len(tokens) == 1 and tokens[0].lstrip("-").isdigit():
         if args.seats is not None:

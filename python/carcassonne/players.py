@@ -5,7 +5,7 @@ A study's lineup (``simulate(..., players=...)``) is one player for every seat, 
 with one per seat. Each entry is one of:
 
 - a name: ``"random"``, ``"greedy"`` or ``"mcts"`` (default settings);
-- a settings object: ``Random()``, ``Greedy()``, ``MCTS(playouts=2000, exploration=0.7)``;
+- a settings object: ``Random()``, ``Greedy()``, ``MCTS(playouts=2000, exploration=0.3)``;
 - a function ``f(game) -> Move | Decision`` (a ``PythonPlayer``): called once per action
   with the GIL held, on a copy of the game whose hidden order (tiles still to come,
   face-down ships, Friday tiles not yet revealed) is reshuffled, so that it cannot see the
@@ -79,7 +79,7 @@ class MCTS:
     moves on every machine and for every thread count."""
 
     playouts: int = 1000
-    exploration: float = 0.7
+    exploration: float = 0.3
     seconds: float | None = None
 
     def __post_init__(self) -> None:

@@ -158,7 +158,7 @@ class StudySummary:
     rules_version: int = RULES_VERSION
     engine_version: str = ENGINE_VERSION
     players: tuple[str, ...] = ()
-    """The name of the player in each seat ("random", "mcts(playouts=1000,c=0.7)", ...)."""
+    """The name of the player in each seat ("random", "mcts(playouts=1000,c=0.3)", ...)."""
 
     @property
     def games(self) -> int:
@@ -218,7 +218,7 @@ class SimulationResult:
     engine_version: str = ENGINE_VERSION
     score_kinds: tuple[str, ...] = field(default=tuple(SCORE_KINDS))
     players: tuple[str, ...] = ()
-    """The name of the player in each seat ("random", "mcts(playouts=1000,c=0.7)", ...)."""
+    """The name of the player in each seat ("random", "mcts(playouts=1000,c=0.3)", ...)."""
 
     @classmethod
     def concat(cls, parts: Sequence[SimulationResult]) -> SimulationResult:

@@ -178,7 +178,7 @@ fn bad_settings_are_refused() {
     }
     assert!(Mcts::new(10, None, 0.0).is_ok());
     assert!(Mcts::new(0, Some(Duration::from_millis(5)), 1.0).is_ok());
-    assert_eq!(Mcts::default().name(), "mcts(playouts=1000,c=0.7)");
+    assert_eq!(Mcts::default().name(), "mcts(playouts=1000,c=0.3)");
     // Every error explains itself.
     for e in [
         MctsError::NoBudget,

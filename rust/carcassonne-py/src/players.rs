@@ -78,7 +78,7 @@ impl Player for PythonPlayer {
 /// A lineup from Python: a list of player specifications, one for every seat or one per
 /// seat. A specification is a built-in name ("random", "greedy", "mcts"), a settings
 /// object of `carcassonne.players` (which describes itself as a tuple, e.g. ("mcts",
-/// 1000, 0.7, None)), or a Python callable.
+/// 1000, 0.3, None)), or a Python callable.
 /// Returns the lineup and the Python players in it (whose exceptions the caller chains).
 pub fn lineup(
     specs: &Bound<'_, PyAny>,

@@ -76,7 +76,11 @@ impl Default for Mcts {
         Mcts {
             playouts: 1000,
             time: None,
-            exploration: 0.7,
+            // 0.3, not the textbook 0.7 or sqrt(2): against the greedy player in
+            // 2-player base games MCTS(1000) won 0.691 of 700 games with 0.3 against
+            // 0.583 of 1000 with 0.7 (South Seas: 0.432 of 200 against 0.273); with 0.7
+            // the search stayed close to uniform at mid-game.
+            exploration: 0.3,
         }
     }
 }

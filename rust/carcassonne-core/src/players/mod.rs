@@ -83,7 +83,7 @@ impl std::error::Error for PlayerError {}
 /// what it changes while thinking lives in the `Scratch` it is handed.
 pub trait Player: Send + Sync + fmt::Debug {
     /// A short name with the settings that change play ("random", "mcts(playouts=1000,
-    /// c=0.7)"), as study results record it.
+    /// c=0.3)"), as study results record it.
     fn name(&self) -> String;
 
     /// Chooses the decider's next action without playing it. The game is not over.
