@@ -153,13 +153,6 @@ def lineup(players: PlayerLike | Sequence[PlayerLike]) -> list[Random | Greedy |
     return [parse(players)]  # type: ignore[arg-type]
 
 
-def name(player: Random | Greedy | MCTS | Callable[..., Any]) -> str:
-    """What a study records for a seat's player."""
-    if isinstance(player, (Random, Greedy, MCTS)):
-        return player.name
-    return "python:" + getattr(player, "__qualname__", getattr(player, "__name__", type(player).__name__))
-
-
 def _specs(players: Sequence[Random | Greedy | MCTS | Callable[..., Any]]) -> list[Any]:
     """What the native study functions take: settings as tuples, functions as they are."""
     return [p._spec() if isinstance(p, (Random, Greedy, MCTS)) else p for p in players]
@@ -175,6 +168,5 @@ __all__ = [
     "PythonPlayer",
     "Random",
     "lineup",
-    "name",
     "parse",
 ]

@@ -413,23 +413,19 @@ def _run(
         _check_policy(policy)
         specs = None
     else:
-        seats = _players.lineup(players)
-        if len(seats) not in (1, rules.players):
-            raise PlayerError(
-                f"{len(seats)} players were given for a game of {rules.players} seats: "
-                "give one player for every seat, or one per seat"
-            )
-        names = [_players.name(p) for p in seats]
-        policy = names[0] if len(set(names)) == 1 else " | ".join(names)
-        specs = _players._specs(seats)
+        # The seat count is checked by the engine (the same PlayerError, before any game).
+        specs = _players._specs(_players.lineup(players))
     start = time.perf_counter()
-    out = batch(rules, games, seed=seed, first_game=first_game, policy=policy if specs is None else "random", players=specs, threads=threads)
+    out = batch(rules, games, seed=seed, first_game=first_game, policy=policy or "random", players=specs, threads=threads)
+    names = tuple(out["players"])
+    if specs is not None:
+        policy = names[0] if len(set(names)) == 1 else " | ".join(names)
     study = {
         "rules": rules,
         "seed": operator.index(seed),
         "first_game": operator.index(first_game),
         "policy": policy,
-        "players": tuple(out["players"]),
+        "players": names,
         "threads": int(out["threads"]),
         "elapsed_seconds": time.perf_counter() - start,
     }
