@@ -307,6 +307,18 @@ def test_bad_player_settings() -> None:
         MCTS(exploration=float("nan"))
     with pytest.raises(PlayerError, match="seconds must be"):
         MCTS(seconds=-1.0)
+    with pytest.raises(PlayerError, match="cutoff must be between 0 and 1000"):
+        MCTS(cutoff=-1)
+    with pytest.raises(PlayerError, match="cutoff must be between 0 and 1000"):
+        MCTS(cutoff=10**30)
+    with pytest.raises(PlayerError, match="cutoff must be a whole number"):
+        MCTS(cutoff=2.5)  # type: ignore[arg-type]
+    # Settings changed behind the frozen dataclass's back are checked again by the engine.
+    for cutoff, match in [(5000, "cut-off after 5000 tiles"), (-1, "cutoff must be a whole number")]:
+        tampered = MCTS(playouts=10)
+        object.__setattr__(tampered, "cutoff", cutoff)
+        with pytest.raises(PlayerError, match=match):
+            simulate(Rules(), 1, players=[tampered, "random"])
     with pytest.raises(PlayerError, match="not both"):
         simulate(Rules(), 5, policy="random", players="greedy")
     assert issubclass(PlayerError, RulesError) and issubclass(PlayerError, ValueError)
@@ -373,7 +385,7 @@ def test_best_move_with_any_player_and_bad_requests() -> None:
 
 def test_mcts_seats_and_names() -> None:
     r = simulate(Rules(), 2, seed=4, players=[MCTS(playouts=30, exploration=1.5), "mcts"], threads=2)
-    assert r.players == ("mcts(playouts=30,c=1.5)", "mcts(playouts=1000,c=0.3)")
+    assert r.players == ("mcts(playouts=30,c=1.5,cutoff=8)", "mcts(playouts=1000,c=0.1,cutoff=8)")
     assert MCTS(playouts=30, exploration=1.5).name == r.players[0]
     one = simulate(Rules(), 2, seed=4, players=[MCTS(playouts=30, exploration=1.5), "mcts"], threads=1)
     assert (one.scores == r.scores).all()
@@ -384,7 +396,11 @@ def test_cli_players_per_seat(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["simulate", "--games", "4", "--players", "mcts", "greedy", "--playouts", "20"]) == 0
     out = capsys.readouterr().out
-    assert "4 games, 2 players" in out and "players mcts(playouts=20,c=0.3) | greedy" in out
+    assert "4 games, 2 players" in out and "players mcts(playouts=20,c=0.1,cutoff=8) | greedy" in out
+    assert main(["simulate", "--games", "2", "--players", "mcts", "random", "--playouts", "10", "--cutoff", "none"]) == 0
+    assert "players mcts(playouts=10,c=0.1) | random" in capsys.readouterr().out
+    assert main(["simulate", "--games", "2", "--players", "mcts", "--cutoff", "soon"]) == 2
+    assert "--cutoff must be a number of tiles or 'none'" in capsys.readouterr().err
     assert main(["simulate", "--games", "20", "--players", "greedy", "--seats", "3", "--json"]) == 0
     assert '"players": [\n    "greedy",\n    "greedy",\n    "greedy"\n  ]' in capsys.readouterr().out
     assert main(["simulate", "--games", "20", "--players", "3"]) == 0

@@ -44,8 +44,8 @@ def wilson(wins: float, n: int) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def player(name: str, playouts: int) -> PlayerLike:
-    return {"random": Random(), "greedy": Greedy(), "mcts": MCTS(playouts=playouts)}[name]
+def player(name: str, mcts: MCTS) -> PlayerLike:
+    return {"random": Random(), "greedy": Greedy(), "mcts": mcts}[name]
 
 
 def head_to_head(rules: Rules, a: PlayerLike, b: PlayerLike, games: int, seed: int, threads: int | None) -> tuple[float, int, float]:
@@ -65,9 +65,15 @@ def main() -> int:
     parser.add_argument("--playouts", type=int, default=1000, help="MCTS playouts per action (default 1000)")
     parser.add_argument("--systems", nargs="+", default=["base", "ferries", "south-seas"], choices=sorted(SYSTEMS))
     parser.add_argument("--pairs", nargs="+", default=["mcts:greedy", "greedy:random", "mcts:random"])
+    parser.add_argument("--exploration", type=float, default=MCTS().exploration, help="MCTS: the UCT constant")
+    parser.add_argument(
+        "--cutoff", default=str(MCTS().cutoff), help="MCTS: tiles per playout before it is judged, or 'none'"
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--threads", type=int, default=None)
     args = parser.parse_args()
+    cutoff = None if args.cutoff.lower() == "none" else int(args.cutoff)
+    mcts = MCTS(playouts=args.playouts, exploration=args.exploration, cutoff=cutoff)
     print("| rule system | pairing | games | first player's win share | 95% interval | seconds |")
     print("|---|---|---:|---:|---|---:|")
     for system in args.systems:
@@ -75,10 +81,10 @@ def main() -> int:
         for pair in args.pairs:
             a, b = pair.split(":")
             wins, n, seconds = head_to_head(
-                rules, player(a, args.playouts), player(b, args.playouts), args.games, args.seed, args.threads
+                rules, player(a, mcts), player(b, mcts), args.games, args.seed, args.threads
             )
             low, high = wilson(wins, n)
-            label = pair.replace("mcts", f"mcts({args.playouts})").replace(":", " vs ")
+            label = pair.replace("mcts", mcts.name).replace(":", " vs ")
             print(f"| {system} | {label} | {n} | {wins / n:.3f} | [{low:.3f}, {high:.3f}] | {seconds:.0f} |")
             sys.stdout.flush()
     return 0

@@ -38,7 +38,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--playouts", type=int, default=None, help="MCTS: playouts per action (default 1000)")
     sim.add_argument(
-        "--exploration", type=float, default=None, help="MCTS: the UCT exploration constant (default 0.3)"
+        "--exploration", type=float, default=None, help="MCTS: the UCT exploration constant (default 0.1)"
+    )
+    sim.add_argument(
+        "--cutoff",
+        default=None,
+        metavar="TILES|none",
+        help="MCTS: tiles a playout places before the virtual scores judge it, or 'none' to play to the end "
+        "(default 8)",
     )
     sim.add_argument(
         "--meeples", type=int, default=None, help="meeples per player (default 7; Maps 9; South Seas 4 islanders)"
@@ -107,13 +114,27 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _cutoff(text: str | None, default: int | None) -> int | None:
+    """``--cutoff``: a number of tiles, or "none" to play every playout to the end."""
+    if text is None:
+        return default
+    if text.lower() == "none":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise PlayerError(f"--cutoff must be a number of tiles or 'none', not {text!r}") from None
+
+
 def _lineup(args: argparse.Namespace) -> tuple[int, list[PlayerLike] | None]:
     """The seats and the players of ``--players`` (a count, or player names) and
     ``--seats``; None leaves the players to ``--policy``."""
     tokens: list[str] = args.players
+    defaults = MCTS()
     mcts = MCTS(
-        playouts=1000 if args.playouts is None else args.playouts,
-        exploration=0.3 if args.exploration is None else args.exploration,
+        playouts=defaults.playouts if args.playouts is None else args.playouts,
+        exploration=defaults.exploration if args.exploration is None else args.exploration,
+        cutoff=_cutoff(args.cutoff, defaults.cutoff),
     )
     if len(tokens) == 1 and tokens[0].lstrip("-").isdigit():
         if args.seats is not None:

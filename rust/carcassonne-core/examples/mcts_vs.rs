@@ -1,7 +1,10 @@
 //! MCTS against a built-in policy in two-player base games, seats alternating:
 //!
-//!     mcts_vs greedy 200 1000 [FIRST]   # opponent, games, playouts per move, first game index
+//!     mcts_vs greedy 200 1000 [FIRST [SYSTEM [EXPLORATION [CUTOFF]]]]
 //!
+//! (opponent, games, playouts per move, first game index, `base`, `ferries` or
+//! `south-seas`, the UCT constant, tiles per playout or `none`; the default MCTS settings
+//! otherwise).
 //! Game i is game i of study seed 2026 (tile order and every player's draws), MCTS in
 //! seat i % 2. Prints one line per game and, at the end, the MCTS win rate (a tie shared)
 //! with its 95% Wilson interval.
@@ -12,7 +15,7 @@ use std::time::Instant;
 use carcassonne_core::Game;
 use carcassonne_core::players::{Mcts, Player, Policy, Scratch};
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{Rules, RulesSpec};
+use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
 
 const SEED: u64 = 2026;
 
@@ -34,11 +37,26 @@ fn main() {
     let games: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(20);
     let playouts: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let first: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let mcts = Mcts {
+    let mut mcts = Mcts {
         playouts,
         ..Mcts::default()
     };
-    let rules = Arc::new(Rules::new(RulesSpec::default()).expect("the base game"));
+    if let Some(c) = args.get(5).and_then(|s| s.parse().ok()) {
+        mcts.exploration = c;
+    }
+    if let Some(cut) = args.get(6) {
+        mcts.cutoff = cut.parse().ok();
+    }
+    let spec = match args.get(4).map(String::as_str) {
+        None | Some("base") => RulesSpec::default(),
+        Some("ferries") => RulesSpec {
+            tile_sets: DataSource::builtins(&["base", "ferries"]),
+            ..RulesSpec::default()
+        },
+        Some("south-seas") => RulesSpec::south_seas(2),
+        Some(other) => panic!("unknown system {other}: base, ferries or south-seas"),
+    };
+    let rules = Arc::new(Rules::new(spec).expect("a built-in configuration"));
     let start = Instant::now();
     let mut wins = 0.0;
     let mut margin = 0i64;

@@ -15,7 +15,9 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use carcassonne_core::players::mcts::{MAX_EXPLORATION, MAX_PLAYOUTS, MAX_TIME, MctsError};
+use carcassonne_core::players::mcts::{
+    DEFAULT_CUTOFF, MAX_CUTOFF, MAX_EXPLORATION, MAX_PLAYOUTS, MAX_TIME, MctsError,
+};
 use carcassonne_core::players::{Mcts, Player, PlayerError, Policy, Scratch};
 use carcassonne_core::rng::Rng;
 use carcassonne_core::rules::{Rules, RulesSpec};
@@ -71,24 +73,28 @@ fn a_fixed_stream_gives_the_same_choice_and_analysis() {
         if game.is_over() {
             continue;
         }
-        let mcts = Mcts {
-            playouts: 200,
-            ..Mcts::default()
-        };
-        let run = |scratch: &mut Scratch| {
-            let mut rng = Rng::for_game(5, 5);
-            let values = mcts.analyse(&game, &mut rng, scratch);
-            let mut rng = Rng::for_game(5, 6);
-            let choice = mcts.choose(&game, &mut rng, scratch).expect("a choice");
-            (format!("{values:?}"), choice)
-        };
-        // A fresh scratch and one reused after another search give the same results.
-        let mut scratch = Scratch::default();
-        let first = run(&mut scratch);
-        let again = run(&mut scratch);
-        let fresh = run(&mut Scratch::default());
-        assert_eq!(first, again, "{name}");
-        assert_eq!(first, fresh, "{name}");
+        // Playouts cut off (the default) and played to the end.
+        for cutoff in [Some(DEFAULT_CUTOFF), None] {
+            let mcts = Mcts {
+                playouts: 200,
+                cutoff,
+                ..Mcts::default()
+            };
+            let run = |scratch: &mut Scratch| {
+                let mut rng = Rng::for_game(5, 5);
+                let values = mcts.analyse(&game, &mut rng, scratch);
+                let mut rng = Rng::for_game(5, 6);
+                let choice = mcts.choose(&game, &mut rng, scratch).expect("a choice");
+                (format!("{values:?}"), choice)
+            };
+            // A fresh scratch and one reused after another search give the same results.
+            let mut scratch = Scratch::default();
+            let first = run(&mut scratch);
+            let again = run(&mut scratch);
+            let fresh = run(&mut Scratch::default());
+            assert_eq!(first, again, "{name} {cutoff:?}");
+            assert_eq!(first, fresh, "{name} {cutoff:?}");
+        }
     }
 }
 
@@ -101,8 +107,10 @@ fn analyse_lists_every_legal_action_once() {
             if game.is_over() {
                 continue;
             }
+            // Playouts cut off (the default, on even indexes) and played to the end.
             let mcts = Mcts {
                 playouts: 150,
+                cutoff: [Some(DEFAULT_CUTOFF), None][index as usize % 2],
                 ..Mcts::default()
             };
             let values = mcts.analyse(&game, &mut Rng::for_game(1, index), &mut Scratch::default());
@@ -156,35 +164,51 @@ fn the_search_cannot_read_the_hidden_order() {
 
 #[test]
 fn bad_settings_are_refused() {
-    assert_eq!(Mcts::new(0, None, 0.7), Err(MctsError::NoBudget));
+    assert_eq!(Mcts::new(0, None, 0.7, None), Err(MctsError::NoBudget));
     assert_eq!(
-        Mcts::new(0, Some(Duration::ZERO), 0.7),
+        Mcts::new(0, Some(Duration::ZERO), 0.7, None),
         Err(MctsError::NoBudget)
     );
     assert_eq!(
-        Mcts::new(MAX_PLAYOUTS + 1, None, 0.7),
+        Mcts::new(MAX_PLAYOUTS + 1, None, 0.7, None),
         Err(MctsError::TooManyPlayouts(MAX_PLAYOUTS + 1))
     );
     let long = MAX_TIME + Duration::from_secs(1);
     assert_eq!(
-        Mcts::new(10, Some(long), 0.7),
+        Mcts::new(10, Some(long), 0.7, None),
         Err(MctsError::TooLong(long))
     );
     for c in [f64::NAN, f64::INFINITY, -0.1, MAX_EXPLORATION * 2.0] {
         assert!(
-            matches!(Mcts::new(10, None, c), Err(MctsError::Exploration(_))),
+            matches!(Mcts::new(10, None, c, None), Err(MctsError::Exploration(_))),
             "{c}"
         );
     }
-    assert!(Mcts::new(10, None, 0.0).is_ok());
-    assert!(Mcts::new(0, Some(Duration::from_millis(5)), 1.0).is_ok());
-    assert_eq!(Mcts::default().name(), "mcts(playouts=1000,c=0.3)");
+    assert!(Mcts::new(10, None, 0.0, None).is_ok());
+    assert!(Mcts::new(0, Some(Duration::from_millis(5)), 1.0, None).is_ok());
+    assert!(Mcts::new(10, None, 0.1, Some(0)).is_ok());
+    assert!(Mcts::new(10, None, 0.1, Some(MAX_CUTOFF)).is_ok());
+    assert_eq!(
+        Mcts::new(10, None, 0.1, Some(MAX_CUTOFF + 1)),
+        Err(MctsError::Cutoff(MAX_CUTOFF + 1))
+    );
+    assert_eq!(
+        Mcts::default().name(),
+        format!("mcts(playouts=1000,c=0.1,cutoff={DEFAULT_CUTOFF})")
+    );
+    assert_eq!(
+        Mcts::new(5, Some(Duration::from_millis(1500)), 0.7, None)
+            .unwrap()
+            .name(),
+        "mcts(playouts=5,time=1.5s,c=0.7)"
+    );
     // Every error explains itself.
     for e in [
         MctsError::NoBudget,
         MctsError::TooManyPlayouts(u32::MAX),
         MctsError::TooLong(long),
         MctsError::Exploration(f64::NAN),
+        MctsError::Cutoff(u32::MAX),
     ] {
         assert!(!e.to_string().is_empty());
     }
@@ -196,6 +220,7 @@ fn bad_settings_are_refused() {
         playouts: 0,
         time: None,
         exploration: f64::NAN,
+        cutoff: None,
     };
     let mut scratch = Scratch::default();
     let mut rng = Rng::for_game(35, 1);
@@ -219,7 +244,7 @@ fn bad_settings_are_refused() {
 fn a_timed_search_stops() {
     let rules = Arc::new(Rules::new(RulesSpec::default()).unwrap());
     let game = Game::shuffled(rules, 36, 0);
-    let mcts = Mcts::new(0, Some(Duration::from_millis(20)), 0.7).unwrap();
+    let mcts = Mcts::new(0, Some(Duration::from_millis(20)), 0.7, None).unwrap();
     let start = std::time::Instant::now();
     let values = mcts.analyse(&game, &mut Rng::for_game(36, 1), &mut Scratch::default());
     assert!(start.elapsed() < Duration::from_secs(5));

@@ -112,7 +112,7 @@ pub fn player(
     if let Ok(tuple) = spec.cast::<pyo3::types::PyTuple>()
         && let Ok(name) = tuple.get_item(0).and_then(|n| n.extract::<String>())
     {
-        if name == "mcts" && tuple.len() == 4 {
+        if name == "mcts" && tuple.len() == MCTS_SPEC_LEN {
             return Ok(Arc::new(mcts(tuple)?));
         }
         return builtin(&name);
@@ -160,7 +160,7 @@ pub fn mcts_settings(spec: &Bound<'_, PyAny>) -> PyResult<Mcts> {
     if let Some(tuple) = described
         .as_ref()
         .and_then(|d| d.cast::<pyo3::types::PyTuple>().ok())
-        && tuple.len() == 4
+        && tuple.len() == MCTS_SPEC_LEN
         && tuple
             .get_item(0)
             .and_then(|n| n.extract::<String>())
@@ -174,8 +174,11 @@ pub fn mcts_settings(spec: &Bound<'_, PyAny>) -> PyResult<Mcts> {
     )))
 }
 
+/// Items of the tuple `carcassonne.players.MCTS._spec` returns.
+const MCTS_SPEC_LEN: usize = 5;
+
 /// MCTS settings from `carcassonne.players.MCTS`: ("mcts", playouts, exploration,
-/// seconds or None), checked again by the core.
+/// seconds or None, cutoff or None), checked again by the core.
 pub fn mcts(spec: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<Mcts> {
     let bad = |what: &str| PlayerError::new_err(format!("MCTS settings: {what}"));
     let playouts: u32 = spec
@@ -202,5 +205,9 @@ pub fn mcts(spec: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<Mcts> {
             )));
         }
     };
-    Mcts::new(playouts, time, exploration).map_err(|e| bad(&e.to_string()))
+    let cutoff: Option<u32> = spec
+        .get_item(4)?
+        .extract()
+        .map_err(|_| bad("cutoff must be a whole number of tiles or None"))?;
+    Mcts::new(playouts, time, exploration, cutoff).map_err(|e| bad(&e.to_string()))
 }
