@@ -39,6 +39,7 @@ from carcassonne._core import (
 )
 from carcassonne import players
 from carcassonne.phase import Phase
+from carcassonne.results_file import ResultsFileError, ResultsVersionWarning, read_results, write_results
 from carcassonne.simulation import (
     POLICIES,
     SeatSummary,
@@ -79,6 +80,8 @@ __all__ = [
     "PlayerError",
     "PositionError",
     "RecordError",
+    "ResultsFileError",
+    "ResultsVersionWarning",
     "Rules",
     "RulesError",
     "ScoreEvent",
@@ -92,6 +95,8 @@ __all__ = [
     "UnknownTileError",
     "max_threads",
     "players",
+    "read_results",
     "simulate",
     "simulate_summary",
+    "write_results",
 ]

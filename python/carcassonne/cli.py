@@ -12,7 +12,8 @@ from typing import Any
 
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, TILE_SETS, PlayerError, Rules
 from carcassonne.players import MCTS, PlayerLike, parse
-from carcassonne.simulation import POLICIES, StudySummary, simulate_summary
+from carcassonne.results_file import FORMATS, ResultsFileError
+from carcassonne.simulation import POLICIES, StudySummary, simulate, simulate_summary
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -110,6 +111,18 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--first-game", type=int, default=0, help="index of the first game (to split studies)")
     sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="also write every game's results to FILE (Parquet, CSV or JSON: see --format)",
+    )
+    sim.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="the format of --out (default: from its suffix; Parquet needs pyarrow)",
+    )
     sub.add_parser("version", help="print engine and rules versions")
     return parser
 
@@ -225,17 +238,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             deck_size=args.deck_size,
             small_towns=args.small_towns,
         )
-        # Totals only: the report needs no per-game rows, so any number of games runs in
-        # constant memory.
-        result = simulate_summary(
-            rules,
-            games=args.games,
-            seed=args.seed,
-            policy=args.policy,
-            players=lineup,
-            threads=args.threads,
-            first_game=args.first_game,
-        )
+        study: dict[str, Any] = {
+            "games": args.games,
+            "seed": args.seed,
+            "policy": args.policy,
+            "players": lineup,
+            "threads": args.threads,
+            "first_game": args.first_game,
+        }
+        if args.format is not None and args.out is None:
+            raise ResultsFileError("--format goes with --out FILE")
+        if args.out is not None:
+            # Every game's row is kept and written (the same games as the summary).
+            rows = simulate(rules, **study)
+            rows.save(args.out, args.format)
+            result = rows.summary()
+        else:
+            # Totals only: the report needs no per-game rows, so any number of games runs
+            # in constant memory.
+            result = simulate_summary(rules, **study)
     except ValueError as e:  # RulesError and every other documented error
         print(f"carcassonne: error: {e}", file=sys.stderr)
         return 2

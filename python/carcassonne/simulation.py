@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 import operator
+import os
 import reprlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -158,7 +160,9 @@ class StudySummary:
     rules_version: int = RULES_VERSION
     engine_version: str = ENGINE_VERSION
     players: tuple[str, ...] = ()
-    """The name of the player in each seat ("random", "mcts(playouts=1000,c=0.3)", ...)."""
+    """The name of the player in each seat ("random", "mcts(playouts=1000,c=0.1,cutoff=8)", ...)."""
+    started_at: float = math.nan
+    """When the study started (Unix time, ``time.time()``); NaN if unknown."""
 
     @property
     def games(self) -> int:
@@ -200,6 +204,8 @@ class SimulationResult:
     policy: str
     threads: int
     elapsed_seconds: float
+    """Wall-clock seconds the study took (for a ``concat`` of batches: the time during
+    which at least one batch was running)."""
     scores: npt.NDArray[np.int32]
     """(games, players) final scores."""
     winners: npt.NDArray[np.bool_]
@@ -218,12 +224,23 @@ class SimulationResult:
     engine_version: str = ENGINE_VERSION
     score_kinds: tuple[str, ...] = field(default=tuple(SCORE_KINDS))
     players: tuple[str, ...] = ()
-    """The name of the player in each seat ("random", "mcts(playouts=1000,c=0.3)", ...)."""
+    """The name of the player in each seat ("random", "mcts(playouts=1000,c=0.1,cutoff=8)", ...)."""
+    started_at: float = math.nan
+    """When the study started (Unix time, ``time.time()``); NaN if unknown. With
+    ``elapsed_seconds`` it places the study in time, so that ``concat`` can tell batches
+    that ran side by side from batches that ran one after another."""
 
     @classmethod
     def concat(cls, parts: Sequence[SimulationResult]) -> SimulationResult:
         """Joins batches of one study (same rules, seed and players, consecutive
-        ``first_game`` ranges), e.g. batches computed by Dask or Ray workers."""
+        ``first_game`` ranges), e.g. batches computed by Dask or Ray workers.
+
+        ``elapsed_seconds`` of the whole is the wall-clock time during which at least one
+        batch was running (the union of the batches' ``[started_at, started_at +
+        elapsed_seconds]`` spans), so ``games_per_second`` is the real speed of batches run
+        side by side, and pauses between batches run one after another do not count. If a
+        batch does not know when it started (``started_at`` NaN, e.g. one built by hand),
+        the batches' times are added up instead."""
         if not parts:
             raise ValueError("concat needs at least one result")
         ordered = sorted(parts, key=lambda r: r.first_game)
@@ -241,7 +258,7 @@ class SimulationResult:
             first_game=head.first_game,
             policy=head.policy,
             threads=max(p.threads for p in ordered),
-            elapsed_seconds=sum(p.elapsed_seconds for p in ordered),
+            elapsed_seconds=_wall_clock(ordered),
             scores=np.concatenate([p.scores for p in ordered]),
             winners=np.concatenate([p.winners for p in ordered]),
             turns=np.concatenate([p.turns for p in ordered]),
@@ -250,6 +267,7 @@ class SimulationResult:
             ships=np.concatenate([p.ships for p in ordered]),
             wares_left=np.concatenate([p.wares_left for p in ordered]),
             players=head.players,
+            started_at=min(p.started_at for p in ordered) if _timed(ordered) else math.nan,
         )
 
     @property
@@ -301,6 +319,7 @@ class SimulationResult:
             rules_version=self.rules_version,
             engine_version=self.engine_version,
             players=self.players,
+            started_at=self.started_at,
         )
 
     def seats(self) -> list[SeatSummary]:
@@ -310,6 +329,20 @@ class SimulationResult:
     def metadata(self) -> dict[str, Any]:
         """What reproduces this study: rules, seed, game range, policy, versions."""
         return _metadata(self)
+
+    def save(self, path: str | os.PathLike[str], format: str | None = None) -> Path:
+        """Writes these games to a results file: Parquet, CSV or JSON, by default from the
+        suffix (see ``carcassonne.results_file``); ``SimulationResult.load`` reads it back."""
+        from carcassonne.results_file import write_results
+
+        return write_results(self, path, format)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], format: str | None = None) -> SimulationResult:
+        """Reads a results file that ``save`` wrote (see ``carcassonne.results_file``)."""
+        from carcassonne.results_file import read_results
+
+        return read_results(path, format)
 
     def to_pandas(self) -> Any:
         """One row per (game, seat); needs pandas (``pip install carcassonne[analysis]``)."""
@@ -332,6 +365,27 @@ class SimulationResult:
         df = pd.DataFrame(data)
         df.attrs.update(self.metadata())
         return df
+
+
+def _timed(parts: Sequence[SimulationResult]) -> bool:
+    """Whether every part knows when it started."""
+    return not any(math.isnan(p.started_at) for p in parts)
+
+
+def _wall_clock(parts: Sequence[SimulationResult]) -> float:
+    """The time during which at least one of ``parts`` was running (see ``concat``)."""
+    if not _timed(parts):
+        return sum(p.elapsed_seconds for p in parts)
+    spans = sorted((p.started_at, p.started_at + p.elapsed_seconds) for p in parts)
+    total = 0.0
+    start, end = spans[0]
+    for s, e in spans[1:]:
+        if s > end:
+            total += end - start
+            start, end = s, e
+        else:
+            end = max(end, e)
+    return total + (end - start)
 
 
 def simulate(
@@ -415,6 +469,7 @@ def _run(
     else:
         # The seat count is checked by the engine (the same PlayerError, before any game).
         specs = _players._specs(_players.lineup(players))
+    started_at = time.time()
     start = time.perf_counter()
     out = batch(rules, games, seed=seed, first_game=first_game, policy=policy or "random", players=specs, threads=threads)
     names = tuple(out["players"])
@@ -428,6 +483,7 @@ def _run(
         "players": names,
         "threads": int(out["threads"]),
         "elapsed_seconds": time.perf_counter() - start,
+        "started_at": started_at,
     }
     return study, out
 
