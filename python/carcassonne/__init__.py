@@ -47,6 +47,7 @@ from carcassonne.simulation import (
     StudySummary,
     StudyTotals,
     max_threads,
+    replay,
     simulate,
     simulate_summary,
 )
@@ -96,6 +97,7 @@ __all__ = [
     "max_threads",
     "players",
     "read_results",
+    "replay",
     "simulate",
     "simulate_summary",
     "write_results",

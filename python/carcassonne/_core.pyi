@@ -33,6 +33,7 @@ __all__ = [
     "RecordError",
     "PositionError",
     "PlayerError",
+    "replay_game",
     "simulate_totals",
     "max_threads",
     "MAX_DATA_FILE_BYTES",
@@ -905,6 +906,17 @@ def simulate_batch(
     arguments, a game range past 2**64 - 1, or results that would not fit in memory (before
     any game is played); KeyboardInterrupt within about one game of Ctrl-C.
     """
+
+def replay_game(
+    rules: Rules,
+    *,
+    seed: SupportsIndex = 0,
+    game_index: SupportsIndex = 0,
+    policy: str = "random",
+    players: Sequence[str | tuple[Any, ...] | Callable[[Game], Move | Decision]] | None = None,
+) -> Game:
+    """Plays game ``game_index`` of study ``seed`` again, exactly as ``simulate_batch``
+    played it, and returns it with its event log and record."""
 
 def simulate_totals(
     rules: Rules,

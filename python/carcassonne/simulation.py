@@ -29,8 +29,10 @@ from carcassonne._core import (
     SCORE_KINDS,
     PlayerError,
     Rules,
+    Game,
     RulesError,
     max_threads,
+    replay_game,
     simulate_batch,
     simulate_totals,
 )
@@ -430,6 +432,28 @@ def simulate(
     )
 
 
+def replay(
+    rules: Rules | None = None,
+    seed: int = 0,
+    game_index: int = 0,
+    *,
+    policy: str | None = None,
+    players: _players.PlayerLike | Sequence[_players.PlayerLike] | None = None,
+) -> Game:
+    """Rebuilds game ``game_index`` of a study (``simulate(rules, ..., seed=seed,
+    players=players)``, or ``policy=``) exactly as the study played it, with its event log
+    (``game.events``, ``game.sea_events``) and its record: ``game.moves``,
+    ``game.to_json()`` (which ``carcassonne render`` and ``Game.from_json`` replay move by
+    move). Its final scores are the study's row ``game_index - first_game``.
+
+    Built-in players are replayed in Rust (an MCTS player searches again, so replaying its
+    game takes as long as playing it); a Python function is called again, so it must be
+    deterministic for the replay to match."""
+    rules = rules if rules is not None else Rules()
+    policy, specs = _lineup_specs(policy, players)
+    return replay_game(rules, seed=seed, game_index=game_index, policy=policy or "random", players=specs)
+
+
 def simulate_summary(
     rules: Rules | None = None,
     games: int = 10_000,
@@ -460,15 +484,7 @@ def _run(
     """Plays a study with one of the native batch functions, timed; returns what every
     result records of the study, and what the function returned."""
     rules = rules if rules is not None else Rules()
-    if players is not None and policy is not None:
-        raise PlayerError("give policy= (one built-in player for every seat) or players=, not both")
-    if players is None:
-        policy = "random" if policy is None else policy
-        _check_policy(policy)
-        specs = None
-    else:
-        # The seat count is checked by the engine (the same PlayerError, before any game).
-        specs = _players._specs(_players.lineup(players))
+    policy, specs = _lineup_specs(policy, players)
     started_at = time.time()
     start = time.perf_counter()
     out = batch(rules, games, seed=seed, first_game=first_game, policy=policy or "random", players=specs, threads=threads)
@@ -488,6 +504,21 @@ def _run(
     return study, out
 
 
+def _lineup_specs(
+    policy: str | None, players: _players.PlayerLike | Sequence[_players.PlayerLike] | None
+) -> tuple[str | None, list[Any] | None]:
+    """The policy (checked; "random" by default) or the lineup's specifications for the
+    engine (one or the other)."""
+    if players is not None and policy is not None:
+        raise PlayerError("give policy= (one built-in player for every seat) or players=, not both")
+    if players is None:
+        policy = "random" if policy is None else policy
+        _check_policy(policy)
+        return policy, None
+    # The seat count is checked by the engine (the same PlayerError, before any game).
+    return None, _players._specs(_players.lineup(players))
+
+
 def _check_policy(policy: str) -> None:
     if policy not in POLICIES:
         # reprlib: a long string is quoted cut short, like every error of the engine.
@@ -501,6 +532,7 @@ __all__ = [
     "StudySummary",
     "StudyTotals",
     "max_threads",
+    "replay",
     "simulate",
     "simulate_summary",
 ]

@@ -294,6 +294,25 @@ impl Study {
         Ok(())
     }
 
+    /// Game `index` of this study played again, with its event log and record: the same
+    /// game `run` played (the same deck and random stream; the event log draws no random
+    /// numbers, and a player's scratch carries nothing from one game to the next that
+    /// changes its choices). Its record names the study's seed and the game's index.
+    pub fn replay(&self, index: u64) -> Result<Game, SimulateError> {
+        let mut game = Game::new(Arc::clone(&self.rules), Vec::new());
+        let mut rng = Rng::for_game(self.seed, index);
+        play_game(&mut game, &mut rng, &self.players, &mut seat_scratch()).map_err(
+            |(seat, error)| SimulateError::Player {
+                game: index,
+                seat,
+                name: self.players.seat(seat).name(),
+                error: Box::new(error),
+            },
+        )?;
+        game.seed = Some((self.seed, index));
+        Ok(game)
+    }
+
     /// Bytes the per-game columns of this study take.
     pub fn column_bytes(&self) -> u128 {
         u128::from(self.games) * Columns::bytes_per_game(self.rules.players()) as u128

@@ -14,7 +14,7 @@ use pyo3::types::PyDict;
 
 use crate::args::{Int, U64_MAX};
 use crate::players::{PlayerError, PythonPlayer, lineup};
-use crate::{Rules, RulesError};
+use crate::{Game, Rules, RulesError};
 
 /// How often the waiting thread looks for pending signals.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
@@ -224,6 +224,34 @@ pub fn simulate_totals<'py>(
     d.set_item("threads", study.threads)?;
     d.set_item("players", study.players.names(rules.inner.players()))?;
     Ok(d)
+}
+
+/// Plays game `game_index` of study `seed` again, exactly as `simulate_batch` played it,
+/// and returns it with its event log and record (GIL released for built-in players).
+#[pyfunction]
+#[pyo3(signature = (rules, *, seed=Int::of(0), game_index=Int::of(0), policy="random", players=None))]
+#[pyo3(text_signature = "(rules, *, seed=0, game_index=0, policy='random', players=None)")]
+pub fn replay_game(
+    py: Python<'_>,
+    rules: &Rules,
+    seed: Int,
+    game_index: Int,
+    policy: &str,
+    players: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Game> {
+    // A study of the one game: the same checks and lineup as `simulate_batch`.
+    let checked = study(
+        rules,
+        Int::of(1),
+        seed,
+        game_index,
+        policy,
+        players,
+        Some(Int::of(1)),
+    )?;
+    let study = &checked.study;
+    let inner = interruptible(py, &checked, |_| study.replay(study.first_game))?;
+    Ok(Game { inner })
 }
 
 /// The most threads `simulate` accepts on this machine (4 per core).
