@@ -7,6 +7,7 @@ The rules engine is Rust (``carcassonne._core``); this package is its typed Pyth
 >>> move = game.legal_moves()[0]
 >>> game.play(move)
 >>> result = carcassonne.simulate(carcassonne.Rules(), games=1000, seed=7)
+>>> carcassonne.stats.first_seat_advantage(result).p_value
 """
 
 from carcassonne._core import (
@@ -51,6 +52,7 @@ from carcassonne.simulation import (
     simulate,
     simulate_summary,
 )
+from carcassonne import stats
 
 __version__ = ENGINE_VERSION
 
@@ -100,5 +102,6 @@ __all__ = [
     "replay",
     "simulate",
     "simulate_summary",
+    "stats",
     "write_results",
 ]
