@@ -112,6 +112,17 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: on when stderr is a terminal and tqdm is installed)",
+    )
+    sim.add_argument(
+        "--partial",
+        action="store_true",
+        help="on Ctrl-C, report (and write to --out) the games played so far, then exit 130",
+    )
+    sim.add_argument(
         "--out",
         default=None,
         metavar="FILE",
@@ -248,6 +259,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         if args.format is not None and args.out is None:
             raise ResultsFileError("--format goes with --out FILE")
+        study["progress"] = _progress(args.progress)
+        study["partial"] = args.partial
         if args.out is not None:
             # Every game's row is kept and written (the same games as the summary).
             rows = simulate(rules, **study)
@@ -257,11 +270,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             # Totals only: the report needs no per-game rows, so any number of games runs
             # in constant memory.
             result = simulate_summary(rules, **study)
-    except ValueError as e:  # RulesError and every other documented error
+    except (ValueError, ImportError) as e:  # RulesError and every other documented error
         print(f"carcassonne: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("carcassonne: interrupted", file=sys.stderr)
         return 130
     print(_summary_json(result) if args.json else _report(result))
+    if result.interrupted:
+        print(f"carcassonne: interrupted after {result.games} games", file=sys.stderr)
+        return 130
     return 0
+
+
+def _progress(asked: bool | None) -> bool:
+    """``--progress``/``--no-progress``, by default on when stderr is a terminal and tqdm
+    is installed."""
+    if asked is not None:
+        return asked
+    if not sys.stderr.isatty():
+        return False
+    try:
+        import tqdm  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
+    except ImportError:
+        return False
+    return True

@@ -262,6 +262,7 @@ def _result(path: Path, metadata: Any, columns: Mapping[str, npt.NDArray[Any]]) 
         rules_version = int(metadata["rules_version"])
         engine_version = str(metadata["engine_version"])
         started_at = math.nan if started is None else float(started)
+        interrupted = bool(metadata.get("interrupted", False))
     except RulesError as e:
         raise ResultsFileError(f"{path}: the rules in the metadata do not load: {e}") from None
     except (KeyError, TypeError, ValueError) as e:
@@ -304,6 +305,7 @@ def _result(path: Path, metadata: Any, columns: Mapping[str, npt.NDArray[Any]]) 
         score_kinds=kinds,
         players=players,
         started_at=started_at,
+        interrupted=interrupted,
         scores=seat_table("score", np.int32),
         winners=seat_table("winner", np.bool_),
         turns=game_column("turns", np.uint32),

@@ -8,6 +8,7 @@ Ctrl-C stops a study within about one game's time and raises ``KeyboardInterrupt
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import operator
 import os
@@ -17,12 +18,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from carcassonne import players as _players
+from carcassonne.batches import play_in_batches
 from carcassonne._core import (
     ENGINE_VERSION,
     RULES_VERSION,
@@ -42,6 +44,9 @@ POLICIES = ("random", "greedy")
 settings objects and functions: see ``carcassonne.players``)."""
 
 Z_95 = 1.959963984540054
+
+U64_MAX = 2**64 - 1
+"""The largest seed and game index."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,28 @@ class StudyTotals:
     @property
     def players(self) -> int:
         return len(self.scores)
+
+    def __add__(self, other: StudyTotals) -> StudyTotals:
+        """The totals of both sets of games (of the same number of seats)."""
+        if (self.players, self.win_share_unit) != (other.players, other.win_share_unit):
+            raise ValueError("totals of studies with different seats cannot be added")
+
+        def add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(x + y for x, y in zip(a, b))
+
+        return StudyTotals(
+            games=self.games + other.games,
+            win_share_unit=self.win_share_unit,
+            win_shares=add(self.win_shares, other.win_shares),
+            win_shares_squared=add(self.win_shares_squared, other.win_shares_squared),
+            scores=add(self.scores, other.scores),
+            scores_squared=add(self.scores_squared, other.scores_squared),
+            points_by_kind=tuple(add(a, b) for a, b in zip(self.points_by_kind, other.points_by_kind)),
+            ships=add(self.ships, other.ships),
+            wares_left=add(self.wares_left, other.wares_left),
+            turns=self.turns + other.turns,
+            discarded=self.discarded + other.discarded,
+        )
 
     def seats(self) -> list[SeatSummary]:
         """Win rate with a 95% interval, mean and spread of score, per seat."""
@@ -165,6 +192,31 @@ class StudySummary:
     """The name of the player in each seat ("random", "mcts(playouts=1000,c=0.1,cutoff=8)", ...)."""
     started_at: float = math.nan
     """When the study started (Unix time, ``time.time()``); NaN if unknown."""
+    interrupted: bool = False
+    """True if the study was stopped (Ctrl-C) and these are the games played until then
+    (``partial=True``)."""
+
+    @classmethod
+    def concat(cls, parts: Sequence[StudySummary]) -> StudySummary:
+        """Joins the totals of batches of one study, as ``SimulationResult.concat`` joins
+        rows (the same checks; ``elapsed_seconds`` is the wall-clock time)."""
+        ordered = _consecutive(parts)
+        head = ordered[0]
+        totals = ordered[0].totals
+        for part in ordered[1:]:
+            totals = totals + part.totals
+        return cls(
+            rules=head.rules,
+            seed=head.seed,
+            first_game=head.first_game,
+            policy=head.policy,
+            threads=max(p.threads for p in ordered),
+            elapsed_seconds=_wall_clock(ordered),
+            totals=totals,
+            players=head.players,
+            started_at=min(p.started_at for p in ordered) if _timed(ordered) else math.nan,
+            interrupted=any(p.interrupted for p in ordered),
+        )
 
     @property
     def games(self) -> int:
@@ -193,6 +245,7 @@ def _metadata(study: StudySummary | SimulationResult) -> dict[str, Any]:
         "rules_version": study.rules_version,
         "engine_version": study.engine_version,
         "rng": "xoshiro256** seeded by SplitMix64 from (seed, game index)",
+        "interrupted": study.interrupted,
     }
 
 
@@ -231,6 +284,9 @@ class SimulationResult:
     """When the study started (Unix time, ``time.time()``); NaN if unknown. With
     ``elapsed_seconds`` it places the study in time, so that ``concat`` can tell batches
     that ran side by side from batches that ran one after another."""
+    interrupted: bool = False
+    """True if the study was stopped (Ctrl-C) and these are the games played until then
+    (``partial=True``)."""
 
     @classmethod
     def concat(cls, parts: Sequence[SimulationResult]) -> SimulationResult:
@@ -243,17 +299,8 @@ class SimulationResult:
         side by side, and pauses between batches run one after another do not count. If a
         batch does not know when it started (``started_at`` NaN, e.g. one built by hand),
         the batches' times are added up instead."""
-        if not parts:
-            raise ValueError("concat needs at least one result")
-        ordered = sorted(parts, key=lambda r: r.first_game)
+        ordered = _consecutive(parts)
         head = ordered[0]
-        expected = head.first_game
-        for part in ordered:
-            if (part.rules, part.seed, part.policy, part.players) != (head.rules, head.seed, head.policy, head.players):
-                raise ValueError("concat joins batches of one study: rules, seed and players (policy) must agree")
-            if part.first_game != expected:
-                raise ValueError(f"batches are not consecutive: expected first_game {expected}, got {part.first_game}")
-            expected += part.games
         return cls(
             rules=head.rules,
             seed=head.seed,
@@ -270,6 +317,7 @@ class SimulationResult:
             wares_left=np.concatenate([p.wares_left for p in ordered]),
             players=head.players,
             started_at=min(p.started_at for p in ordered) if _timed(ordered) else math.nan,
+            interrupted=any(p.interrupted for p in ordered),
         )
 
     @property
@@ -322,6 +370,7 @@ class SimulationResult:
             engine_version=self.engine_version,
             players=self.players,
             started_at=self.started_at,
+            interrupted=self.interrupted,
         )
 
     def seats(self) -> list[SeatSummary]:
@@ -369,12 +418,31 @@ class SimulationResult:
         return df
 
 
-def _timed(parts: Sequence[SimulationResult]) -> bool:
+_Study = TypeVar("_Study", "SimulationResult", "StudySummary")
+
+
+def _consecutive(parts: Sequence[_Study]) -> list[_Study]:
+    """``parts`` in game order, checked to be consecutive batches of one study."""
+    if not parts:
+        raise ValueError("concat needs at least one result")
+    ordered = sorted(parts, key=lambda r: r.first_game)
+    head = ordered[0]
+    expected = head.first_game
+    for part in ordered:
+        if (part.rules, part.seed, part.policy, part.players) != (head.rules, head.seed, head.policy, head.players):
+            raise ValueError("concat joins batches of one study: rules, seed and players (policy) must agree")
+        if part.first_game != expected:
+            raise ValueError(f"batches are not consecutive: expected first_game {expected}, got {part.first_game}")
+        expected += part.games
+    return ordered
+
+
+def _timed(parts: Sequence[SimulationResult | StudySummary]) -> bool:
     """Whether every part knows when it started."""
     return not any(math.isnan(p.started_at) for p in parts)
 
 
-def _wall_clock(parts: Sequence[SimulationResult]) -> float:
+def _wall_clock(parts: Sequence[SimulationResult | StudySummary]) -> float:
     """The time during which at least one of ``parts`` was running (see ``concat``)."""
     if not _timed(parts):
         return sum(p.elapsed_seconds for p in parts)
@@ -399,6 +467,8 @@ def simulate(
     players: _players.PlayerLike | Sequence[_players.PlayerLike] | None = None,
     threads: int | None = None,
     first_game: int = 0,
+    progress: bool = False,
+    partial: bool = False,
 ) -> SimulationResult:
     """Plays ``games`` whole games in Rust, in parallel, with the GIL released, and returns
     one row per game.
@@ -418,7 +488,27 @@ def simulate(
     older way to name one built-in player for every seat; give one or the other (default
     "random"). A player that fails (an illegal action, a function that raises or returns
     something else) stops the study with ``PlayerError`` naming the game and seat.
+
+    ``progress=True`` shows a tqdm progress bar on stderr (``pip install
+    carcassonne[progress]``). ``partial=True`` makes Ctrl-C return the games played so far
+    (``result.interrupted`` is True; the batch in flight, at most about half a second of
+    play, is dropped) instead of raising ``KeyboardInterrupt``. Either plays the study in
+    batches of about half a second each: the same games and rows as one call.
     """
+    if progress or partial:
+        _check_count(games, first_game)
+        return play_in_batches(
+            lambda first, count: simulate(
+                rules, count, seed=seed, policy=policy, players=players, threads=threads, first_game=first
+            ),
+            SimulationResult.concat,
+            lambda r: dataclasses.replace(r, interrupted=True),
+            operator.index(games),
+            operator.index(first_game),
+            progress=progress,
+            partial=partial,
+            description="simulate",
+        )
     study, cols = _run(simulate_batch, rules, games, seed, policy, players, threads, first_game)
     return SimulationResult(
         **study,
@@ -463,12 +553,42 @@ def simulate_summary(
     players: _players.PlayerLike | Sequence[_players.PlayerLike] | None = None,
     threads: int | None = None,
     first_game: int = 0,
+    progress: bool = False,
+    partial: bool = False,
 ) -> StudySummary:
     """Plays a study like ``simulate`` (the same games for the same arguments) but keeps
     only exact per-seat totals: constant memory for any number of games. Its ``seats()``
-    equal those of ``simulate(...)`` with the same arguments."""
+    equal those of ``simulate(...)`` with the same arguments. ``progress`` and ``partial``
+    as in ``simulate``."""
+    if progress or partial:
+        _check_count(games, first_game)
+        return play_in_batches(
+            lambda first, count: simulate_summary(
+                rules, count, seed=seed, policy=policy, players=players, threads=threads, first_game=first
+            ),
+            StudySummary.concat,
+            lambda r: dataclasses.replace(r, interrupted=True),
+            operator.index(games),
+            operator.index(first_game),
+            progress=progress,
+            partial=partial,
+            description="simulate",
+        )
     study, totals = _run(simulate_totals, rules, games, seed, policy, players, threads, first_game)
     return StudySummary(**study, totals=StudyTotals.from_dict(totals))
+
+
+def _check_count(games: int, first_game: int) -> None:
+    """The batched path checks the range of games before splitting it, as the engine
+    checks one call's (with the engine's messages), so that a bad range fails at once
+    and not at its last batch."""
+    n, first = operator.index(games), operator.index(first_game)
+    if not 0 <= n <= U64_MAX:
+        raise RulesError(f"games must be between 0 and 2**64 - 1, got {reprlib.repr(n)}")
+    if not 0 <= first <= U64_MAX:
+        raise RulesError(f"first_game must be between 0 and 2**64 - 1, got {reprlib.repr(first)}")
+    if first + n > U64_MAX + 1:
+        raise RulesError(f"games {first} to {first} + {n} go past the last game index, 2**64 - 1")
 
 
 def _run(
