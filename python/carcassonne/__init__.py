@@ -53,6 +53,7 @@ from carcassonne.simulation import (
     simulate_summary,
 )
 from carcassonne import stats
+from carcassonne.study import Study, StudyError, StudyResult
 
 __version__ = ENGINE_VERSION
 
@@ -92,6 +93,9 @@ __all__ = [
     "SeatSummary",
     "Ship",
     "SimulationResult",
+    "Study",
+    "StudyError",
+    "StudyResult",
     "StudySummary",
     "StudyTotals",
     "TileDataError",

@@ -1,0 +1,95 @@
+"""``carcassonne.Study``: a grid of configurations x player counts x line-ups, each cell
+the ``simulate`` run its seed names, gathered into one tidy table with metadata."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from carcassonne import Rules, Study, StudyError, replay, simulate
+from carcassonne.players import MCTS
+from carcassonne.study import cell_seed, with_players
+
+pd = pytest.importorskip("pandas")
+
+
+def test_the_grid_runs_every_cell_with_its_own_seed() -> None:
+    study = Study(
+        configs={"base": Rules(), "no farmers": Rules(farmers=False)},
+        lineups={"random": "random", "greedy first": ["greedy", "random"], "greedy": "greedy"},
+        seats=(2, 3),
+        games=60,
+        seed=9,
+    )
+    cells = study.cells()
+    # The per-seat line-up runs with 2 seats only.
+    assert [c.key for c in cells] == [
+        ("base", 2, "random"), ("base", 2, "greedy first"), ("base", 2, "greedy"),
+        ("base", 3, "random"), ("base", 3, "greedy"),
+        ("no farmers", 2, "random"), ("no farmers", 2, "greedy first"), ("no farmers", 2, "greedy"),
+        ("no farmers", 3, "random"), ("no farmers", 3, "greedy"),
+    ]  # fmt: skip
+    assert len({c.seed for c in cells}) == len(cells)
+    result = study.run(threads=2)
+    assert not result.interrupted
+    for cell in cells:
+        alone = simulate(cell.rules, 60, seed=cell_seed(9, *cell.key), players=cell.players)
+        got = result[cell.key]
+        assert np.array_equal(got.scores, alone.scores) and got.rules.players == cell.seats
+        assert got.rules == with_players(study.configs[cell.config], cell.seats)
+    df = result.to_pandas()
+    assert list(df.columns[:5]) == ["config", "seats", "lineup", "game", "seat"]
+    assert len(df) == sum(60 * c.seats for c in cells)
+    three = df[(df.config == "no farmers") & (df.seats == 3) & (df.lineup == "greedy")]
+    assert (three.score.to_numpy() == result[("no farmers", 3, "greedy")].scores.ravel()).all()
+    assert df.attrs["seed"] == 9 and len(df.attrs["cells"]) == len(cells)
+    assert df.attrs["cells"][1]["players"] == ["greedy", "random"]
+    assert Rules.from_json(df.attrs["configs"]["no farmers"]) == Rules(farmers=False)
+    # Adding a cell leaves the others' games as they were.
+    bigger = Study(configs={"base": Rules(), "ferries": Rules(tile_sets=("base", "ferries"))}, games=60, seed=9)
+    assert np.array_equal(bigger.run()[("base", 2, "random")].scores, result[("base", 2, "random")].scores)
+
+
+def test_paired_cells_share_the_seed() -> None:
+    study = Study(configs={"base": Rules(), "no farmers": Rules(farmers=False)}, games=40, seed=3, paired=True)
+    assert {c.seed for c in study.cells()} == {3}
+    result = study.run()
+    a, b = result[("base", 2, "random")], result[("no farmers", 2, "random")]
+    # The same decks (the players' choices then differ: without farmers there are no
+    # field placements to choose from).
+    for i in (0, 17, 39):
+        decks = [json.loads(replay(r.rules, 3, i).to_json())["deck"] for r in (a, b)]
+        assert decks[0] == decks[1]
+    field = a.score_kinds.index("field")
+    assert (b.points_by_kind[:, :, field] == 0).all() and (a.points_by_kind[:, :, field] > 0).any()
+
+
+def test_each_config_keeps_its_own_seats_without_seats() -> None:
+    study = Study(configs={"4p": Rules(players=4), "ss": Rules(tile_sets=("south-seas",))}, games=5,
+                  lineups={"mcts": MCTS(playouts=5), "random": "random"})  # fmt: skip
+    assert [(c.config, c.seats) for c in study.cells()] == [("4p", 4), ("4p", 4), ("ss", 2), ("ss", 2)]
+    assert study.run()[("4p", 4, "mcts")].players == ("mcts(playouts=5,c=0.1,cutoff=8)",) * 4
+
+
+def test_bad_grids_are_refused() -> None:
+    with pytest.raises(StudyError, match="at least one configuration"):
+        Study(configs={}, games=1)
+    with pytest.raises(StudyError, match="at least one line-up"):
+        Study(configs={"b": Rules()}, games=1, lineups={})
+    with pytest.raises(StudyError, match="not a carcassonne.Rules"):
+        Study(configs={"b": "base"}, games=1)  # type: ignore[dict-item]
+    with pytest.raises(StudyError, match="distinct player counts"):
+        Study(configs={"b": Rules()}, games=1, seats=(2, 2))
+    with pytest.raises(StudyError, match="games must be"):
+        Study(configs={"b": Rules()}, games=-1)
+    with pytest.raises(StudyError, match="seed must be"):
+        Study(configs={"b": Rules()}, games=1, seed=2**64)
+    with pytest.raises(StudyError, match="non-empty strings"):
+        Study(configs={"": Rules()}, games=1)
+    with pytest.raises(StudyError, match="line-up 'three' has one player per seat for no player count"):
+        Study(configs={"b": Rules()}, games=1, lineups={"three": ["random"] * 3})
+    with pytest.raises(ValueError, match="players"):
+        Study(configs={"b": Rules()}, games=1, seats=(7,))
+    assert issubclass(StudyError, ValueError)
