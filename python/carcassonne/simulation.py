@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from carcassonne import players as _players
+from carcassonne import scaleout
 from carcassonne.batches import play_in_batches
 from carcassonne._core import (
     ENGINE_VERSION,
@@ -469,6 +470,10 @@ def simulate(
     first_game: int = 0,
     progress: bool = False,
     partial: bool = False,
+    backend: str = "local",
+    batch_games: int | None = None,
+    out_dir: str | os.PathLike[str] | None = None,
+    client: Any = None,
 ) -> SimulationResult:
     """Plays ``games`` whole games in Rust, in parallel, with the GIL released, and returns
     one row per game.
@@ -495,6 +500,11 @@ def simulate(
     play, is dropped) instead of raising ``KeyboardInterrupt``. Either plays the study in
     batches of about half a second each: the same games and rows as one call.
     """
+    if backend != "local" or out_dir is not None:
+        rows: SimulationResult = _distributed(
+            False, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client
+        )
+        return rows
     if progress or partial:
         _check_count(games, first_game)
         return play_in_batches(
@@ -555,11 +565,20 @@ def simulate_summary(
     first_game: int = 0,
     progress: bool = False,
     partial: bool = False,
+    backend: str = "local",
+    batch_games: int | None = None,
+    out_dir: str | os.PathLike[str] | None = None,
+    client: Any = None,
 ) -> StudySummary:
     """Plays a study like ``simulate`` (the same games for the same arguments) but keeps
     only exact per-seat totals: constant memory for any number of games. Its ``seats()``
     equal those of ``simulate(...)`` with the same arguments. ``progress`` and ``partial``
     as in ``simulate``."""
+    if backend != "local" or out_dir is not None:
+        summary: StudySummary = _distributed(
+            True, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client
+        )
+        return summary
     if progress or partial:
         _check_count(games, first_game)
         return play_in_batches(
@@ -576,6 +595,50 @@ def simulate_summary(
         )
     study, totals = _run(simulate_totals, rules, games, seed, policy, players, threads, first_game)
     return StudySummary(**study, totals=StudyTotals.from_dict(totals))
+
+
+def _distributed(
+    totals: bool,
+    rules: Rules | None,
+    games: int,
+    seed: int,
+    policy: str | None,
+    players: _players.PlayerLike | Sequence[_players.PlayerLike] | None,
+    threads: int | None,
+    first_game: int,
+    progress: bool,
+    partial: bool,
+    backend: str,
+    batch_games: int | None,
+    out_dir: str | os.PathLike[str] | None,
+    client: Any,
+) -> Any:
+    """``simulate``/``simulate_summary`` in batches on a cluster (``carcassonne.scaleout``);
+    ``backend="local"`` with ``out_dir`` plays the batches here, one after another."""
+    _check_count(games, first_game)
+    _lineup_specs(policy, players)  # the same errors as a local run, before any batch
+    if partial:
+        raise scaleout.BackendError("partial=True plays in memory, here: not with a backend or out_dir")
+    kwargs = {"rules": rules, "seed": seed, "policy": policy, "players": players, "threads": threads}
+    join: Callable[[list[Any]], Any] = StudySummary.concat if totals else SimulationResult.concat
+    if backend == "local":
+        plan = scaleout.batches(operator.index(games), operator.index(first_game), batch_games, 1) or [(first_game, 0)]
+        target = None if out_dir is None else str(out_dir)
+        if target is not None:
+            Path(target).mkdir(parents=True, exist_ok=True)
+        return join([scaleout.play_batch(totals, kwargs, first, count, target) for first, count in plan])
+    return scaleout.run(
+        backend,
+        totals,
+        kwargs,
+        operator.index(games),
+        operator.index(first_game),
+        batch_games=batch_games,
+        out_dir=out_dir,
+        client=client,
+        progress=progress,
+        join=join,
+    )
 
 
 def _check_count(games: int, first_game: int) -> None:

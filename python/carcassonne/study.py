@@ -136,10 +136,17 @@ class Study:
         threads: int | None = None,
         progress: bool = False,
         partial: bool = False,
+        backend: str = "local",
+        client: Any = None,
+        batch_games: int | None = None,
     ) -> StudyResult:
         """Plays every cell (one after another, each on ``threads``); ``progress`` shows
         one bar per cell; with ``partial`` a Ctrl-C keeps the cells played so far and the
-        games of the cell in flight (``StudyResult.interrupted``)."""
+        games of the cell in flight (``StudyResult.interrupted``; local runs only).
+        ``backend="dask"`` or ``"ray"`` plays each cell's batches on the cluster (see
+        ``carcassonne.scaleout``), with the same results."""
+        if backend != "local" and partial:
+            raise StudyError("partial=True is for local runs: a cluster's batches are not interrupted by Ctrl-C here")
         results: dict[tuple[str, int, str], SimulationResult] = {}
         for cell in self.cells():
             result = simulate(
@@ -150,6 +157,9 @@ class Study:
                 threads=threads,
                 progress=progress,
                 partial=partial,
+                backend=backend,
+                client=client,
+                batch_games=batch_games,
             )
             results[cell.key] = result
             if result.interrupted:

@@ -1,0 +1,161 @@
+"""Studies spread over a Dask or Ray cluster: the study is cut into batches of consecutive
+games (``first_game``), each batch is one ``simulate`` (or ``simulate_summary``) call on a
+worker, and the batches are joined with ``concat``. Game ``i`` is the same game on any
+worker, so the result is identical to a local run with the same seed.
+
+With ``out_dir`` every worker also writes its batch's rows to ``out_dir/batch-<first
+game>.parquet`` as soon as it is played (streamed: a study whose rows do not fit in one
+machine's memory can be played with ``simulate_summary`` and the rows kept on disk), and
+``read_results`` reads each file back with its metadata.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from carcassonne._core import RulesError
+
+BACKENDS = ("local", "dask", "ray")
+"""Where ``simulate(..., backend=...)`` plays: here, on a Dask cluster, on Ray."""
+
+MAX_BATCH_GAMES = 100_000
+"""Default batch size ceiling: large enough that a batch's overhead (scheduling, moving
+its rows) is small against its play, small enough to spread work and stream results."""
+
+
+class BackendError(RulesError):
+    """A backend that cannot run the study: unknown, not installed, no cluster to run on."""
+
+
+def batch_path(out_dir: str | os.PathLike[str], first_game: int) -> Path:
+    """The Parquet file of the batch starting at ``first_game``."""
+    return Path(out_dir) / f"batch-{first_game:020d}.parquet"
+
+
+def batches(games: int, first_game: int, batch_games: int | None, workers: int) -> list[tuple[int, int]]:
+    """(first game, games) of each batch: ``batch_games`` each (default: about four
+    batches per worker, at most ``MAX_BATCH_GAMES``)."""
+    if batch_games is None:
+        batch_games = min(MAX_BATCH_GAMES, max(1, math.ceil(games / (4 * max(1, workers)))))
+    if batch_games < 1:
+        raise BackendError(f"batch_games must be at least 1, got {batch_games}")
+    return [(first_game + start, min(batch_games, games - start)) for start in range(0, games, batch_games)]
+
+
+def play_batch(
+    totals: bool, kwargs: dict[str, Any], first_game: int, games: int, out_dir: str | None
+) -> Any:
+    """One batch on a worker: ``simulate`` (rows) or ``simulate_summary`` (totals), the
+    rows written to ``out_dir`` first if given."""
+    from carcassonne.simulation import simulate, simulate_summary
+
+    if totals and out_dir is None:
+        return simulate_summary(games=games, first_game=first_game, **kwargs)
+    rows = simulate(games=games, first_game=first_game, **kwargs)
+    if out_dir is not None:
+        rows.save(batch_path(out_dir, first_game))
+    return rows.summary() if totals else rows
+
+
+def run(
+    backend: str,
+    totals: bool,
+    kwargs: dict[str, Any],
+    games: int,
+    first_game: int,
+    *,
+    batch_games: int | None,
+    out_dir: str | os.PathLike[str] | None,
+    client: Any,
+    progress: bool,
+    join: Callable[[list[Any]], Any],
+) -> Any:
+    """Plays the study's batches on ``backend`` and joins them (see the module comment)."""
+    if backend == "dask":
+        submit = _dask(client)
+    elif backend == "ray":
+        submit = _ray(client)
+    else:
+        raise BackendError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
+    target = None
+    if out_dir is not None:
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        target = str(out_dir)
+    workers, play = submit
+    plan = batches(games, first_game, batch_games, workers)
+    if not plan:
+        plan = [(first_game, 0)]
+    bar = None
+    if progress:
+        from carcassonne.batches import _bar
+
+        bar = _bar(games, f"simulate ({backend})")
+    try:
+        parts = play([(totals, kwargs, first, count, target) for first, count in plan], bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    return join(parts)
+
+
+def _dask(client: Any) -> tuple[int, Callable[[list[tuple[Any, ...]], Any], list[Any]]]:
+    try:
+        import distributed  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError:
+        raise BackendError("backend='dask' needs dask.distributed: pip install 'carcassonne[dask]'") from None
+    if client is None:
+        try:
+            client = distributed.get_client()
+        except ValueError:
+            raise BackendError(
+                "backend='dask' runs on a dask.distributed Client: start one (Client() or "
+                "Client(address)) or pass client="
+            ) from None
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+
+    def play(jobs: list[tuple[Any, ...]], bar: Any) -> list[Any]:
+        futures = [client.submit(play_batch, *job, pure=False) for job in jobs]
+        try:
+            for future in distributed.as_completed(futures):  # type: ignore[no-untyped-call, unused-ignore]
+                if bar is not None:
+                    bar.update(jobs[futures.index(future)][3])
+            return list(client.gather(futures))
+        except BaseException:
+            client.cancel(futures)
+            raise
+
+    return workers, play
+
+
+def _ray(client: Any) -> tuple[int, Callable[[list[tuple[Any, ...]], Any], list[Any]]]:
+    try:
+        import ray  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError:
+        raise BackendError("backend='ray' needs Ray: pip install 'carcassonne[ray]'") from None
+    if client is not None:
+        raise BackendError("backend='ray' takes no client: call ray.init(...) (or nothing, for a local Ray)")
+    if not ray.is_initialized():
+        ray.init()
+    workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    remote = ray.remote(play_batch)
+
+    def play(jobs: list[tuple[Any, ...]], bar: Any) -> list[Any]:
+        refs = [remote.remote(*job) for job in jobs]
+        sizes = {ref: job[3] for ref, job in zip(refs, jobs)}
+        pending = list(refs)
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                if bar is not None:
+                    bar.update(sum(sizes[r] for r in done))
+            return list(ray.get(refs))
+        except BaseException:
+            for ref in refs:
+                ray.cancel(ref)
+            raise
+
+    return workers, play
