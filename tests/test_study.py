@@ -4,13 +4,16 @@ the ``simulate`` run its seed names, gathered into one tidy table with metadata.
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from carcassonne import Rules, Study, StudyError, replay, simulate
+from carcassonne import ResultsFileError, Rules, Study, StudyError, load_study, replay, simulate
 from carcassonne.players import MCTS
 from carcassonne.study import cell_seed, with_players
+from carcassonne.study_spec import load_spec
 
 pd = pytest.importorskip("pandas")
 
@@ -93,3 +96,79 @@ def test_bad_grids_are_refused() -> None:
     with pytest.raises(ValueError, match="players"):
         Study(configs={"b": Rules()}, games=1, seats=(7,))
     assert issubclass(StudyError, ValueError)
+
+
+def test_a_study_saves_and_loads_every_cell(tmp_path: Path) -> None:
+    study = Study(configs={"base": Rules(), "ss": Rules(tile_sets=("south-seas",))}, games=50, seed=4,
+                  lineups={"random": "random", "mixed": [MCTS(playouts=5), "greedy"]})  # fmt: skip
+    result = study.run()
+    for fmt in ("csv", "json", "parquet"):
+        if fmt == "parquet":
+            pytest.importorskip("pyarrow")
+        back = load_study(result.save(tmp_path / fmt, fmt))
+        assert list(back.results) == list(result.results) and back.cells == result.cells
+        for key, r in result.results.items():
+            assert np.array_equal(back[key].scores, r.scores) and back[key].metadata() == r.metadata()
+        assert back.metadata() == result.metadata()
+        assert back.to_pandas().equals(result.to_pandas())
+    # Faults name the file.
+    with pytest.raises(ResultsFileError, match="study.json: no such file"):
+        load_study(tmp_path / "nothing")
+    manifest = tmp_path / "csv" / "study.json"
+    data = json.loads(manifest.read_text())
+    data["cells"][0]["file"] = "../elsewhere.csv"
+    manifest.write_text(json.dumps(data))
+    with pytest.raises(ResultsFileError, match="outside the study directory"):
+        load_study(tmp_path / "csv")
+    data["cells"][0]["file"] = "cell-000.csv"
+    del data["cell_count"]
+    manifest.write_text(json.dumps(data))
+    with pytest.raises(ResultsFileError, match="manifest is incomplete"):
+        load_study(tmp_path / "csv")
+    manifest.write_text("{")
+    with pytest.raises(ResultsFileError, match="cannot read the study"):
+        load_study(tmp_path / "csv")
+    (tmp_path / "json" / "cell-001.json").write_text("[]")
+    with pytest.raises(ResultsFileError, match=r"cell-001\.json: not a results file"):
+        load_study(tmp_path / "json")
+
+
+def test_the_study_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from carcassonne.cli import main
+
+    spec = tmp_path / "grid.json"
+    spec.write_text(json.dumps({
+        "games": 30, "seed": 2, "seats": [2, 4],
+        "configs": {"base": {}, "no farmers": {"farmers": False}},
+        "lineups": {"greedy": "greedy", "mcts first": [{"mcts": {"playouts": 5}}, "random"]},
+    }))  # fmt: skip
+    assert main(["study", str(spec), "--out", str(tmp_path / "out"), "--format", "csv"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[:3] == ["config", "seats", "line-up"] and len(out) == 1 + 6 + 1
+    back = load_study(tmp_path / "out")
+    expected = load_spec(spec).run()
+    assert list(back.results) == list(expected.results)
+    key = ("no farmers", 2, "mcts first")
+    assert np.array_equal(back[key].scores, expected[key].scores)
+    assert back[key].players == ("mcts(playouts=5,c=0.1,cutoff=8)", "random")
+
+    def fails(text: str, match: str, suffix: str = ".json") -> None:
+        bad = tmp_path / f"bad{suffix}"
+        bad.write_text(text)
+        assert main(["study", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert str(bad) in err and re.search(match, err), err
+
+    fails("{", "not valid JSON")
+    fails("[1]", "a study is an object")
+    fails('{"games": 1, "configs": {}, "lineups": {}, "colour": 1}', "unknown key 'colour'")
+    fails('{"games": 1, "lineups": {"r": "random"}}', "'configs' is missing")
+    fails('{"games": 1, "configs": {"b": {"players": 9}}, "lineups": {"r": "random"}}', "configuration 'b': players")
+    fails('{"games": 1, "configs": {"b": {"colour": 1}}, "lineups": {"r": "random"}}', "configuration 'b'")
+    fails('{"games": 1, "configs": {"b": {}}, "lineups": {"r": 5}}', "a player is a name")
+    fails('{"games": 1, "configs": {"b": {}}, "lineups": {"r": {"mcts": {"playouts": -1}}}}', "playouts must be")
+    fails('{"games": 1, "configs": {"b": {}}, "lineups": {"r": ["random", "random", "random"]}}', "no player count")
+    fails('{"games": -1, "configs": {"b": {}}, "lineups": {"r": "random"}}', "games must be")
+    fails("games = [", "not valid TOML", ".toml")
+    assert main(["study", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err

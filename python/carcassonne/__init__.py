@@ -53,7 +53,7 @@ from carcassonne.simulation import (
     simulate_summary,
 )
 from carcassonne import stats
-from carcassonne.study import Study, StudyError, StudyResult
+from carcassonne.study import Study, StudyError, StudyResult, load_study
 
 __version__ = ENGINE_VERSION
 
@@ -101,6 +101,7 @@ __all__ = [
     "TileDataError",
     "UnknownTileError",
     "max_threads",
+    "load_study",
     "players",
     "read_results",
     "replay",

@@ -140,7 +140,7 @@ def _ray(client: Any) -> tuple[int, Callable[[list[tuple[Any, ...]], Any], list[
         raise BackendError("backend='ray' takes no client: call ray.init(...) (or nothing, for a local Ray)")
     if not ray.is_initialized():
         ray.init()
-    workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    workers = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call, unused-ignore]
     remote = ray.remote(play_batch)
 
     def play(jobs: list[tuple[Any, ...]], bar: Any) -> list[Any]:

@@ -25,15 +25,20 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from carcassonne import players as _players
-from carcassonne._core import ENGINE_VERSION, RULES_VERSION, Rules
+from carcassonne._core import ENGINE_VERSION, RULES_VERSION, Rules, RulesError
 from carcassonne.simulation import SimulationResult, simulate
 
 U64_MAX = 2**64 - 1
+
+STUDY_FORMAT = "carcassonne-study"
+STUDY_FORMAT_VERSION = 1
 
 
 class StudyError(ValueError):
@@ -164,21 +169,37 @@ class Study:
             results[cell.key] = result
             if result.interrupted:
                 break
-        return StudyResult(self, results)
+        return StudyResult(results, self.grid(), len(self.cells()))
+
+    def grid(self) -> dict[str, Any]:
+        """What describes the grid (for ``StudyResult.metadata``): seed, games, pairing,
+        configurations (as rules JSON), line-up names, player counts."""
+        return {
+            "seed": self.seed,
+            "games": self.games,
+            "paired": self.paired,
+            "configs": {name: rules.to_json() for name, rules in self.configs.items()},
+            # Each cell's metadata names its players seat by seat.
+            "lineups": list(self.lineups),
+            "seats": None if self.seats is None else list(self.seats),
+        }
 
 
 @dataclass(frozen=True)
 class StudyResult:
     """The results of a study's cells, by (config, seats, lineup)."""
 
-    study: Study
     results: Mapping[tuple[str, int, str], SimulationResult]
+    grid: Mapping[str, Any]
+    """The study's grid (``Study.grid()``)."""
+    cells: int
+    """How many cells the study has (fewer results if it was interrupted)."""
 
     @property
     def interrupted(self) -> bool:
         """True if Ctrl-C stopped the study (with ``partial=True``): some cells are
         missing or short."""
-        return any(r.interrupted for r in self.results.values()) or len(self.results) < len(self.study.cells())
+        return any(r.interrupted for r in self.results.values()) or len(self.results) < self.cells
 
     def __getitem__(self, key: tuple[str, int, str]) -> SimulationResult:
         return self.results[key]
@@ -186,13 +207,7 @@ class StudyResult:
     def metadata(self) -> dict[str, Any]:
         """What reproduces the study: the grid, the seed, and every cell's metadata."""
         return {
-            "seed": self.study.seed,
-            "games": self.study.games,
-            "paired": self.study.paired,
-            "configs": {name: rules.to_json() for name, rules in self.study.configs.items()},
-            # Each cell's metadata names its players seat by seat.
-            "lineups": list(self.study.lineups),
-            "seats": None if self.study.seats is None else list(self.study.seats),
+            **self.grid,
             "cells": [
                 {"config": c, "seats": s, "lineup": lu, **r.metadata()} for (c, s, lu), r in self.results.items()
             ],
@@ -221,8 +236,69 @@ class StudyResult:
         df.attrs.update(self.metadata())
         return df
 
+    def save(self, directory: str | os.PathLike[str], format: str = "parquet") -> Path:
+        """Writes every cell to its own results file, ``cell-<n>.<format>`` (see
+        ``carcassonne.results_file``), and ``study.json``, which names each cell's
+        configuration, seats, line-up and file; ``load_study`` reads the directory back."""
+        from carcassonne.results_file import FORMATS, ResultsFileError, write_results
+
+        if format not in FORMATS:
+            raise ResultsFileError(f"{directory}: unknown format {format!r}: use one of {', '.join(FORMATS)}")
+        target = Path(directory)
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ResultsFileError(f"{target}: cannot write: {e.strerror or e}") from e
+        cells = []
+        for n, ((config, seats, lineup), result) in enumerate(self.results.items()):
+            name = f"cell-{n:03d}.{format}"
+            write_results(result, target / name)
+            cells.append({"config": config, "seats": seats, "lineup": lineup, "file": name})
+        manifest = {k: v for k, v in self.metadata().items() if k != "cells"}
+        manifest.update(format=STUDY_FORMAT, format_version=STUDY_FORMAT_VERSION, cell_count=self.cells, cells=cells)
+        (target / "study.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        return target
+
     def games_per_second(self) -> float:
         """Games of all cells over the cells' wall-clock time."""
         seconds = sum(r.elapsed_seconds for r in self.results.values())
         games = sum(r.games for r in self.results.values())
         return games / seconds if seconds > 0 else math.inf
+
+
+def load_study(directory: str | os.PathLike[str]) -> StudyResult:
+    """Reads a directory ``StudyResult.save`` wrote: every cell's results, with the grid's
+    configurations and names (the line-ups as the names of their players). Raises
+    ``ResultsFileError`` naming the file and the fault."""
+    from carcassonne.results_file import ResultsFileError, read_results
+
+    root = Path(directory)
+    path = root / "study.json"
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ResultsFileError(f"{path}: no such file (not a study directory)") from None
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise ResultsFileError(f"{path}: cannot read the study: {e}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != STUDY_FORMAT:
+        raise ResultsFileError(f"{path}: not a carcassonne study manifest")
+    if manifest.get("format_version") != STUDY_FORMAT_VERSION:
+        raise ResultsFileError(f"{path}: study layout {manifest.get('format_version')!r}; this version reads 1")
+    results: dict[tuple[str, int, str], SimulationResult] = {}
+    try:
+        grid = {key: manifest[key] for key in ("seed", "games", "paired", "configs", "lineups", "seats")}
+        for name, text in grid["configs"].items():
+            Rules.from_json(text)  # a configuration that does not load is a fault of the file
+        for cell in manifest["cells"]:
+            file = root / str(cell["file"])
+            if file.parent != root:
+                raise ResultsFileError(f"{path}: cell file {cell['file']!r} is outside the study directory")
+            results[(str(cell["config"]), int(cell["seats"]), str(cell["lineup"]))] = read_results(file)
+        cells = int(manifest["cell_count"])
+    except ResultsFileError:
+        raise
+    except RulesError as e:
+        raise ResultsFileError(f"{path}: a configuration does not load: {e}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise ResultsFileError(f"{path}: the manifest is incomplete or wrong: {e}") from None
+    return StudyResult(results, grid, cells)
