@@ -149,6 +149,7 @@ def _parser() -> argparse.ArgumentParser:
     study.add_argument("--backend", choices=BACKENDS, default="local", help="where to play (default local)")
     study.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bars")
     sub.add_parser("version", help="print engine and rules versions")
+    _report_parser(sub)
     return parser
 
 
@@ -242,6 +243,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "study":
         return _study_command(args)
+    if args.command == "report":
+        return _report_command(args)
     if args.command != "simulate":
         parser.print_help()
         return 2
@@ -348,3 +351,69 @@ def _progress(asked: bool | None) -> bool:
     except ImportError:
         return False
     return True
+
+
+# ----- carcassonne report ---------------------------------------------------------------------
+
+
+def _report_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rep = sub.add_parser(
+        "report",
+        help="write one self-contained HTML page of plots and tables from results files (needs matplotlib)",
+        description="Reads results files (simulate --out, result.save) and writes one self-contained HTML "
+        "page: each study's rules, win shares with intervals, first-seat advantage, score distributions and "
+        "points by feature kind per seat, and each study compared with the first (same number of seats).",
+    )
+    rep.add_argument(
+        "files", nargs="+", metavar="FILE", help="results files: .parquet, .csv or .json (the first is the baseline)"
+    )
+    rep.add_argument("-o", "--out", required=True, metavar="OUT.html", help="the HTML file to write")
+    rep.add_argument("--title", default=None, help="the page's heading (default: Carcassonne balance report)")
+    rep.add_argument(
+        "--label",
+        dest="labels",
+        action="extend",
+        nargs="+",
+        default=None,
+        metavar="NAME",
+        help="a name for each file, in order (default: the file names without their suffix)",
+    )
+
+
+def _report_command(args: argparse.Namespace) -> int:
+    """``carcassonne report FILE... -o OUT.html``: warnings (a file from another engine
+    version) are shown once each on stderr and the report is still written; errors print
+    one line and return 2."""
+    import warnings
+    from pathlib import Path
+
+    from carcassonne.report import write_report
+
+    files: list[str] = args.files
+    error: Exception | None = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            if args.labels is not None and len(args.labels) != len(files):
+                raise ValueError(
+                    f"--label: {len(args.labels)} name(s) for {len(files)} file(s) ({', '.join(files)}): "
+                    "give one name per file"
+                )
+            out = Path(args.out)
+            for f in files:
+                if Path(f).resolve() == out.resolve():
+                    raise ValueError(f"{args.out}: the report would overwrite its input file {f}")
+            path = write_report(files, out, labels=args.labels, title=args.title)
+        except (ValueError, ImportError) as e:  # ResultsFileError, ReportError, no matplotlib
+            error = e
+    shown: set[str] = set()
+    for w in caught:
+        text = str(w.message)
+        if text not in shown:
+            shown.add(text)
+            print(f"carcassonne: warning: {text}", file=sys.stderr)
+    if error is not None:
+        print(f"carcassonne: error: {error}", file=sys.stderr)
+        return 2
+    print(f"carcassonne: wrote {path} ({len(files)} stud{'y' if len(files) == 1 else 'ies'})")
+    return 0
