@@ -8,6 +8,7 @@ The rules engine is Rust (``carcassonne._core``); this package is its typed Pyth
 >>> game.play(move)
 >>> result = carcassonne.simulate(carcassonne.Rules(), games=1000, seed=7)
 >>> carcassonne.stats.first_seat_advantage(result).p_value
+>>> picture = carcassonne.svg.board(game)   # the board as SVG (notebooks show games so)
 """
 
 from carcassonne._core import (
@@ -38,7 +39,7 @@ from carcassonne._core import (
     TileDataError,
     UnknownTileError,
 )
-from carcassonne import players
+from carcassonne import players, svg
 from carcassonne.phase import Phase
 from carcassonne.results_file import ResultsFileError, ResultsVersionWarning, read_results, write_results
 from carcassonne.simulation import (
@@ -56,6 +57,7 @@ from carcassonne import stats
 from carcassonne.study import Study, StudyError, StudyResult, load_study
 
 __version__ = ENGINE_VERSION
+
 
 Action = Move | Decision
 """What ``Game.legal_actions()`` lists and ``Game.apply()`` takes: a tile placement
@@ -108,5 +110,6 @@ __all__ = [
     "simulate",
     "simulate_summary",
     "stats",
+    "svg",
     "write_results",
 ]

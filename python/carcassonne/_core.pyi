@@ -875,6 +875,8 @@ class Game:
         ship or Friday order are refused."""
 
     def __reduce__(self) -> tuple[Callable[[str], Game], tuple[str]]: ...
+    def _repr_svg_(self) -> str:
+        """The board as SVG (``carcassonne.svg.board``), for notebooks."""
     def features(self) -> list[Feature]:
         """Every feature on the board, ordered by their first segment."""
 

@@ -5,17 +5,28 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
-from carcassonne._core import ENGINE_VERSION, RULES_VERSION, TILE_SETS, PlayerError, Rules
+from carcassonne._core import (
+    ENGINE_VERSION,
+    MAX_RECORD_BYTES,
+    RULES_VERSION,
+    TILE_SETS,
+    Game,
+    PlayerError,
+    RecordError,
+    Rules,
+)
 from carcassonne.players import MCTS, PlayerLike, parse
 from carcassonne.results_file import FORMATS, ResultsFileError
 from carcassonne.scaleout import BACKENDS
 from carcassonne.study_spec import load_spec
 from carcassonne.simulation import POLICIES, StudySummary, simulate, simulate_summary
+from carcassonne.svg import board
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -148,9 +159,67 @@ def _parser() -> argparse.ArgumentParser:
     study.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     study.add_argument("--backend", choices=BACKENDS, default="local", help="where to play (default local)")
     study.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bars")
+    render = sub.add_parser(
+        "render",
+        help="draw a saved game (a JSON record) as an SVG picture",
+        description="Replays a game record (Game.to_json) and draws its board as SVG.",
+    )
+    render.add_argument("record", metavar="RECORD.json", help="the game record")
+    render.add_argument(
+        "-o", "--output", default="-", metavar="FILE.svg", help="where to write the picture (default: standard output)"
+    )
+    render.add_argument("--size", type=int, default=None, help="width in pixels (default: 50 per square)")
+    render.add_argument("--no-last-move", action="store_true", help="do not outline the last move's tile")
+    render.add_argument("--no-legend", action="store_true", help="no row of players and scores under the board")
     sub.add_parser("version", help="print engine and rules versions")
     _report_parser(sub)
     return parser
+
+
+class _RenderError(Exception):
+    """A fault of ``carcassonne render``, named with its file."""
+
+
+def _read_record(path: str) -> Game:
+    """The game a record file replays; _RenderError names the file and the fault."""
+    try:
+        size = os.stat(path).st_size
+        if size > MAX_RECORD_BYTES:
+            raise _RenderError(f"{path}: {size} bytes, more than the {MAX_RECORD_BYTES} a record may have")
+        with open(path, "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
+    except OSError as e:
+        raise _RenderError(f"{path}: cannot read the record: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _RenderError(f"{path}: not a game record: not UTF-8 text (byte {e.start})") from None
+    try:
+        return Game.from_json(text)
+    except RecordError as e:
+        cause = e.__cause__
+        detail = f" ({type(cause).__name__}: {cause})" if cause is not None and str(cause) not in str(e) else ""
+        raise _RenderError(f"{path}: the record does not replay: {e}{detail}") from None
+
+
+def _render(args: argparse.Namespace) -> int:
+    try:
+        if args.size is not None and args.size < 1:
+            raise _RenderError(f"--size must be at least 1 pixel, not {args.size}")
+        game = _read_record(args.record)
+        picture = board(game, size=args.size, last_move=not args.no_last_move, legend=not args.no_legend)
+        if args.output == "-":
+            sys.stdout.write(picture + "\n")
+        else:
+            try:
+                with open(args.output, "w", encoding="utf-8") as f:
+                    f.write(picture + "\n")
+            except OSError as e:
+                raise _RenderError(f"{args.output}: cannot write the picture: {e.strerror or e}") from None
+    except _RenderError as e:
+        print(f"carcassonne: error: {e}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def _cutoff(text: str | None, default: int | None) -> int | None:
@@ -245,6 +314,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _study_command(args)
     if args.command == "report":
         return _report_command(args)
+    if args.command == "render":
+        return _render(args)
     if args.command != "simulate":
         parser.print_help()
         return 2

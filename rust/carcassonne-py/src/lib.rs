@@ -1596,6 +1596,16 @@ impl Game {
             inner: CoreGame::from_json(text).map_err(|e| record_err(py, e))?,
         })
     }
+    /// The board as SVG (`carcassonne.svg.board`), so that notebooks (Jupyter) show a
+    /// game as its picture. Drawn in Python: the picture is not on any hot path.
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py()
+            .import("carcassonne.svg")?
+            .getattr("board")?
+            .call1((slf,))?
+            .extract()
+    }
+
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
