@@ -500,25 +500,12 @@ def simulate(
     play, is dropped) instead of raising ``KeyboardInterrupt``. Either plays the study in
     batches of about half a second each: the same games and rows as one call.
     """
-    if backend != "local" or out_dir is not None:
-        rows: SimulationResult = _distributed(
-            False, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client
-        )
+    parts = _in_parts(
+        False, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client
+    )
+    if parts is not None:
+        rows: SimulationResult = parts
         return rows
-    if progress or partial:
-        _check_count(games, first_game)
-        return play_in_batches(
-            lambda first, count: simulate(
-                rules, count, seed=seed, policy=policy, players=players, threads=threads, first_game=first
-            ),
-            SimulationResult.concat,
-            lambda r: dataclasses.replace(r, interrupted=True),
-            operator.index(games),
-            operator.index(first_game),
-            progress=progress,
-            partial=partial,
-            description="simulate",
-        )
     study, cols = _run(simulate_batch, rules, games, seed, policy, players, threads, first_game)
     return SimulationResult(
         **study,
@@ -574,27 +561,54 @@ def simulate_summary(
     only exact per-seat totals: constant memory for any number of games. Its ``seats()``
     equal those of ``simulate(...)`` with the same arguments. ``progress`` and ``partial``
     as in ``simulate``."""
-    if backend != "local" or out_dir is not None:
-        summary: StudySummary = _distributed(
-            True, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client
-        )
+    parts = _in_parts(
+        True, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client
+    )
+    if parts is not None:
+        summary: StudySummary = parts
         return summary
-    if progress or partial:
-        _check_count(games, first_game)
-        return play_in_batches(
-            lambda first, count: simulate_summary(
-                rules, count, seed=seed, policy=policy, players=players, threads=threads, first_game=first
-            ),
-            StudySummary.concat,
-            lambda r: dataclasses.replace(r, interrupted=True),
-            operator.index(games),
-            operator.index(first_game),
-            progress=progress,
-            partial=partial,
-            description="simulate",
-        )
     study, totals = _run(simulate_totals, rules, games, seed, policy, players, threads, first_game)
     return StudySummary(**study, totals=StudyTotals.from_dict(totals))
+
+
+def _in_parts(
+    totals: bool,
+    rules: Rules | None,
+    games: int,
+    seed: int,
+    policy: str | None,
+    players: _players.PlayerLike | Sequence[_players.PlayerLike] | None,
+    threads: int | None,
+    first_game: int,
+    progress: bool,
+    partial: bool,
+    backend: str,
+    batch_games: int | None,
+    out_dir: str | os.PathLike[str] | None,
+    client: Any,
+) -> Any:
+    """The study played in parts and joined (``simulate_summary``'s totals if ``totals``,
+    else ``simulate``'s rows): on a backend or to ``out_dir`` (``_distributed``), or here in
+    timed batches for a progress bar or partial results; None when one native call plays
+    it."""
+    if backend != "local" or out_dir is not None:
+        return _distributed(
+            totals, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client
+        )
+    if not (progress or partial):
+        return None
+    _check_count(games, first_game)
+    play: Callable[..., Any] = simulate_summary if totals else simulate
+    return play_in_batches(
+        lambda first, count: play(rules, count, seed=seed, policy=policy, players=players, threads=threads, first_game=first),
+        StudySummary.concat if totals else SimulationResult.concat,
+        lambda r: dataclasses.replace(r, interrupted=True),
+        operator.index(games),
+        operator.index(first_game),
+        progress=progress,
+        partial=partial,
+        description="simulate",
+    )
 
 
 def _distributed(
