@@ -158,3 +158,12 @@ def test_cli_progress_flags(capsys: pytest.CaptureFixture[str], monkeypatch: pyt
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)
     assert main(["simulate", "--games", "20", "--progress"]) == 2
     assert "needs tqdm" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the memory available (Linux)")
+def test_rows_that_cannot_fit_are_refused_before_the_first_batch() -> None:
+    # As one call refuses them (the engine's message), for every way of playing in parts;
+    # totals need no room and are not refused.
+    for kwargs in ({}, {"partial": True}, {"progress": True}, {"backend": "dask"}, {"out_dir": "/nonexistent"}):
+        with pytest.raises(RulesError, match="need 98000000000000 bytes"):
+            simulate(Rules(), 10**12, **kwargs)  # type: ignore[arg-type]

@@ -33,6 +33,7 @@ __all__ = [
     "RecordError",
     "PositionError",
     "PlayerError",
+    "check_rows_fit",
     "replay_game",
     "simulate_totals",
     "max_threads",
@@ -908,6 +909,10 @@ def simulate_batch(
     arguments, a game range past 2**64 - 1, or results that would not fit in memory (before
     any game is played); KeyboardInterrupt within about one game of Ctrl-C.
     """
+
+def check_rows_fit(rules: Rules, games: SupportsIndex, *, first_game: SupportsIndex = 0) -> None:
+    """Raises the ``RulesError`` ``simulate_batch`` would raise for a study whose rows do not
+    fit in the memory available now (or whose range is bad); plays nothing."""
 
 def replay_game(
     rules: Rules,

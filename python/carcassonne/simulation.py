@@ -34,6 +34,7 @@ from carcassonne._core import (
     Rules,
     Game,
     RulesError,
+    check_rows_fit,
     max_threads,
     replay_game,
     simulate_batch,
@@ -598,6 +599,8 @@ def _in_parts(
     if not (progress or partial):
         return None
     _check_count(games, first_game)
+    if not totals:
+        _check_rows_fit(rules, games, first_game)
     play: Callable[..., Any] = simulate_summary if totals else simulate
     return play_in_batches(
         lambda first, count: play(rules, count, seed=seed, policy=policy, players=players, threads=threads, first_game=first),
@@ -631,6 +634,8 @@ def _distributed(
     ``backend="local"`` with ``out_dir`` plays the batches here, one after another."""
     _check_count(games, first_game)
     _lineup_specs(policy, players)  # the same errors as a local run, before any batch
+    if not totals:
+        _check_rows_fit(rules, games, first_game)
     if partial:
         raise scaleout.BackendError("partial=True plays in memory, here: not with a backend or out_dir")
     kwargs = {"rules": rules, "seed": seed, "policy": policy, "players": players, "threads": threads}
@@ -653,6 +658,12 @@ def _distributed(
         progress=progress,
         join=join,
     )
+
+
+def _check_rows_fit(rules: Rules | None, games: int, first_game: int) -> None:
+    """The rows of batches are joined at the end: refuse, as one call would, what cannot
+    fit in memory, before the first batch."""
+    check_rows_fit(rules if rules is not None else Rules(), games, first_game=first_game)
 
 
 def _check_count(games: int, first_game: int) -> None:

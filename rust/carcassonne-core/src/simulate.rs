@@ -318,23 +318,34 @@ impl Study {
         u128::from(self.games) * Columns::bytes_per_game(self.rules.players()) as u128
     }
 
+    /// Whether the per-game columns of this study fit in the memory available now
+    /// (`TooLarge` if not): what `columns` checks before the first game, also for a
+    /// study that is played in batches and joined.
+    pub fn check_columns_fit(&self) -> Result<(), SimulateError> {
+        let bytes = self.column_bytes();
+        let available = available_memory();
+        if bytes > isize::MAX as u128 || available.is_some_and(|a| bytes > u128::from(a)) {
+            return Err(self.too_large(available));
+        }
+        Ok(())
+    }
+
+    fn too_large(&self, available: Option<u64>) -> SimulateError {
+        SimulateError::TooLarge {
+            games: self.games,
+            bytes: self.column_bytes(),
+            available,
+        }
+    }
+
     /// Plays the study and returns one row per game. The memory is checked and reserved
     /// before the first game: a study whose results cannot fit is refused (`TooLarge`).
     pub fn columns(&self, stop: &AtomicBool) -> Result<Columns, SimulateError> {
-        let bytes = self.column_bytes();
-        let too_large = |available| SimulateError::TooLarge {
-            games: self.games,
-            bytes,
-            available,
-        };
-        let available = available_memory();
-        if bytes > isize::MAX as u128 || available.is_some_and(|a| bytes > u128::from(a)) {
-            return Err(too_large(available));
-        }
-        // Fits in usize: bytes (at least games when games > 0) is below isize::MAX.
+        self.check_columns_fit()?;
+        // Fits in usize: the bytes (at least games when games > 0) are below isize::MAX.
         let games = self.games as usize;
-        let mut cols =
-            Columns::with_capacity(games, self.rules.players()).map_err(|_| too_large(None))?;
+        let mut cols = Columns::with_capacity(games, self.rules.players())
+            .map_err(|_| self.too_large(None))?;
         self.run(stop, |r| cols.push(r))?;
         Ok(cols)
     }

@@ -1822,6 +1822,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulation::simulate_batch, m)?)?;
     m.add_function(wrap_pyfunction!(simulation::simulate_totals, m)?)?;
     m.add_function(wrap_pyfunction!(simulation::replay_game, m)?)?;
+    m.add_function(wrap_pyfunction!(simulation::check_rows_fit, m)?)?;
     m.add_function(wrap_pyfunction!(simulation::max_threads_py, m)?)?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("GameOverError", py.get_type::<GameOverError>())?;

@@ -254,6 +254,28 @@ pub fn replay_game(
     Ok(Game { inner })
 }
 
+/// Refuses, with the `RulesError` `simulate_batch` would raise, a study whose rows would
+/// not fit in the memory available now; plays nothing. For a study played in batches
+/// (progress bars, partial results), checked before the first batch.
+#[pyfunction]
+#[pyo3(signature = (rules, games, *, first_game=Int::of(0)))]
+#[pyo3(text_signature = "(rules, games, *, first_game=0)")]
+pub fn check_rows_fit(rules: &Rules, games: Int, first_game: Int) -> PyResult<()> {
+    let checked = study(
+        rules,
+        games,
+        Int::of(0),
+        first_game,
+        "random",
+        None,
+        Some(Int::of(1)),
+    )?;
+    checked
+        .study
+        .check_columns_fit()
+        .map_err(|e| RulesError::new_err(e.to_string()))
+}
+
 /// The most threads `simulate` accepts on this machine (4 per core).
 #[pyfunction(name = "max_threads")]
 pub fn max_threads_py() -> usize {
