@@ -235,7 +235,12 @@ def test_the_command_line_writes_results_files(tmp_path: Path, capsys: pytest.Ca
     assert read_results(data, format="csv").games == 5
     assert main(["simulate", "--games", "5", "--format", "csv"]) == 2
     assert "--format goes with --out FILE" in capsys.readouterr().err
-    assert main(["simulate", "--games", "5", "--out", str(tmp_path / "x.txt")]) == 2
+    # A file that cannot be written is refused before any game is played (a study that
+    # would run for hours is not played for nothing).
+    huge = str(10**12)
+    assert main(["simulate", "--games", huge, "--out", str(tmp_path / "x.txt")]) == 2
     assert "unknown suffix '.txt'" in capsys.readouterr().err
-    assert main(["simulate", "--games", "5", "--out", str(tmp_path / "no" / "x.csv")]) == 2
-    assert "cannot write" in capsys.readouterr().err
+    assert main(["simulate", "--games", huge, "--out", str(tmp_path / "no" / "x.csv")]) == 2
+    assert "cannot write: no directory" in capsys.readouterr().err
+    assert main(["simulate", "--games", huge, "--out", str(tmp_path), "--format", "csv"]) == 2
+    assert "cannot write: it is a directory" in capsys.readouterr().err

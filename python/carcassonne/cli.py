@@ -22,7 +22,7 @@ from carcassonne._core import (
     Rules,
 )
 from carcassonne.players import MCTS, PlayerLike, parse
-from carcassonne.results_file import FORMATS, ResultsFileError
+from carcassonne.results_file import FORMATS, ResultsFileError, check_target
 from carcassonne.scaleout import BACKENDS
 from carcassonne.study_spec import load_spec
 from carcassonne.simulation import POLICIES, StudySummary, simulate, simulate_summary
@@ -352,6 +352,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         study["progress"] = _progress(args.progress)
         study["partial"] = args.partial
         if args.out is not None:
+            # A file that could not be written fails now, not after the games.
+            check_target(args.out, args.format)
             # Every game's row is kept and written (the same games as the summary).
             rows = simulate(rules, **study)
             rows.save(args.out, args.format)

@@ -107,6 +107,22 @@ def read_results(path: str | os.PathLike[str], format: str | None = None) -> Sim
     return _result(source, metadata, columns)
 
 
+def check_target(path: str | os.PathLike[str], format: str | None = None) -> str:
+    """The format ``write_results`` would write ``path`` in, checked before anything is
+    played: a known format (or suffix), an existing directory to write into, and pyarrow
+    for Parquet. Raises ``ResultsFileError`` naming the file and the fault."""
+    target = Path(path)
+    kind = _format(target, format)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise ResultsFileError(f"{target}: cannot write: no directory {parent}")
+    if target.is_dir():
+        raise ResultsFileError(f"{target}: cannot write: it is a directory")
+    if kind == "parquet":
+        _pyarrow(target)
+    return kind
+
+
 def _format(path: Path, format: str | None) -> str:
     kind = format if format is not None else path.suffix.lower().lstrip(".")
     if kind not in FORMATS:
