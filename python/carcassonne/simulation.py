@@ -589,18 +589,41 @@ def _in_parts(
     client: Any,
 ) -> Any:
     """The study played in parts and joined (``simulate_summary``'s totals if ``totals``,
-    else ``simulate``'s rows): on a backend or to ``out_dir`` (``_distributed``), or here in
+    else ``simulate``'s rows): on a backend or to ``out_dir``, or here in
     timed batches for a progress bar or partial results; None when one native call plays
     it."""
-    if backend != "local" or out_dir is not None:
-        return _distributed(
-            totals, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client
-        )
-    if not (progress or partial):
+    distributed = backend != "local" or out_dir is not None
+    if not (distributed or progress or partial):
         return None
     _check_count(games, first_game)
     if not totals:
         _check_rows_fit(rules, games, first_game)
+    if distributed:
+        # On a cluster (``carcassonne.scaleout``), or here, one batch after another, for
+        # ``out_dir``.
+        _lineup_specs(policy, players)  # the same errors as a local run, before any batch
+        if partial:
+            raise scaleout.BackendError("partial=True plays in memory, here: not with a backend or out_dir")
+        kwargs = {"rules": rules, "seed": seed, "policy": policy, "players": players, "threads": threads}
+        join: Callable[[list[Any]], Any] = StudySummary.concat if totals else SimulationResult.concat
+        if backend == "local":
+            plan = scaleout.batches(operator.index(games), operator.index(first_game), batch_games, 1) or [(first_game, 0)]
+            target = None if out_dir is None else str(out_dir)
+            if target is not None:
+                Path(target).mkdir(parents=True, exist_ok=True)
+            return join([scaleout.play_batch(totals, kwargs, first, count, target) for first, count in plan])
+        return scaleout.run(
+            backend,
+            totals,
+            kwargs,
+            operator.index(games),
+            operator.index(first_game),
+            batch_games=batch_games,
+            out_dir=out_dir,
+            client=client,
+            progress=progress,
+            join=join,
+        )
     play: Callable[..., Any] = simulate_summary if totals else simulate
     return play_in_batches(
         lambda first, count: play(rules, count, seed=seed, policy=policy, players=players, threads=threads, first_game=first),
@@ -611,52 +634,6 @@ def _in_parts(
         progress=progress,
         partial=partial,
         description="simulate",
-    )
-
-
-def _distributed(
-    totals: bool,
-    rules: Rules | None,
-    games: int,
-    seed: int,
-    policy: str | None,
-    players: _players.PlayerLike | Sequence[_players.PlayerLike] | None,
-    threads: int | None,
-    first_game: int,
-    progress: bool,
-    partial: bool,
-    backend: str,
-    batch_games: int | None,
-    out_dir: str | os.PathLike[str] | None,
-    client: Any,
-) -> Any:
-    """``simulate``/``simulate_summary`` in batches on a cluster (``carcassonne.scaleout``);
-    ``backend="local"`` with ``out_dir`` plays the batches here, one after another."""
-    _check_count(games, first_game)
-    _lineup_specs(policy, players)  # the same errors as a local run, before any batch
-    if not totals:
-        _check_rows_fit(rules, games, first_game)
-    if partial:
-        raise scaleout.BackendError("partial=True plays in memory, here: not with a backend or out_dir")
-    kwargs = {"rules": rules, "seed": seed, "policy": policy, "players": players, "threads": threads}
-    join: Callable[[list[Any]], Any] = StudySummary.concat if totals else SimulationResult.concat
-    if backend == "local":
-        plan = scaleout.batches(operator.index(games), operator.index(first_game), batch_games, 1) or [(first_game, 0)]
-        target = None if out_dir is None else str(out_dir)
-        if target is not None:
-            Path(target).mkdir(parents=True, exist_ok=True)
-        return join([scaleout.play_batch(totals, kwargs, first, count, target) for first, count in plan])
-    return scaleout.run(
-        backend,
-        totals,
-        kwargs,
-        operator.index(games),
-        operator.index(first_game),
-        batch_games=batch_games,
-        out_dir=out_dir,
-        client=client,
-        progress=progress,
-        join=join,
     )
 
 
