@@ -186,7 +186,7 @@ def test_bad_maps_options_are_refused(kwargs: dict[str, object], fragment: str) 
     "change, fragment",
     [
         ((".ooooo.\n.......\n'''", ".ooxoo.\n.......\n'''"), 'line 9, column 4 (square [3, 3]): unknown symbol "x"'),
-        (('side = "W"', 'side = "E"'), "not on the map's border"),
+        (('side = "W"', 'side = "E"'), "faces square [2, 2], not the outside"),
         (("start_squares = 1", "start_squares = 2"), "has 1 start squares"),
         (('piece = "road"', 'piece = "bridge"'), 'piece "bridge" is not "road" or "city"'),
         (("[[border]]", "[[ferries]]\nfrom = [1, 1, \"W\"]\n\n[[border]]"), "missing field `to`"),

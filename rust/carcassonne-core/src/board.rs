@@ -67,15 +67,12 @@ pub struct Board {
     connected: Vec<bool>,
     /// Map boards: per island, whether a ferry connection reaching it is linked (M-10).
     linked: Vec<bool>,
-    /// Map boards: cells naming a piece placed elsewhere (a ferry connection's far end).
-    aliases: Vec<u32>,
 }
 
 /// A copy costs in proportion to what is on the board, not to the grids' area (sized for
 /// the whole deck: 23,000 cells for 72 tiles, about 90 KB in all). The grids are non-zero
-/// only at the squares of placed tiles and their aliases (`cells`, and on a map `shows`)
-/// and at open squares (`open_at`): `place`, `alias`, `apply_printed` and
-/// `open_if_empty` write nowhere else, and `reset` clears exactly these. So a copy
+/// only at the cells of placed tiles (`cells`, and on a map `shows`) and at open squares
+/// (`open_at`): `place`, `apply_printed` and `open_if_empty` write nowhere else, and `reset` clears exactly these. So a copy
 /// starts from zeroed grids (`vec![0; n]` is a `calloc`, whose fresh pages cost nothing
 /// to clear) and copies those cells; `clone_from` into a board of the same size clears
 /// the cells its own tiles and open squares marked, then copies the source's, with no
@@ -97,7 +94,6 @@ impl Clone for Board {
             shows: vec![0; self.shows.len()],
             connected: self.connected.clone(),
             linked: self.linked.clone(),
-            aliases: self.aliases.clone(),
         };
         b.copy_marks(self);
         b
@@ -118,7 +114,6 @@ impl Clone for Board {
         self.geometry.clone_from(&source.geometry);
         self.connected.clone_from(&source.connected);
         self.linked.clone_from(&source.linked);
-        self.aliases.clone_from(&source.aliases);
         self.copy_marks(source);
     }
 }
@@ -131,17 +126,11 @@ fn with_room_of<T: Copy>(v: &Vec<T>) -> Vec<T> {
 }
 
 impl Board {
-    /// Copies the grid cells `source` marks (placed tiles, aliases, open squares) into
-    /// this board's grids of the same size, whose `placed`, `aliases` and `open` are
-    /// already `source`'s.
+    /// Copies the grid cells `source` marks (placed tiles, open squares) into this
+    /// board's grids of the same size, whose `placed` and `open` are already `source`'s.
     fn copy_marks(&mut self, source: &Board) {
         let on_map = !self.shows.is_empty();
-        for c in self
-            .placed
-            .iter()
-            .map(|p| p.cell)
-            .chain(self.aliases.iter().copied())
-        {
+        for c in self.placed.iter().map(|p| p.cell) {
             let c = c as usize;
             self.cells[c] = source.cells[c];
             if on_map {
@@ -156,12 +145,7 @@ impl Board {
     /// Zeroes the grid cells this board marks (the inverse of `copy_marks`).
     fn clear_marks(&mut self) {
         let on_map = !self.shows.is_empty();
-        for c in self
-            .placed
-            .iter()
-            .map(|p| p.cell)
-            .chain(self.aliases.iter().copied())
-        {
+        for c in self.placed.iter().map(|p| p.cell) {
             self.cells[c as usize] = 0;
             if on_map {
                 self.shows[c as usize] = 0;
@@ -191,7 +175,6 @@ impl Board {
             shows: Vec::new(),
             connected: Vec::new(),
             linked: Vec::new(),
-            aliases: Vec::new(),
         }
     }
 
@@ -200,7 +183,7 @@ impl Board {
         match geometry {
             Geometry::Open => Board::new(tiles),
             Geometry::Map(map) => {
-                let cells = (map.dim * map.dim) as usize;
+                let cells = map.cells;
                 Board {
                     dim: map.dim,
                     dim_inverse: (1u64 << 42).div_ceil(map.dim as u64),
@@ -214,7 +197,6 @@ impl Board {
                     shows: vec![0; cells],
                     connected: vec![false; map.def.cities.len()],
                     linked: vec![false; map.def.islands],
-                    aliases: Vec::new(),
                 }
             }
         }
@@ -246,9 +228,6 @@ impl Board {
         }
         for p in &self.placed {
             self.cells[p.cell as usize] = 0;
-        }
-        for c in self.aliases.drain(..) {
-            self.cells[c as usize] = 0;
         }
         for o in &self.open {
             self.open_at[o.cell as usize] = 0;
@@ -291,6 +270,36 @@ impl Board {
     pub fn neighbour_cell(&self, cell: u32, side: usize) -> u32 {
         let (dx, dy) = SIDE_DELTA[side];
         (cell as i32 + dy * self.dim + dx) as u32
+    }
+
+    /// The cell a tile at `cell` meets across `side`: `neighbour_cell`, but on a map a
+    /// side holding a printed border piece or ferry end leads to that piece's own cell
+    /// (see `MapBoard::across`). `ON_MAP` says at compile time whether this is a map
+    /// board (the caller decides once), so the open grid's code is `neighbour_cell`.
+    #[inline]
+    pub fn across<const ON_MAP: bool>(&self, cell: u32, side: usize) -> u32 {
+        if ON_MAP && let Geometry::Map(map) = &self.geometry {
+            return map.across[cell as usize][side & 3];
+        }
+        self.neighbour_cell(cell, side)
+    }
+
+    /// `across` for the four sides of `cell` at once (one table row on a map).
+    #[inline]
+    pub fn across_row<const ON_MAP: bool>(&self, cell: u32) -> [u32; 4] {
+        if ON_MAP && let Geometry::Map(map) = &self.geometry {
+            return map.across[cell as usize];
+        }
+        [0, 1, 2, 3].map(|side| self.neighbour_cell(cell, side))
+    }
+
+    /// `across`, deciding at run time whether this is a map board (off the hot path).
+    pub fn across_any(&self, cell: u32, side: usize) -> u32 {
+        if self.is_map() {
+            self.across::<true>(cell, side)
+        } else {
+            self.neighbour_cell(cell, side)
+        }
     }
 
     #[inline]
@@ -408,8 +417,9 @@ impl Board {
         // A tile on a square (not a printed piece) opens the squares around it.
         let real = map.playable[cell as usize] || map.island[cell as usize] != NO_ISLAND;
         let mut around = [0u16; 4];
+        let across = map.across[cell as usize];
         for (side, edge) in edges.iter().enumerate() {
-            let n = self.neighbour_cell(cell, side);
+            let n = across[side];
             let nb = self.cells[n as usize];
             if nb != 0 {
                 around[side] = nb;
@@ -440,10 +450,15 @@ impl Board {
                 let island = map.island[far as usize];
                 if island != NO_ISLAND && !self.linked[island as usize] {
                     self.linked[island as usize] = true;
+                    // Its squares beside a tile (on the island or, where the island
+                    // touches the mainland, M-13, on the mainland) or beside a connected
+                    // large city open now.
                     for &c in &map.island_cells[island as usize] {
                         let beside_a_tile = (0..4).any(|side| {
                             let n = self.neighbour_cell(c, side) as usize;
-                            self.cells[n] != 0 && (map.playable[n] || map.island[n] != NO_ISLAND)
+                            let city = map.city[n];
+                            (self.cells[n] != 0 && (map.playable[n] || map.island[n] != NO_ISLAND))
+                                || (city != NO_CITY && self.connected[city as usize])
                         });
                         if beside_a_tile {
                             self.open_if_free(map, c);
@@ -466,7 +481,7 @@ impl Board {
     /// Opens the map square at `cell` if a tile may stand there now and it is empty.
     fn open_if_free(&mut self, map: &MapBoard, cell: u32) {
         if self.takes_tile_now(map, cell) {
-            self.open_if_empty(cell);
+            self.open_if_empty(map, cell);
         }
     }
 
@@ -480,14 +495,12 @@ impl Board {
             .placed
             .iter()
             .map(|p| p.cell)
-            .chain(self.aliases.iter().copied())
             .map(|c| (c, self.cells[c as usize], self.shows[c as usize]))
             .collect();
         crate::geometry::PrintedTemplate {
             placed: self.placed.clone(),
             neighbours: self.neighbours.clone(),
             cells,
-            aliases: self.aliases.clone(),
             nodes,
         }
     }
@@ -502,7 +515,12 @@ impl Board {
             self.cells[c as usize] = v;
             self.shows[c as usize] = shows;
         }
-        self.aliases.extend(t.aliases.iter().copied());
+    }
+
+    /// Where placed tile `index` (a printed piece on a cell of its own) is shown.
+    pub(crate) fn show_at(&mut self, index: usize, (x, y): (i32, i32)) {
+        self.placed[index].x = x;
+        self.placed[index].y = y;
     }
 
     /// If placed tile `piece` is a map's ferry connection and `from` the square at one of
@@ -519,30 +537,30 @@ impl Board {
         }
     }
 
-    /// Makes `cell` name placed tile `index` too (a ferry connection's second end), so
-    /// that a tile beside it meets the piece as it meets any neighbour.
-    pub fn alias(&mut self, cell: u32, index: usize) {
-        self.cells[cell as usize] = index as u16 + 1;
-        self.shows[cell as usize] = self.shows[self.placed[index].cell as usize];
-        self.aliases.push(cell);
-    }
-
-    /// Opens the empty square at `cell` (if not open yet), with the demand of every tile
-    /// and printed piece around it.
-    fn open_if_empty(&mut self, cell: u32) {
+    /// Opens the empty map square at `cell` (if not open yet), with the demand of every
+    /// tile and printed piece around it.
+    fn open_if_empty(&mut self, map: &MapBoard, cell: u32) {
         if self.cells[cell as usize] != 0 || self.open_at[cell as usize] != 0 {
             return;
         }
+        let demand = self.demand_at(map, cell);
+        self.open.push(OpenSquare { cell, demand });
+        self.open_at[cell as usize] = self.open.len() as u16;
+    }
+
+    /// What the tiles and printed pieces around the map square at `cell` demand of a tile
+    /// there (the demand byte of an open square).
+    pub(crate) fn demand_at(&self, map: &MapBoard, cell: u32) -> u8 {
         let mut demand = 0u8;
-        for side in 0..4 {
-            let n = self.neighbour_cell(cell, side) as usize;
+        let across = map.across[cell as usize];
+        for (side, &n) in across.iter().enumerate() {
+            let n = n as usize;
             if self.cells[n] != 0 {
                 let shown = (self.shows[n] >> (2 * ((side + 2) % 4))) & 3;
                 demand |= shown << (2 * side);
             }
         }
-        self.open.push(OpenSquare { cell, demand });
-        self.open_at[cell as usize] = self.open.len() as u16;
+        demand
     }
 
     /// Sides of the square at `cell` that close the features facing them (a map's

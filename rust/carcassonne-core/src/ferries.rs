@@ -168,7 +168,7 @@ impl Game {
             if def.edges_at[rotation as usize][side] != EdgeKind::Road {
                 continue;
             }
-            let Some(next) = board.placed_at(board.neighbour_cell(cell, side)) else {
+            let Some(next) = board.placed_at(board.across_any(cell, side)) else {
                 continue;
             };
             let entry = (side + 2) % 4;

@@ -432,9 +432,10 @@ pub struct Game {
 
 /// Calls `f(side, position on the side, segment, neighbour's element)` for every slot where a
 /// segment of `tile` at `cell` touches a segment of a placed neighbour: the one place that
-/// says how tiles connect, used both to join features and to evaluate a move.
+/// says how tiles connect, used both to join features and to evaluate a move. `ON_MAP`:
+/// the board is a map's (see `Board::across`).
 #[inline]
-fn for_each_contact(
+fn for_each_contact<const ON_MAP: bool>(
     rules: &Rules,
     board: &Board,
     cell: u32,
@@ -445,8 +446,19 @@ fn for_each_contact(
     let def = &rules.tiles[tile as usize];
     // Rotations are below 4 (`& 3` lets the compiler drop the bounds checks).
     let own = &def.slot_segment[rotation as usize & 3];
+    // On a map, the four cells across come from one row of its table.
+    let across = if ON_MAP {
+        board.across_row::<true>(cell)
+    } else {
+        [0; 4]
+    };
     for side in 0..4 {
-        let Some(nb) = board.placed_at(board.neighbour_cell(cell, side)) else {
+        let n = if ON_MAP {
+            across[side]
+        } else {
+            board.neighbour_cell(cell, side)
+        };
+        let Some(nb) = board.placed_at(n) else {
             continue;
         };
         let nbp = &board.placed[nb];
@@ -497,7 +509,7 @@ fn place_and_join<const ON_MAP: bool>(
     // The slots of one side often pair the same two segments (a city side: all three),
     // and nothing joins in between: the union is done once.
     let mut last = (u8::MAX, u32::MAX, 0u32);
-    for_each_contact(
+    for_each_contact::<ON_MAP>(
         rules,
         board,
         cell,
@@ -783,12 +795,9 @@ impl Game {
                         self.features.extend_nodes(&t.nodes);
                     }
                     None => {
-                        for &(cell, tile) in &map.pieces {
-                            self.add_tile(cell, tile, 0);
-                        }
-                        // Piece k is placed tile k: the pieces are the first tiles.
-                        for &(cell, piece) in &map.aliases {
-                            self.board.alias(cell, piece);
+                        for &(cell, tile, shown) in &map.pieces {
+                            let joined = self.add_tile(cell, tile, 0);
+                            self.board.show_at(joined.placed, shown);
                         }
                         let t = self.board.printed_template(self.features.nodes().to_vec());
                         // Another thread may have made it meanwhile: the same template.
@@ -1089,6 +1098,29 @@ impl Game {
     /// segment of that tile (`check` and the random player establish both); anything
     /// else may panic.
     pub(crate) fn meeple_allowed_unchecked(&self, tile: u16, p: Placement, seg: u8) -> bool {
+        if self.board.is_map() {
+            self.meeple_allowed_on_map(tile, p, seg)
+        } else {
+            self.meeple_allowed_on::<false>(tile, p, seg)
+        }
+    }
+
+    /// `meeple_allowed_unchecked` on a map board: kept out of line, so the open grid's
+    /// callers inline only their own form.
+    #[inline(never)]
+    pub(crate) fn meeple_allowed_on_map(&self, tile: u16, p: Placement, seg: u8) -> bool {
+        self.meeple_allowed_on::<true>(tile, p, seg)
+    }
+
+    /// `meeple_allowed_unchecked` on a map board or not (`ON_MAP`, see `Board::across`;
+    /// the random player decides once per move).
+    #[inline]
+    pub(crate) fn meeple_allowed_on<const ON_MAP: bool>(
+        &self,
+        tile: u16,
+        p: Placement,
+        seg: u8,
+    ) -> bool {
         if self.supply[self.current] == 0
             || self.rules.meeple_segments[tile as usize] & (1 << seg) == 0
         {
@@ -1120,7 +1152,7 @@ impl Game {
             }
             let Some(nb) = self
                 .board
-                .placed_at(self.board.neighbour_cell(p.cell, side))
+                .placed_at(self.board.across::<ON_MAP>(p.cell, side))
             else {
                 continue;
             };
@@ -1175,9 +1207,19 @@ impl Game {
 
     /// Which features of the board each segment of `tile` at `cell` would touch.
     fn contacts(&self, cell: u32, tile: u16, rotation: u8) -> Contacts {
+        if self.board.is_map() {
+            self.contacts_on::<true>(cell, tile, rotation)
+        } else {
+            self.contacts_on::<false>(cell, tile, rotation)
+        }
+    }
+
+    /// `contacts` on a map board or not (`ON_MAP`, see `Board::across`).
+    #[inline]
+    fn contacts_on<const ON_MAP: bool>(&self, cell: u32, tile: u16, rotation: u8) -> Contacts {
         let mut c = Contacts::default();
         let mut last = (u32::MAX, 0u32);
-        for_each_contact(
+        for_each_contact::<ON_MAP>(
             &self.rules,
             &self.board,
             cell,
@@ -1202,9 +1244,11 @@ impl Game {
                 }
             },
         );
-        let closing = self.board.closing_sides(cell);
-        if closing != 0 {
-            self.count_closed(&mut c, tile, rotation, closing);
+        if ON_MAP {
+            let closing = self.board.closing_sides(cell);
+            if closing != 0 {
+                self.count_closed(&mut c, tile, rotation, closing);
+            }
         }
         c
     }

@@ -24,14 +24,24 @@ pub enum Geometry {
 pub const NO_CITY: u8 = u8::MAX;
 pub const NO_ISLAND: u8 = u8::MAX;
 
-/// The tables of one map, indexed by board cell (the board's grid is sized by the map,
-/// with a margin of two cells around it, so every neighbour of a square is a cell).
+/// The tables of one map, indexed by board cell. The board's grid is sized by the map,
+/// with a margin of two cells around it, so every neighbour of a square is a cell; after
+/// the grid's `dim * dim` cells come one cell of its own for each printed border piece and
+/// ferry connection (they belong to a side of a square, M-13, so several may face one
+/// outside square), then one cell that is always empty.
 #[derive(Debug)]
 pub struct MapBoard {
     pub def: MapDef,
     /// Cell of map square (0, 0) is `origin * dim + origin`.
     pub origin: i32,
     pub dim: i32,
+    /// All cells: the grid's, the printed pieces' own, and the empty one.
+    pub cells: usize,
+    /// Per cell, per side: the cell across that side as tiles meet it.
+    /// The grid's neighbour, but the piece's own cell on a side holding a printed border
+    /// piece or ferry end, and the empty cell from a piece's own cell (a piece meets only
+    /// the squares it belongs to, through their sides).
+    pub across: Vec<[u32; 4]>,
     /// Per cell: a tile may stand here.
     pub playable: Vec<bool>,
     /// Per cell: the large city this printed square belongs to, or NO_CITY.
@@ -45,12 +55,11 @@ pub struct MapBoard {
     pub in_ring: Vec<bool>,
     /// Per large city: the playable cells beside it, which open once it is connected.
     pub frontier: Vec<Vec<u32>>,
-    /// The printed pieces as (cell, tile index), in the order they are put down: the
-    /// piece `k` is placed tile `k` of every game on this map.
-    pub pieces: Vec<(u32, u16)>,
-    /// Second cells of pieces standing at two places (a ferry connection's far end), as
-    /// (cell, piece index).
-    pub aliases: Vec<(u32, usize)>,
+    /// The printed pieces as (cell, tile index, square it is shown at), in the order they
+    /// are put down: the piece `k` is placed tile `k` of every game on this map. A
+    /// large-city square stands on its own cell; a border piece or ferry connection on a
+    /// cell of its own, shown at the outside square beyond its (first) side.
+    pub pieces: Vec<(u32, u16, (i32, i32))>,
     /// Per cell: the island this square belongs to, or NO_ISLAND.
     pub island: Vec<u8>,
     /// Per island: its cells.
@@ -76,7 +85,6 @@ pub struct PrintedTemplate {
     pub neighbours: Vec<[u16; 4]>,
     /// (cell, placed index + 1, edges shown)
     pub cells: Vec<(u32, u16, u8)>,
-    pub aliases: Vec<u32>,
     pub nodes: Vec<Node>,
 }
 
@@ -97,9 +105,39 @@ impl MapBoard {
     pub fn new(def: MapDef, piece_tiles: &[u16]) -> Self {
         let origin = 2;
         let dim = def.width.max(def.height) as i32 + 2 * origin + 1;
-        let cells = (dim * dim) as usize;
+        let grid_cells = (dim * dim) as usize;
         let cell_of =
             |col: i64, row: i64| ((row as i32 + origin) * dim + col as i32 + origin) as u32;
+        let printed = def.printed_pieces();
+        // Large-city squares stand on the grid; every other piece gets a cell of its own.
+        let own_cells = printed.iter().filter(|p| p.sides.is_some()).count();
+        let cells = grid_cells + own_cells + 1;
+        let empty = (cells - 1) as u32;
+        let mut across = vec![[empty; 4]; cells];
+        for c in 0..grid_cells as i32 {
+            for (side, (dx, dy)) in SIDE_DELTA.iter().enumerate() {
+                let n = c + dy * dim + dx;
+                if (0..grid_cells as i32).contains(&n) {
+                    across[c as usize][side] = n as u32;
+                }
+            }
+        }
+        let mut pieces = Vec::with_capacity(printed.len());
+        let mut next_own = grid_cells as u32;
+        for (p, t) in printed.iter().zip(piece_tiles) {
+            let cell = match &p.sides {
+                None => cell_of(p.at.0, p.at.1),
+                Some(sides) => {
+                    let own = next_own;
+                    next_own += 1;
+                    for &((col, row), side) in sides {
+                        across[cell_of(col as i64, row as i64) as usize][side] = own;
+                    }
+                    own
+                }
+            };
+            pieces.push((cell, *t, (p.at.0 as i32, p.at.1 as i32)));
+        }
         let mut playable = vec![false; cells];
         let mut city = vec![NO_CITY; cells];
         let mut in_ring = vec![false; cells];
@@ -122,17 +160,6 @@ impl MapBoard {
                 }
             }
         }
-        let printed = def.printed_pieces();
-        let pieces: Vec<(u32, u16)> = printed
-            .iter()
-            .zip(piece_tiles)
-            .map(|(p, t)| (cell_of(p.at.0, p.at.1), *t))
-            .collect();
-        let aliases = printed
-            .iter()
-            .enumerate()
-            .filter_map(|(k, p)| p.also_at.map(|(col, row)| (cell_of(col, row), k)))
-            .collect();
         // Ferry connections are the last printed pieces, in route order.
         let first_route = printed.len() - def.ferries.len();
         let connections = def
@@ -151,7 +178,7 @@ impl MapBoard {
         for &((col, row), n) in &def.island_arms {
             arms[cell_of(col as i64, row as i64) as usize] = n;
         }
-        // Border sides holding a printed piece or a ferry end: they do not close.
+        // Sides holding a printed piece or a ferry end: they do not close.
         let bordered: std::collections::HashSet<((usize, usize), usize)> = def
             .borders
             .iter()
@@ -170,8 +197,10 @@ impl MapBoard {
                 for side in 0..4 {
                     let n = def.beside((col, row), side);
                     let closes = match n {
-                        Square::None => !bordered.contains(&((col, row), side)),
-                        Square::Wave | Square::Highlight | Square::Half => true,
+                        Square::None | Square::Wave | Square::Highlight => {
+                            !bordered.contains(&((col, row), side))
+                        }
+                        Square::Half => true,
                         _ => false,
                     };
                     closing[c] |= (closes as u8) << side;
@@ -206,6 +235,8 @@ impl MapBoard {
             def,
             origin,
             dim,
+            cells,
+            across,
             playable,
             city,
             closing,
@@ -213,7 +244,6 @@ impl MapBoard {
             in_ring,
             frontier,
             pieces,
-            aliases,
             island,
             island_cells,
             connections,

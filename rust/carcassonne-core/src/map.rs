@@ -218,26 +218,22 @@ struct RawBorder {
 }
 
 impl MapDef {
-    /// A printed piece beyond `side` of square `at` shows only the side facing that square:
-    /// no other square may touch the same outside square (`what` names the piece).
-    fn outside_of_its_own(
-        &self,
-        at: (usize, usize),
-        side: usize,
-        what: &str,
-    ) -> Result<(), String> {
+    /// Whether side `side` of square `at` may hold a printed piece or ferry end: it faces
+    /// off the map, a wave or a highlight (M-13); the fault otherwise (`what` names it).
+    fn piece_side(&self, at: (usize, usize), side: usize, what: &str) -> Result<(), String> {
         let (dx, dy) = SIDE_DELTA[side];
-        let outside = (at.0 as i64 + dx as i64, at.1 as i64 + dy as i64);
-        for (dx, dy) in SIDE_DELTA {
-            let n = (outside.0 + dx as i64, outside.1 + dy as i64);
-            if n != (at.0 as i64, at.1 as i64) && self.square(n.0, n.1) != Square::None {
-                return Err(format!(
-                    "the outside square beyond side {} of [{}, {}] also touches square [{}, {}]; {what} needs an outside square of its own",
-                    SIDE_NAMES[side], at.0, at.1, n.0, n.1
-                ));
-            }
+        let (col, row) = (at.0 as i64 + dx as i64, at.1 as i64 + dy as i64);
+        match self.square(col, row) {
+            Square::None | Square::Wave | Square::Highlight => Ok(()),
+            Square::Half => Err(format!(
+                "side {} of [{}, {}] faces a half square, which becomes a square when two maps join; {what} belongs to a side facing off the map, a wave or a highlight",
+                SIDE_NAMES[side], at.0, at.1
+            )),
+            _ => Err(format!(
+                "side {} of [{}, {}] faces square [{col}, {row}], not the outside; {what} belongs to a side facing off the map, a wave or a highlight",
+                SIDE_NAMES[side], at.0, at.1
+            )),
         }
-        Ok(())
     }
 
     /// While islands are numbered: whether the island square at (col, row) has its number.
@@ -462,15 +458,6 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
                         map.squares[nr as usize * width + nc as usize] = Square::Island(id);
                         stack.push((nc as usize, nr as usize));
                     }
-                    if matches!(
-                        map.square(nc, nr),
-                        Square::Ordinary | Square::Town | Square::Start
-                    ) {
-                        return Err(fail(format!(
-                            "{}: an island square beside the mainland (islands are reached by ferry)",
-                            at(file_rows[r], c)
-                        )));
-                    }
                 }
             }
             map.islands += 1;
@@ -568,7 +555,8 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
             squares: out,
         });
     }
-    let mut outside_used: HashMap<(i64, i64), usize> = HashMap::new();
+    // Which piece holds each (square, side): one per side (M-13).
+    let mut sides_used: HashMap<((usize, usize), usize), String> = HashMap::new();
     for (i, b) in raw.border.iter().enumerate() {
         let line = item_line(b.span().start);
         let b = b.get_ref();
@@ -591,34 +579,22 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
                 )));
             }
         };
-        if !map.square(at.0 as i64, at.1 as i64).playable() {
+        if !map.square(at.0 as i64, at.1 as i64).takes_tiles() {
             return Err(berr(format!(
                 "square [{}, {}] takes no tile, so nothing can meet a printed piece there",
                 at.0, at.1
             )));
         }
-        if map.beside(at, side) != Square::None {
-            return Err(berr(format!(
-                "side {} of [{}, {}] is not on the map's border",
-                SIDE_NAMES[side], at.0, at.1
-            )));
-        }
+        map.piece_side(at, side, "a printed piece").map_err(berr)?;
         if b.arms > MAX_ARMS {
             return Err(berr(format!("at most {MAX_ARMS} coats of arms on a piece")));
         }
-        let (dx, dy) = SIDE_DELTA[side];
-        let outside = (at.0 as i64 + dx as i64, at.1 as i64 + dy as i64);
-        if let Some(other) = outside_used.insert(outside, i) {
+        if let Some(other) = sides_used.insert((at, side), format!("border piece {}", i + 1)) {
             return Err(berr(format!(
-                "the outside square beyond side {} of [{}, {}] already holds border piece {}",
-                SIDE_NAMES[side],
-                at.0,
-                at.1,
-                other + 1
+                "side {} of [{}, {}] already holds {other}; one printed piece per side",
+                SIDE_NAMES[side], at.0, at.1
             )));
         }
-        map.outside_of_its_own(at, side, "a printed piece")
-            .map_err(berr)?;
         map.borders.push(BorderPiece {
             at,
             side,
@@ -641,28 +617,13 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
                     at.0, at.1
                 )));
             }
-            if !matches!(map.beside(at, side), Square::None | Square::Wave) {
+            map.piece_side(at, side, "a ferry end").map_err(ferr)?;
+            if let Some(other) = sides_used.insert((at, side), format!("ferry {}", i + 1)) {
                 return Err(ferr(format!(
-                    "side {} of [{}, {}] is not on the map's border or the sea",
+                    "side {} of [{}, {}] already holds {other}; one printed piece per side",
                     SIDE_NAMES[side], at.0, at.1
                 )));
             }
-            let (dx, dy) = SIDE_DELTA[side];
-            let outside = (at.0 as i64 + dx as i64, at.1 as i64 + dy as i64);
-            if map.square(outside.0, outside.1) == Square::Wave {
-                return Err(ferr(format!(
-                    "side {} of [{}, {}] faces a wave square; a ferry leaves from the outside (.)",
-                    SIDE_NAMES[side], at.0, at.1
-                )));
-            }
-            if outside_used.insert(outside, usize::MAX).is_some() {
-                return Err(ferr(format!(
-                    "the outside square beyond side {} of [{}, {}] already holds a printed piece",
-                    SIDE_NAMES[side], at.0, at.1
-                )));
-            }
-            map.outside_of_its_own(at, side, "a ferry end")
-                .map_err(ferr)?;
             ends[k] = (at, side);
         }
         if ends[0].0 == ends[1].0 {
@@ -737,17 +698,6 @@ pub fn parse_map(text: &str, file: &str) -> Result<MapDef, DataError> {
             map.starts.len()
         )));
     }
-    for &(col, row) in &map.starts {
-        for side in 0..4 {
-            let n = map.beside((col, row), side);
-            if !matches!(n, Square::Ordinary | Square::Town) {
-                return Err(fail(format!(
-                    "{}: a start square needs ordinary squares or small towns on all four sides (its tiles are placed unturned before the game)",
-                    at(file_rows[row], col)
-                )));
-            }
-        }
-    }
     let playable = map.playable_squares();
     if !(1..=playable as u32).contains(&map.tiles) {
         return Err(fail(format!(
@@ -792,20 +742,23 @@ fn connected(squares: &[(usize, usize)]) -> bool {
 }
 
 /// A printed tile the map puts on the board before the first turn: a large-city square
-/// (on its own square) or a border piece (on the outside square beyond the border).
+/// (on its own square), a border piece or a ferry connection (attached to the sides of
+/// squares it belongs to, M-13, and shown at the outside square beyond its first side).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PrintedPiece {
     /// Tile id, `map/<name>/...`.
     pub id: String,
-    /// Where it stands, in map coordinates (a border piece: just outside the map).
+    /// Where it is shown, in map coordinates (a border piece: beyond its side; several
+    /// pieces may be shown at one outside square).
     pub at: (i64, i64),
     /// Edges N E S W and features, in the tile-file notation.
     pub edges: String,
     pub features: String,
     /// Coats of arms on its road (tile files allow pennants only in cities).
     pub road_arms: u8,
-    /// A ferry connection also stands here (its other end), in map coordinates.
-    pub also_at: Option<(i64, i64)>,
+    /// The sides of squares it belongs to, as (square, side): one for a border piece,
+    /// both ends for a ferry connection; none for a large-city square, which is a square.
+    pub sides: Option<Vec<((usize, usize), usize)>>,
 }
 
 impl MapDef {
@@ -821,7 +774,7 @@ impl MapDef {
                     edges,
                     features: city_square_features(&sq.edges, sq.arms),
                     road_arms: 0,
-                    also_at: None,
+                    sides: None,
                 });
             }
         }
@@ -849,7 +802,7 @@ impl MapDef {
                 edges: edges.iter().collect(),
                 features,
                 road_arms,
-                also_at: None,
+                sides: Some(vec![(b.at, b.side)]),
             });
         }
         for (i, f) in self.ferries.iter().enumerate() {
@@ -885,7 +838,7 @@ impl MapDef {
                 edges: edges.iter().collect(),
                 features: parts.join(" ; "),
                 road_arms: f.arms,
-                also_at: Some(outside(f.ends[1])),
+                sides: Some(f.ends.to_vec()),
             });
         }
         out
@@ -1109,7 +1062,7 @@ arms = 2
         let e = fault(&SMALL.replace(".oSoBBo.", ".oooBBo."));
         assert!(e.contains("no start square"), "{e}");
         let e = fault(&SMALL.replace("side = \"W\"", "side = \"E\""));
-        assert!(e.contains("not on the map's border"), "{e}");
+        assert!(e.contains("faces square [2, 1], not the outside"), "{e}");
         let e = fault(&SMALL.replace(".oooBBo.\n.oS", ".oooBBC.\n.oS"));
         assert!(e.contains("large city C has no [cities.C] entry"), "{e}");
         let e = fault(&SMALL.replace("start_squares = 1", "start_squares = 3"));

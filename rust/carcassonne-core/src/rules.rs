@@ -550,7 +550,7 @@ impl Rules {
                         &piece.edges,
                         &piece.features,
                         piece.road_arms,
-                        piece.also_at.is_some(),
+                        piece.sides.as_ref().is_some_and(|s| s.len() == 2),
                     )
                     .map_err(|fault| {
                         crate::data::DataError::maker(source.label(), DataKind::Map)(

@@ -25,35 +25,76 @@ fn all_sets(goods: bool, ic: bool) -> Arc<Rules> {
     Arc::new(Rules::new(spec).unwrap())
 }
 
+/// A side of a square: ((x, y), side).
+type SquareSide = ((i32, i32), usize);
+
 /// Recomputes every feature from the board alone and compares with the engine.
 fn check_against_flood_fill(game: &Game) {
     let rules = game.rules();
     let map = game.board().map();
     let placed = game.placed();
-    let mut at: HashMap<(i32, i32), usize> = placed
+    // Tiles and large-city squares by square; printed border pieces and ferry connections
+    // by the sides of squares they belong to (the map file's pieces say which, M-13; the
+    // placed tile with the piece's id is the piece).
+    let at: HashMap<(i32, i32), usize> = placed
         .iter()
         .enumerate()
+        .filter(|(_, p)| {
+            !rules.tiles[p.tile as usize].id.starts_with("map/")
+                || map.is_some_and(|m| {
+                    matches!(m.def.square(p.x as i64, p.y as i64), Square::City(_))
+                })
+        })
         .map(|(i, p)| ((p.x, p.y), i))
         .collect();
-    // Where each tile stands: a map's ferry connection stands beyond both of its ends (the
-    // map file's pieces say where; it is the placed tile with the piece's id at `at`).
-    let mut positions: Vec<Vec<(i32, i32)>> = placed.iter().map(|p| vec![(p.x, p.y)]).collect();
+    let mut on_side: HashMap<((i32, i32), usize), usize> = HashMap::new();
+    let mut piece_ends: HashMap<usize, Vec<SquareSide>> = HashMap::new();
     if let Some(m) = map {
         for piece in m.def.printed_pieces() {
-            let Some((x, y)) = piece.also_at else {
+            let Some(sides) = &piece.sides else {
                 continue;
             };
             let i = placed
                 .iter()
-                .position(|p| {
-                    (p.x as i64, p.y as i64) == piece.at
-                        && rules.tiles[p.tile as usize].id == piece.id
-                })
-                .expect("the ferry connection is on the board");
-            at.insert((x as i32, y as i32), i);
-            positions[i].push((x as i32, y as i32));
+                .position(|p| rules.tiles[p.tile as usize].id == piece.id)
+                .expect("the printed piece is on the board");
+            for &((col, row), side) in sides {
+                let sq = (col as i32, row as i32);
+                on_side.insert((sq, side), i);
+                piece_ends.entry(i).or_default().push((sq, side));
+            }
         }
     }
+    // What a tile meets: per side of its own, the neighbour there (or none) and whether
+    // that side is closed by the map. A printed piece meets only the squares it belongs to.
+    let contacts = |i: usize| -> Vec<(usize, Option<usize>, bool)> {
+        if let Some(ends) = piece_ends.get(&i) {
+            return ends
+                .iter()
+                .map(|&(sq, side)| ((side + 2) % 4, at.get(&sq).copied(), false))
+                .collect();
+        }
+        let p = &placed[i];
+        (0..4)
+            .map(|side| {
+                let (dx, dy) = SIDE_DELTA[side];
+                let beyond = (p.x + dx, p.y + dy);
+                if let Some(&piece) = on_side.get(&((p.x, p.y), side)) {
+                    return (side, Some(piece), false);
+                }
+                // On a map, the outside (without a printed piece), waves, highlights and
+                // lone half squares close what faces them: read from the map's own grid,
+                // not the engine's tables.
+                let closed = map.is_some_and(|m| {
+                    matches!(
+                        m.def.square(beyond.0 as i64, beyond.1 as i64),
+                        Square::None | Square::Wave | Square::Highlight | Square::Half
+                    )
+                });
+                (side, at.get(&beyond).copied(), closed)
+            })
+            .collect()
+    };
     let key = |i: usize, s: usize| (i, s);
     let mut seen: HashSet<(usize, usize)> = HashSet::new();
     for (i, p) in placed.iter().enumerate() {
@@ -79,40 +120,12 @@ fn check_against_flood_fill(game: &Game) {
                 }
                 let tp = &placed[ti];
                 let tdef = &rules.tiles[tp.tile as usize];
-                let printed = tdef.id.starts_with("map/");
-                for (side, &(px, py)) in
-                    (0..4).flat_map(|side| positions[ti].iter().map(move |xy| (side, xy)))
-                {
-                    let (dx, dy) = SIDE_DELTA[side];
-                    // A printed piece outside the map meets only the squares it faces.
-                    if printed
-                        && map.is_some_and(|m| {
-                            let sq = m.def.square((px + dx) as i64, (py + dy) as i64);
-                            !(sq.takes_tiles() || matches!(sq, Square::City(_)))
-                        })
-                    {
-                        continue;
-                    }
-                    let tp = carcassonne_core::board::Placed {
-                        x: px,
-                        y: py,
-                        ..*tp
-                    };
-                    let nb = at.get(&(tp.x + dx, tp.y + dy));
+                for (side, nb, closed) in contacts(ti) {
                     for pos in 0..3 {
                         let sl = slot(side, pos);
                         if tdef.segment_at(tp.rotation, sl) != Some(ts) {
                             continue;
                         }
-                        // On a map, the outside (without a printed piece, which stands
-                        // there as a placed tile), waves and highlights close what faces
-                        // them: read from the map's own grid, not the engine's tables.
-                        let beyond =
-                            map.map(|m| m.def.square((tp.x + dx) as i64, (tp.y + dy) as i64));
-                        let closed = matches!(
-                            beyond,
-                            Some(Square::None | Square::Wave | Square::Highlight | Square::Half)
-                        );
                         match nb {
                             None => {
                                 if !closed
@@ -122,7 +135,7 @@ fn check_against_flood_fill(game: &Game) {
                                     open += 1;
                                 }
                             }
-                            Some(&n) => {
+                            Some(n) => {
                                 let np = &placed[n];
                                 let ns = rules.tiles[np.tile as usize]
                                     .segment_at(np.rotation, facing_slot(sl))

@@ -65,7 +65,11 @@ impl Policy {
         if self == Policy::Greedy {
             return greedy_move(game, rng, buf);
         }
-        let c = self.choose_placement(game, rng, buf);
+        let c = if game.board().is_map() {
+            self.choose_placement::<true>(game, rng, buf)
+        } else {
+            self.choose_placement::<false>(game, rng, buf)
+        };
         let p = c.placement;
         let mut mv = base_move(game, c);
         if game.rules().ferries {
@@ -90,7 +94,11 @@ impl Policy {
             game.decide_unchecked(d);
             return;
         }
-        let c = self.choose_placement(game, rng, buf);
+        let c = if game.board().is_map() {
+            self.choose_placement::<true>(game, rng, buf)
+        } else {
+            self.choose_placement::<false>(game, rng, buf)
+        };
         let mv = base_move(game, c);
         game.play_choosing_ferries(mv, c.placement.cell, c.retrieve, |game, lake, movable| {
             // The greedy move's ferry choices were made with the rest of it.
@@ -118,11 +126,18 @@ impl Policy {
     /// The random player's placement and meeple choice (the greedy player chooses whole
     /// moves, `greedy_move`, before this is reached). Kept as the one out-of-line call
     /// of the random loop, with the signature it always had: the random player's
-    /// instruction count depends on how this is compiled.
+    /// instruction count depends on how this is compiled. `ON_MAP`: the board is a map's
+    /// (see `Board::across`), decided by the caller once per move, so the open grid's
+    /// instance carries no map code.
     #[inline(never)]
-    fn choose_placement(self, game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Choice {
+    fn choose_placement<const ON_MAP: bool>(
+        self,
+        game: &Game,
+        rng: &mut Rng,
+        buf: &mut Vec<Placement>,
+    ) -> Choice {
         match (self, game.rules().system) {
-            (Policy::Random, _) => random_placement(game, rng),
+            (Policy::Random, _) => random_placement::<ON_MAP>(game, rng),
             (Policy::Greedy, _) => greedy_placement(game, rng, buf),
         }
     }
@@ -358,7 +373,8 @@ fn random_pair(ends: u16, except: Option<(u8, u8)>, rng: &mut Rng) -> (u8, u8) {
 /// `0..=segments`; if that option does not exist, start again. Each attempt picks every
 /// legal (placement, option) pair with the same chance, so the accepted move is exactly
 /// uniform over the joint set, and meeple options are computed only for drawn placements.
-fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
+/// `ON_MAP`: the board is a map's (see `Board::across`).
+fn random_placement<const ON_MAP: bool>(game: &Game, rng: &mut Rng) -> Choice {
     // Cannot fail while the game is not over (the precondition of every chooser).
     let tile = game.tile().expect("game not over");
     let open = &game.board().open;
@@ -428,7 +444,7 @@ fn random_placement(game: &Game, rng: &mut Rng) -> Choice {
         } else {
             // A fitting placement (drawn from the legal rotations) and a segment of the
             // tile (seg < segments): the unchecked form is safe.
-            game.meeple_allowed_unchecked(tile, p, seg)
+            game.meeple_allowed_on::<ON_MAP>(tile, p, seg)
         };
         if free {
             return Choice::new(p, Some(seg));
