@@ -126,7 +126,8 @@ class Rules:
         friday: bool = False,
         friday_tiles: str | os.PathLike[str] | None = None,
         map: str | os.PathLike[str] | tuple[str | os.PathLike[str], str | os.PathLike[str]] | None = None,
-        start_squares: SupportsIndex | None = None,
+        start_squares: SupportsIndex | Iterable[tuple[SupportsIndex, SupportsIndex]] | None = None,
+        start_rotations: Iterable[SupportsIndex | None] | None = None,
         deck_size: SupportsIndex | None = None,
         small_towns: Iterable[SupportsIndex] | None = None,
     ) -> Rules:
@@ -145,9 +146,15 @@ class Rules:
         layouts, not the printed maps) or a ``.toml`` map file, or on two half maps joined
         along their half squares (a pair, or built-in names as ``"west+east"``); with a map, ``tile_sets=None``
         means base + Inns & Cathedrals + Traders & Builders (their extra rules off) and
-        ``meeples=None`` 9. ``start_squares`` (how many of the map's start squares get a tile
-        before the first turn) and ``deck_size`` (tiles in the deck, the start tile not
-        counted) default to the map's recommendation. ``small_towns`` plays the seed's
+        ``meeples=None`` 9. ``start_squares`` says which of the map's start squares get a
+        tile before the first turn (M-12): how many, from the first in the file, or exactly
+        which, as ``(column, row)`` pairs in order (the start tile on the first, then the
+        first fitting tiles of the deck); ``start_rotations`` turns each start square's tile
+        (0 to 3 quarter turns clockwise, or None: the first clockwise rotation that fits the
+        square's printed sides and the tiles beside it; a start tile that does not fit as
+        asked is refused, a deck tile that does not fit is removed and the next one drawn).
+        ``start_squares`` and ``deck_size`` (tiles in the deck, the start tile not counted)
+        default to the map's recommendation. ``small_towns`` plays the seed's
         small-town variants (M-4, all off by default): 1 covering a small town gives an extra
         turn (never two in a row), 2 covering one costs 2 points, 3 a scored road gains 2 per
         uncovered small town beside it.
@@ -241,6 +248,15 @@ class Rules:
     def map_grid(self) -> list[str]:
         """Carcassonne Maps: the map's grid, one string per row in the map file's symbols
         (two joined maps as one grid, their half squares as ``o``); empty without a map."""
+
+    def map_starts(self) -> list[tuple[int, int]]:
+        """Carcassonne Maps: the start squares used, as ``(column, row)`` in order (the start
+        tile on the first); empty without a map."""
+
+    @property
+    def start_rotations(self) -> list[int | None]:
+        """Carcassonne Maps: the rotation asked for each start square's tile (None: the first
+        that fits), one per start square used; empty without a map."""
 
     @property
     def small_towns(self) -> list[int]:
@@ -533,7 +549,7 @@ class Feature:
 
     @property
     def tiles(self) -> list[tuple[int, int]]:
-        """Distinct squares the feature covers."""
+        """Distinct squares the feature covers (tiles and a map's large-city squares)."""
 
     @property
     def segments(self) -> list[tuple[int, int, int]]:
@@ -567,6 +583,13 @@ class Feature:
     def goods(self) -> tuple[int, int, int]:
         """Goods symbols (wine, grain, cloth)."""
 
+    @property
+    def printed(self) -> list[str]:
+        """Carcassonne Maps: ids of the map's printed pieces in the feature ("map/<map>/A1",
+        ".../border2", ".../ferry1"); empty otherwise. Border pieces and ferry connections
+        belong to sides of squares and stand on no square: they are named here, not in
+        ``tiles`` or ``segments``."""
+
 @final
 class ScoreEvent:
     """One scoring in the event log; a read-only view."""
@@ -589,7 +612,8 @@ class ScoreEvent:
 
     @property
     def tiles(self) -> list[tuple[int, int]]:
-        """Squares of the scored feature."""
+        """Squares of the scored feature (tiles and a map's large-city squares; its border
+        pieces and ferry connections are in ``printed``)."""
 
     @property
     def printed(self) -> list[str]:

@@ -476,16 +476,21 @@ def _board_symbols(game: Game, placed: Sequence[PlacedTile]) -> dict[tuple[int, 
     printed = {(p.x, p.y) for p in placed if p.tile.startswith("map/")}
     if not printed:
         return out
-    order = {(p.x, p.y): k for k, p in enumerate(placed)}
+    # A feature's printed pieces are named by id (border pieces and ferry connections stand
+    # on no square); the coats of arms go on the first one whose feature 0 (a large-city
+    # square's city, a border piece's road or city, a ferry's road) is of the feature's kind.
+    where = {p.tile: (k, p.x, p.y) for k, p in enumerate(placed) if p.tile.startswith("map/")}
     for f in game.features():
         if not f.pennants:
             continue
         own = sum(out.get((x, y), {}).get(i, _NO_SYMBOLS).pennants for x, y, i in f.segments if (x, y) not in printed)
         arms = f.pennants - own
-        spots = sorted((order[(x, y)], x, y, i) for x, y, i in f.segments if (x, y) in printed)
+        spots = sorted(
+            where[t] for t in f.printed if t in where and rules.tile_features(t)[0].split()[0] == f.kind
+        )
         if arms > 0 and spots:
-            _, x, y, i = spots[0]
-            out.setdefault((x, y), {})[i] = _Symbols(pennants=arms)
+            _, x, y = spots[0]
+            out.setdefault((x, y), {})[0] = _Symbols(pennants=arms)
     return out
 
 

@@ -211,6 +211,16 @@ impl Board {
         &self.geometry
     }
 
+    /// Whether placed tile `index` stands on a square: every tile and large-city square
+    /// does; a map's printed border pieces and ferry connections belong to sides of
+    /// squares and stand on none (they are shown beyond their side).
+    pub fn on_square(&self, index: usize) -> bool {
+        match &self.geometry {
+            Geometry::Open => true,
+            Geometry::Map(map) => (self.placed[index].cell as usize) < map.grid_cells,
+        }
+    }
+
     /// The map, on a map board.
     pub fn map(&self) -> Option<&Arc<MapBoard>> {
         match &self.geometry {

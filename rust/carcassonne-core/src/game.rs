@@ -804,22 +804,49 @@ impl Game {
                         let _ = map.printed.set(t);
                     }
                 }
-                let used = rules.start_squares as usize;
-                for (k, &(col, row)) in map.def.starts.iter().take(used).enumerate() {
-                    let tile = if k == 0 {
-                        start
-                    } else if self.next_draw < self.deck.len() {
-                        self.next_draw += 1;
-                        self.deck[self.next_draw - 1]
-                    } else {
-                        break;
-                    };
+                // The start tile on the first start square, then the next tiles of the
+                // deck on the others (M-12): each turned as asked, or by default the
+                // first clockwise rotation whose edges fit what stands and is printed
+                // around the square. A deck tile that does not fit is removed (C-3) and
+                // the next one drawn; the start tile was checked with the rules.
+                for (k, square) in rules.starts.iter().enumerate() {
                     // Cannot fail: the map's squares are cells of its board.
                     let cell = self
                         .board
-                        .cell(col as i32, row as i32)
+                        .cell(square.at.0 as i32, square.at.1 as i32)
                         .expect("a map square is on the board");
-                    self.add_tile(cell, tile, 0);
+                    let demand = self.board.demand_at(&map, cell);
+                    let rotation = |tile: u16| {
+                        let def = &rules.tiles[tile as usize];
+                        let fits = |r: u8| {
+                            (0..4).all(|side| {
+                                let want = (demand >> (2 * side)) & 3;
+                                want == 0 || want == def.edges_at[r as usize][side] as u8
+                            })
+                        };
+                        match square.rotation {
+                            Some(r) => fits(r).then_some(r),
+                            None => (0..4).find(|&r| fits(r)),
+                        }
+                    };
+                    if k == 0 {
+                        // Cannot fail: `Rules::new` refused a start tile that does not
+                        // fit its square, and nothing stands there yet.
+                        let r = rotation(start).expect("the rules checked the start tile");
+                        self.add_tile(cell, start, r);
+                        continue;
+                    }
+                    while self.next_draw < self.deck.len() {
+                        let tile = self.deck[self.next_draw];
+                        self.next_draw += 1;
+                        match rotation(tile) {
+                            Some(r) => {
+                                self.add_tile(cell, tile, r);
+                                break;
+                            }
+                            None => self.discarded.push((0, tile)),
+                        }
+                    }
                 }
             }
         }
@@ -910,7 +937,8 @@ impl Game {
     }
 
     /// Squares (distinct) covered by the feature containing element `e` (none for an
-    /// element that is not on the board).
+    /// element that is not on the board): tiles and large-city squares; a map's printed
+    /// border pieces and ferry connections stand on no square (`Board::on_square`).
     pub fn feature_tiles(&self, e: u32) -> Vec<(i32, i32)> {
         if e as usize >= self.features.len() {
             return Vec::new();
@@ -918,12 +946,15 @@ impl Game {
         self.squares_of(e)
     }
 
-    /// `feature_tiles` for an element known to be on the board (the event log).
+    /// `feature_tiles` for an element known to be on the board (the event log). A map's
+    /// printed border pieces and ferry connections stand on no square: they are named by
+    /// `printed_in`, not here.
     pub(crate) fn squares_of(&self, e: u32) -> Vec<(i32, i32)> {
         let mut idx: Vec<u16> = self
             .features
             .members(e)
             .map(|m| self.features.node(m).placed)
+            .filter(|i| self.board.on_square(*i as usize))
             .collect();
         idx.sort_unstable();
         idx.dedup();
@@ -935,6 +966,15 @@ impl Game {
                 )
             })
             .collect()
+    }
+
+    /// Ids of the map's printed pieces in the feature containing element `e` (none on the
+    /// open grid, or for an element that is not on the board).
+    pub fn feature_printed(&self, e: u32) -> Vec<String> {
+        if e as usize >= self.features.len() {
+            return Vec::new();
+        }
+        self.printed_in(e)
     }
 
     /// Ids of the map's printed pieces in the feature of `e` (none on the open grid).

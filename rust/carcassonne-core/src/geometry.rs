@@ -35,8 +35,10 @@ pub struct MapBoard {
     /// Cell of map square (0, 0) is `origin * dim + origin`.
     pub origin: i32,
     pub dim: i32,
-    /// All cells: the grid's, the printed pieces' own, and the empty one.
+    /// All cells: the grid's (`grid_cells`, `dim * dim`), the printed pieces' own, and the
+    /// empty one.
     pub cells: usize,
+    pub grid_cells: usize,
     /// Per cell, per side: the cell across that side as tiles meet it.
     /// The grid's neighbour, but the piece's own cell on a side holding a printed border
     /// piece or ferry end, and the empty cell from a piece's own cell (a piece meets only
@@ -236,6 +238,7 @@ impl MapBoard {
             origin,
             dim,
             cells,
+            grid_cells,
             across,
             playable,
             city,

@@ -275,6 +275,33 @@ impl MapDef {
             .collect()
     }
 
+    /// What the map itself prints around square `at`, per side: the printed border piece
+    /// or ferry end on that side (a ferry shows a road), or the edge of the large-city
+    /// square across; None where a tile may show anything (M-12: a start square's tile
+    /// obeys these like any tile).
+    pub fn printed_demand(&self, at: (usize, usize)) -> [Option<EdgeKind>; 4] {
+        let mut out = [None; 4];
+        for (side, want) in out.iter_mut().enumerate() {
+            if let Some(b) = self.borders.iter().find(|b| (b.at, b.side) == (at, side)) {
+                *want = Some(b.kind);
+            } else if self.ferries.iter().any(|f| f.ends.contains(&(at, side))) {
+                *want = Some(EdgeKind::Road);
+            } else if let Square::City(i) = self.beside(at, side) {
+                let (dx, dy) = SIDE_DELTA[side];
+                let across = (
+                    (at.0 as i64 + dx as i64) as usize,
+                    (at.1 as i64 + dy as i64) as usize,
+                );
+                *want = self.cities[i as usize]
+                    .squares
+                    .iter()
+                    .find(|sq| sq.at == across)
+                    .map(|sq| sq.edges[(side + 2) % 4]);
+            }
+        }
+        out
+    }
+
     /// Squares a tile may ever stand on (island squares included).
     pub fn playable_squares(&self) -> usize {
         self.squares.iter().filter(|s| s.takes_tiles()).count()

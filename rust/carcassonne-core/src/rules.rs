@@ -80,10 +80,16 @@ pub struct RulesSpec {
     /// `join = "E"`, this one `join = "W"`), like USA West + East.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub join_map: Option<DataSource>,
-    /// Maps: how many of the map's start squares get a tile before the first turn (the
-    /// start tile, then the first tiles of the deck); none: the map's recommendation.
+    /// Maps: which of the map's start squares get a tile before the first turn (the
+    /// start tile on the first, then the first fitting tiles of the deck): how many, from
+    /// the first of the file, or exactly which; none: the map's recommendation (M-12).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_squares: Option<u32>,
+    pub start_squares: Option<StartSquares>,
+    /// Maps: how each start square's tile is turned (quarter turns clockwise), one entry
+    /// per start square used; `None` (or no list): the first clockwise rotation whose
+    /// edges fit the square's printed sides and the tiles already there (M-12).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub start_rotations: Vec<Option<u8>>,
     /// Maps: tiles in the deck (every tile of a game but the start tile; the start squares
     /// after the first take theirs from it), drawn from the shuffled tile sets; none: the
     /// map's recommendation.
@@ -94,6 +100,25 @@ pub struct RulesSpec {
     /// points, 3 a scored road gains 2 per uncovered small town beside it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub small_towns: Vec<u8>,
+}
+
+/// Maps: the start squares used (`RulesSpec::start_squares`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum StartSquares {
+    /// The first N start squares of the map (reading order of the grid).
+    Count(u32),
+    /// Exactly these start squares, as (column, row), in this order.
+    At(Vec<(u32, u32)>),
+}
+
+/// A start square of a game and the rotation asked for its tile (M-12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartSquare {
+    /// (column, row) on the map.
+    pub at: (usize, usize),
+    /// Quarter turns clockwise, or None: the first rotation that fits.
+    pub rotation: Option<u8>,
 }
 
 fn default_friday_tiles() -> DataSource {
@@ -127,6 +152,7 @@ impl Default for RulesSpec {
             map: None,
             join_map: None,
             start_squares: None,
+            start_rotations: Vec::new(),
             deck_size: None,
             small_towns: Vec::new(),
         }
@@ -201,6 +227,12 @@ pub enum RulesError {
         asked: u32,
         available: usize,
     },
+    /// A listed start square that is not one, listed twice, or an empty list.
+    StartSquareList(String),
+    /// `start_rotations` longer than the start squares used, or a rotation above 3.
+    StartRotations(String),
+    /// The start tile fits its start square at no rotation, or not at the one asked.
+    StartRotationMismatch(String),
     DeckSize {
         asked: u32,
         least: u32,
@@ -307,6 +339,9 @@ impl fmt::Display for RulesError {
                 f,
                 "start_squares must be between 1 and the map's {available} start squares, got {asked}"
             ),
+            RulesError::StartSquareList(why)
+            | RulesError::StartRotations(why)
+            | RulesError::StartRotationMismatch(why) => write!(f, "{why}"),
             RulesError::DeckSize { asked, least, most } => write!(
                 f,
                 "deck_size must be between {least} (a tile for each start square after the first) and {most} (every tile of the sets but the start tile), got {asked}"
@@ -321,6 +356,126 @@ impl fmt::Display for RulesError {
 }
 
 impl std::error::Error for RulesError {}
+
+/// The start squares a game on `map` uses (M-12), checked: `spec.start_squares` (how many
+/// from the first, or which; by default the map's recommendation) and
+/// `spec.start_rotations`; the start tile `start` must fit the first at the rotation asked
+/// (by default at some rotation) against the map's printed sides.
+fn start_squares_of(
+    map: &crate::map::MapDef,
+    spec: &RulesSpec,
+    start: &TileDef,
+) -> Result<Vec<StartSquare>, RulesError> {
+    let available = map.starts.len();
+    let squares: Vec<(usize, usize)> = match &spec.start_squares {
+        None => map.starts[..(map.start_squares as usize).min(available)].to_vec(),
+        Some(StartSquares::Count(n)) => {
+            if !(1..=available as u32).contains(n) {
+                return Err(RulesError::StartSquares {
+                    asked: *n,
+                    available,
+                });
+            }
+            map.starts[..*n as usize].to_vec()
+        }
+        Some(StartSquares::At(list)) => {
+            if list.is_empty() {
+                return Err(RulesError::StartSquareList(
+                    "start_squares lists no square; give at least one (column, row)".into(),
+                ));
+            }
+            if list.len() > available {
+                return Err(RulesError::StartSquares {
+                    asked: list.len().min(u32::MAX as usize) as u32,
+                    available,
+                });
+            }
+            let mut out: Vec<(usize, usize)> = Vec::with_capacity(list.len());
+            for &(col, row) in list {
+                let at = (col as usize, row as usize);
+                if !map.starts.contains(&at) {
+                    let shown: Vec<String> = map
+                        .starts
+                        .iter()
+                        .take(8)
+                        .map(|(c, r)| format!("({c}, {r})"))
+                        .collect();
+                    return Err(RulesError::StartSquareList(format!(
+                        "start_squares: ({col}, {row}) is not a start square of the map (S); its start squares are {}{}",
+                        shown.join(", "),
+                        if available > 8 { ", ..." } else { "" }
+                    )));
+                }
+                if out.contains(&at) {
+                    return Err(RulesError::StartSquareList(format!(
+                        "start_squares lists ({col}, {row}) twice"
+                    )));
+                }
+                out.push(at);
+            }
+            out
+        }
+    };
+    if spec.start_rotations.len() > squares.len() {
+        return Err(RulesError::StartRotations(format!(
+            "start_rotations has {} entries for {} start squares; give at most one per start square used",
+            spec.start_rotations.len(),
+            squares.len()
+        )));
+    }
+    if let Some((k, r)) = spec
+        .start_rotations
+        .iter()
+        .enumerate()
+        .find_map(|(k, r)| r.filter(|r| *r > 3).map(|r| (k, r)))
+    {
+        return Err(RulesError::StartRotations(format!(
+            "start_rotations[{k}] = {r}: a rotation is 0 to 3 quarter turns clockwise"
+        )));
+    }
+    let starts: Vec<StartSquare> = squares
+        .iter()
+        .enumerate()
+        .map(|(k, &at)| StartSquare {
+            at,
+            rotation: spec.start_rotations.get(k).copied().flatten(),
+        })
+        .collect();
+    // The start tile against what the map prints around its square (other start tiles
+    // come later and must fit it, like every tile).
+    let first = starts[0];
+    let demand = map.printed_demand(first.at);
+    let misfit = |r: u8| {
+        (0..4)
+            .find(|&side| demand[side].is_some_and(|want| start.edges_at[r as usize][side] != want))
+    };
+    let (col, row) = first.at;
+    match first.rotation {
+        Some(r) => {
+            if let Some(side) = misfit(r) {
+                return Err(RulesError::StartRotationMismatch(format!(
+                    "start_rotations[0] = {r} does not fit start square ({col}, {row}): turned so, start tile {} shows {} on side {}, where the map needs {}",
+                    quote(&start.id),
+                    start.edges_at[r as usize][side].name(),
+                    crate::topology::SIDE_NAMES[side],
+                    demand[side].map_or("anything", |e| e.name())
+                )));
+            }
+        }
+        None => {
+            if (0..4).all(|r| misfit(r).is_some()) {
+                let side = misfit(0).unwrap_or(0);
+                return Err(RulesError::StartRotationMismatch(format!(
+                    "start tile {} fits start square ({col}, {row}) at no rotation (side {} needs {}); choose other start squares or another start tile",
+                    quote(&start.id),
+                    crate::topology::SIDE_NAMES[side],
+                    demand[side].map_or("anything", |e| e.name())
+                )));
+            }
+        }
+    }
+    Ok(starts)
+}
 
 /// Indices into `known` of `ids`, which must name every one of them exactly once (the
 /// order of a shuffled pile: ships, Friday tiles).
@@ -431,6 +586,9 @@ pub struct Rules {
     pub printed_from: u16,
     /// Maps: start squares given a tile before the first turn (1 without a map).
     pub start_squares: u32,
+    /// Maps: those start squares, in order, with the rotation asked for each (empty
+    /// without a map).
+    pub starts: Vec<StartSquare>,
     /// Tiles a shuffled deck keeps (all of them but on a map).
     pub deck_limit: usize,
     /// Maps: the small-town variants (`RulesSpec::small_towns`) 1, 2 and 3.
@@ -516,6 +674,9 @@ impl Rules {
                 }
                 if spec.start_squares.is_some() {
                     return Err(RulesError::NeedsMap("start_squares"));
+                }
+                if !spec.start_rotations.is_empty() {
+                    return Err(RulesError::NeedsMap("start_rotations"));
                 }
                 if spec.deck_size.is_some() {
                     return Err(RulesError::NeedsMap("deck_size"));
@@ -757,17 +918,11 @@ impl Rules {
                 spec.small_towns.iter().take(8).copied().collect(),
             ));
         }
-        let (geometry, start_squares, deck_limit) = match map {
-            None => (Geometry::Open, 1, full_deck.len()),
+        let (geometry, start_squares, starts, deck_limit) = match map {
+            None => (Geometry::Open, 1, Vec::new(), full_deck.len()),
             Some(map) => {
-                let available = map.def.starts.len();
-                let used = spec.start_squares.unwrap_or(map.def.start_squares);
-                if !(1..=available as u32).contains(&used) {
-                    return Err(RulesError::StartSquares {
-                        asked: used,
-                        available,
-                    });
-                }
+                let starts = start_squares_of(&map.def, &spec, &tiles[start as usize])?;
+                let used = starts.len() as u32;
                 let most = full_deck.len() as u64;
                 let least = used - 1;
                 // The map's recommendation (tiles in a game, the start tile included), as
@@ -782,7 +937,12 @@ impl Rules {
                         most,
                     });
                 }
-                (Geometry::Map(std::sync::Arc::new(map)), used, size as usize)
+                (
+                    Geometry::Map(std::sync::Arc::new(map)),
+                    used,
+                    starts,
+                    size as usize,
+                )
             }
         };
         Ok(Rules {
@@ -792,6 +952,7 @@ impl Rules {
             geometry,
             printed_from,
             start_squares,
+            starts,
             deck_limit,
             tile_ids,
             segment_sides,

@@ -84,6 +84,15 @@ pub enum EdgeKind {
 }
 
 impl EdgeKind {
+    /// The edge in words, for messages: "a city", "a road", "a field".
+    pub fn name(self) -> &'static str {
+        match self {
+            EdgeKind::City => "a city",
+            EdgeKind::Road => "a road",
+            EdgeKind::Field => "a field",
+        }
+    }
+
     pub fn letter(self) -> char {
         match self {
             EdgeKind::City => 'C',

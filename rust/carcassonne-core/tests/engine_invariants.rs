@@ -9,7 +9,7 @@ use carcassonne_core::data::DataKind;
 use carcassonne_core::map::Square;
 use carcassonne_core::players::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
+use carcassonne_core::rules::{DataSource, Rules, RulesSpec, StartSquares};
 use carcassonne_core::tileset::FeatureKind;
 use carcassonne_core::topology::{CENTRE, SIDE_DELTA, facing_slot, slot};
 use carcassonne_core::{Game, Move};
@@ -293,14 +293,14 @@ fn maps_games_agree_with_flood_fill() {
     for name in DataKind::Map.builtin_names() {
         for (players, start_squares) in [(2, 2), (4, 3)] {
             let spec = RulesSpec {
-                start_squares: Some(start_squares),
+                start_squares: Some(StartSquares::Count(start_squares)),
                 ..RulesSpec::maps(name, players)
             };
             // The half maps have 2 start squares each.
             let spec = RulesSpec {
                 start_squares: Rules::new(spec.clone())
                     .is_err()
-                    .then_some(2)
+                    .then_some(StartSquares::Count(2))
                     .or(spec.start_squares),
                 ..spec
             };

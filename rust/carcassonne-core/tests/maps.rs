@@ -391,3 +391,280 @@ fn the_largest_maps_are_read_and_played_quickly() {
         start.elapsed()
     );
 }
+
+/// A spec for a map given as text, with `edit` applied to the default Maps spec.
+fn spec_of(map: &str, edit: impl FnOnce(&mut RulesSpec)) -> RulesSpec {
+    let mut spec = RulesSpec {
+        map: Some(DataSource::File {
+            path: "test-map.toml".into(),
+            toml: map.into(),
+        }),
+        meeples: 9,
+        ..RulesSpec::default()
+    };
+    edit(&mut spec);
+    spec
+}
+
+fn game_with(spec: RulesSpec, deck: &[&str]) -> Game {
+    let rules = Arc::new(Rules::new(spec).expect("test map"));
+    let deck = rules.deck_from_ids(deck).expect("base tiles");
+    Game::new(rules, deck)
+}
+
+/// A bay: the outside square (2, 1) is faced by three squares; two of their sides hold
+/// printed border roads with a coat of arms each (M-13).
+const BAY: &str = r#"
+name = "bay"
+tiles = 8
+start_squares = 1
+grid = '''
+......
+.o.oo.
+.oooS.
+.oooo.
+......
+'''
+
+[[border]]
+at = [3, 1]
+side = "W"
+piece = "road"
+arms = 1
+
+[[border]]
+at = [2, 2]
+side = "N"
+piece = "road"
+arms = 1
+"#;
+
+#[test]
+fn two_printed_pieces_facing_one_outside_square_are_two_pieces_of_one_road() {
+    // The start tile is a monastery (fields all round), so the road is the bay's alone.
+    let spec = spec_of(BAY, |s| s.start_tile = "base/B".into());
+    let mut g = game_with(spec, &["base/V", "base/V", "base/V"]);
+    play(&mut g, 3, 2, 1, Some(0)); // P0: a curve N-W, meeple on the road
+    // The square beside the bay must meet its printed road: a curve S-W does.
+    assert!(g.check(Move::place(3, 1, 1, None)).is_err(), "no road W");
+    play(&mut g, 3, 1, 0, None); // P1: a curve W-S, from the first printed road
+    assert_eq!(g.scores()[..2], [0, 0]);
+    play(&mut g, 2, 2, 2, None); // P0: a curve N-E, into the second printed road
+    // 3 tiles + 2 printed pieces + 2 coats of arms x 2 (M-6): each piece counts, though
+    // both stand beyond one outside square.
+    assert_eq!(g.scores()[..2], [9, 0]);
+}
+
+/// A start square on the coast with a printed city on its west side.
+const COAST: &str = r#"
+name = "coast"
+tiles = 5
+start_squares = 1
+grid = '''
+.....
+.So..
+.ooo.
+.....
+'''
+
+[[border]]
+at = [1, 1]
+side = "W"
+piece = "city"
+"#;
+
+#[test]
+fn a_start_square_on_the_coast_turns_its_tile_to_fit_the_printed_sides() {
+    // D (city N, road W-E) must show its city west: turned 3 quarters clockwise.
+    let g = game_with(spec_of(COAST, |_| {}), &["base/U"]);
+    let start = g
+        .placed()
+        .iter()
+        .find(|p| (p.x, p.y) == (1, 1))
+        .expect("the start tile");
+    assert_eq!(start.rotation, 3);
+    // Its road runs N-S now: the square below must take a road from the north.
+    assert!(is_open(&g, 1, 2) && is_open(&g, 2, 1));
+    assert!(
+        g.check(Move::place(1, 2, 0, None)).is_err(),
+        "U r0: no road N"
+    );
+    assert!(
+        g.check(Move::place(1, 2, 1, None)).is_ok(),
+        "U r1: road N-S"
+    );
+    // A rotation that does not fit is refused, naming the square and the side.
+    let e = Rules::new(spec_of(COAST, |s| s.start_rotations = vec![Some(0)]))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("(1, 1)") && e.contains("side W") && e.contains("a city"),
+        "{e}"
+    );
+    assert!(Rules::new(spec_of(COAST, |s| s.start_rotations = vec![Some(3)])).is_ok());
+    // A start tile that fits no rotation: a monastery has no city side.
+    let e = Rules::new(spec_of(COAST, |s| s.start_tile = "base/B".into()))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at no rotation") && e.contains("(1, 1)"), "{e}");
+}
+
+/// Three start squares: the middle one on the coast, the last beside a large city.
+const STARTS: &str = r#"
+name = "starts"
+tiles = 12
+start_squares = 2
+grid = '''
+.........
+.oSooSoA.
+.oooooooo
+.ooSooooo
+.........
+'''
+
+[cities.A]
+name = "Edge"
+squares = [{ at = [7, 1], edges = "CFRF", arms = 0 }]
+"#;
+
+#[test]
+fn the_rules_choose_which_start_squares_are_used_and_how_their_tiles_turn() {
+    use carcassonne_core::rules::StartSquares;
+    // Default: the map's recommendation, the first 2 in reading order.
+    let g = game_with(spec_of(STARTS, |_| {}), &["base/U", "base/U"]);
+    let at: Vec<(i32, i32)> = g
+        .placed()
+        .iter()
+        .filter(|p| !g.rules().tiles[p.tile as usize].id.starts_with("map/"))
+        .map(|p| (p.x, p.y))
+        .collect();
+    assert_eq!(at, vec![(2, 1), (5, 1)]);
+    // Exactly these squares, in this order, the second tile turned once.
+    let spec = spec_of(STARTS, |s| {
+        s.start_squares = Some(StartSquares::At(vec![(3, 3), (2, 1)]));
+        s.start_rotations = vec![None, Some(1)];
+    });
+    let g = game_with(spec, &["base/U", "base/U"]);
+    let placed: Vec<(i32, i32, u8)> = g
+        .placed()
+        .iter()
+        .filter(|p| !g.rules().tiles[p.tile as usize].id.starts_with("map/"))
+        .map(|p| (p.x, p.y, p.rotation))
+        .collect();
+    assert_eq!(placed, vec![(3, 3, 0), (2, 1, 1)]);
+    // A deck tile that does not fit its start square is removed (C-3) and the next one
+    // drawn: (5, 1) has a printed road on its north side.
+    let with_road = format!("{STARTS}\n[[border]]\nat = [5, 1]\nside = \"N\"\npiece = \"road\"\n");
+    let g = game_with(spec_of(&with_road, |_| {}), &["base/B", "base/U", "base/V"]);
+    let b = g.rules().tile_index("base/B").unwrap();
+    assert_eq!(g.discarded(), &[(0, b)]);
+    let second = g.placed().iter().find(|p| (p.x, p.y) == (5, 1)).unwrap();
+    assert_eq!(
+        (
+            g.rules().tiles[second.tile as usize].id.as_str(),
+            second.rotation
+        ),
+        ("base/U", 1)
+    );
+    // Asked to stay unturned, no tile fits there (U and V show no road north unturned).
+    let spec = spec_of(&with_road, |s| s.start_rotations = vec![None, Some(0)]);
+    let g = game_with(spec, &["base/B", "base/U", "base/V"]);
+    assert_eq!(g.discarded().len(), 3);
+    assert!(g.placed().iter().all(|p| (p.x, p.y) != (5, 1)));
+    // Faults: not a start square, listed twice, none, too many, a rotation list longer
+    // than the squares, a rotation above 3.
+    let fault =
+        |edit: fn(&mut RulesSpec)| Rules::new(spec_of(STARTS, edit)).unwrap_err().to_string();
+    let e = fault(|s| s.start_squares = Some(StartSquares::At(vec![(1, 1)])));
+    assert!(
+        e.contains("(1, 1) is not a start square") && e.contains("(2, 1), (5, 1), (3, 3)"),
+        "{e}"
+    );
+    let e = fault(|s| s.start_squares = Some(StartSquares::At(vec![(2, 1), (2, 1)])));
+    assert!(e.contains("twice"), "{e}");
+    let e = fault(|s| s.start_squares = Some(StartSquares::At(vec![])));
+    assert!(e.contains("no square"), "{e}");
+    let e = fault(|s| s.start_squares = Some(StartSquares::Count(4)));
+    assert!(e.contains("3 start squares, got 4"), "{e}");
+    let e = fault(|s| s.start_rotations = vec![None, None, None]);
+    assert!(e.contains("3 entries for 2 start squares"), "{e}");
+    let e = fault(|s| s.start_rotations = vec![Some(4)]);
+    assert!(e.contains("start_rotations[0] = 4"), "{e}");
+}
+
+/// A strait: a ferry across a wave to an island that touches the mainland at (2, 3), and a
+/// second ferry to the same island along the south coast.
+const STRAIT: &str = r#"
+name = "strait"
+tiles = 7
+start_squares = 1
+grid = '''
+.....
+.o~i.
+.S~i.
+.ooi.
+.....
+'''
+
+[[ferries]]
+from = [1, 1, "E"]
+to = [3, 1, "W"]
+arms = 1
+
+[[ferries]]
+from = [1, 3, "S"]
+to = [3, 3, "S"]
+"#;
+
+#[test]
+fn an_island_beside_the_mainland_with_two_ferries_one_across_a_wave() {
+    let mut g = game_with(
+        spec_of(STRAIT, |_| {}),
+        &["base/D", "base/A", "base/V", "base/V"],
+    );
+    assert!(!is_open(&g, 3, 3) && !is_open(&g, 3, 1));
+    // P0: the ferry across the wave is linked by a tile at its mainland end (a road
+    // facing it): its far end opens, and no island square that stands beside no tile.
+    play(&mut g, 1, 1, 2, None);
+    assert!(is_open(&g, 3, 1));
+    assert!(!is_open(&g, 3, 2) && !is_open(&g, 3, 3));
+    // P1: a monastery with its road into the second ferry; its far end opens too.
+    play(&mut g, 1, 3, 0, None);
+    assert!(is_open(&g, 3, 3) && is_open(&g, 2, 3));
+    // P0: a curve E-S beside the island, meeple on the road: the island square east of
+    // it must take a road from the west (the tiles on both sides of that side match).
+    play(&mut g, 2, 3, 3, Some(0));
+    assert!(
+        g.check(Move::place(3, 3, 2, None)).is_err(),
+        "V r2: no road W"
+    );
+    // P1: a curve W-S on the island: the road runs from the mainland over the island
+    // square and the second ferry back to the monastery: 3 tiles + the ferry = 4.
+    play(&mut g, 3, 3, 0, None);
+    assert_eq!(g.scores()[..2], [4, 0]);
+    assert!(
+        is_open(&g, 3, 2),
+        "an island square beside an island tile opens"
+    );
+}
+
+#[test]
+fn an_island_square_beside_a_mainland_tile_waits_for_its_ferry() {
+    // Only the ferry across the wave: the south coast is a neutral border.
+    let map = STRAIT.replace(
+        "[[ferries]]\nfrom = [1, 3, \"S\"]\nto = [3, 3, \"S\"]\n",
+        "",
+    );
+    let mut g = game_with(
+        spec_of(&map, |_| {}),
+        &["base/A", "base/V", "base/D", "base/V"],
+    );
+    play(&mut g, 1, 3, 0, None); // P0: a monastery, its road south to the border
+    play(&mut g, 2, 3, 3, None); // P1: a curve E-S, its road facing the island
+    assert!(!is_open(&g, 3, 3), "the island is not linked yet (M-10)");
+    play(&mut g, 1, 1, 2, None); // P0 links the ferry across the wave
+    // Now the island square beside the mainland tile opens, demanding its road.
+    assert!(is_open(&g, 3, 3) && is_open(&g, 3, 1));
+    assert!(g.check(Move::place(3, 3, 0, None)).is_ok());
+    assert!(g.check(Move::place(3, 3, 2, None)).is_err());
+}

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 mod actions;
 mod args;
+mod maps;
 mod players;
 mod simulation;
 mod south_seas;
@@ -273,9 +274,10 @@ impl Rules {
                         inns_and_cathedrals_scoring=false, traders_goods=false, ferries_edition="C3",
                         ships=None, retrieve_only_when_supply_empty=false,
                         boat_evaluates_unoccupied=false, friday=false, friday_tiles=None,
-                        map=None, start_squares=None, deck_size=None, small_towns=None))]
+                        map=None, start_squares=None, start_rotations=None, deck_size=None,
+                        small_towns=None))]
     #[pyo3(
-        text_signature = "(*, players=2, meeples=None, tile_sets=None, start_tile=None, farmers=True, inns_and_cathedrals_scoring=False, traders_goods=False, ferries_edition='C3', ships=None, retrieve_only_when_supply_empty=False, boat_evaluates_unoccupied=False, friday=False, friday_tiles=None, map=None, start_squares=None, deck_size=None, small_towns=None)"
+        text_signature = "(*, players=2, meeples=None, tile_sets=None, start_tile=None, farmers=True, inns_and_cathedrals_scoring=False, traders_goods=False, ferries_edition='C3', ships=None, retrieve_only_when_supply_empty=False, boat_evaluates_unoccupied=False, friday=False, friday_tiles=None, map=None, start_squares=None, start_rotations=None, deck_size=None, small_towns=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -294,7 +296,8 @@ impl Rules {
         friday: bool,
         friday_tiles: Option<Bound<'_, PyAny>>,
         map: Option<Bound<'_, PyAny>>,
-        start_squares: Option<Int>,
+        start_squares: Option<Bound<'_, PyAny>>,
+        start_rotations: Option<Bound<'_, PyAny>>,
         deck_size: Option<Int>,
         small_towns: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
@@ -321,9 +324,13 @@ impl Rules {
                 (Some(first), second)
             }
         };
-        let start_squares: Option<u32> = start_squares
-            .map(|n| n.within("start_squares", 1, 64, RulesError::new_err))
+        let start_squares = start_squares
+            .map(|obj| maps::start_squares(&obj))
             .transpose()?;
+        let start_rotations = start_rotations
+            .map(|obj| maps::start_rotations(&obj))
+            .transpose()?
+            .unwrap_or_default();
         let deck_size: Option<u32> = deck_size
             .map(|n| n.within("deck_size", 0, MAX_DECK as i128, RulesError::new_err))
             .transpose()?;
@@ -400,6 +407,7 @@ impl Rules {
             map,
             join_map,
             start_squares,
+            start_rotations,
             deck_size,
             small_towns,
         };
@@ -538,6 +546,19 @@ impl Rules {
             .map
             .as_ref()
             .map(|_| self.inner.start_squares)
+    }
+
+    /// Carcassonne Maps: the start squares used, as (column, row), in order (the start
+    /// tile on the first); empty without a map.
+    fn map_starts(&self) -> Vec<(usize, usize)> {
+        self.inner.starts.iter().map(|s| s.at).collect()
+    }
+
+    /// Carcassonne Maps: the rotation asked for each start square's tile (None: the first
+    /// that fits), one per start square used; empty without a map.
+    #[getter]
+    fn start_rotations(&self) -> Vec<Option<u8>> {
+        self.inner.starts.iter().map(|s| s.rotation).collect()
     }
 
     /// Carcassonne Maps: the small-town variants played (1 extra turn, 2 penalty, 3 road
@@ -684,9 +705,30 @@ impl Rules {
             s.ferries_edition,
             match self.map() {
                 Some(m) => format!(
-                    ", map='{}', start_squares={}, deck_size={}{}",
+                    ", map='{}', start_squares={}{}, deck_size={}{}",
                     m,
-                    self.inner.start_squares,
+                    match &s.start_squares {
+                        Some(carcassonne_core::rules::StartSquares::At(list)) => format!(
+                            "[{}]",
+                            list.iter()
+                                .map(|(c, r)| format!("({c}, {r})"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        _ => self.inner.start_squares.to_string(),
+                    },
+                    if s.start_rotations.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            ", start_rotations=[{}]",
+                            s.start_rotations
+                                .iter()
+                                .map(|r| r.map_or("None".to_string(), |r| r.to_string()))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    },
                     self.inner.deck_limit,
                     if s.small_towns.is_empty() {
                         String::new()
@@ -904,6 +946,8 @@ struct Feature {
     cathedrals: u32,
     /// Goods symbols (wine, grain, cloth).
     goods: (u16, u16, u16),
+    /// Carcassonne Maps: ids of the map's printed pieces in the feature.
+    printed: Vec<String>,
 }
 
 #[pymethods]
@@ -1663,10 +1707,13 @@ impl Game {
                 )));
             }
         };
-        let placed = g
-            .placed()
-            .iter()
-            .position(|p| i128::from(p.x) == x && i128::from(p.y) == y)
+        // A tile or large-city square; printed border pieces and ferry connections stand
+        // on no square.
+        let placed = (0..g.placed().len())
+            .find(|&i| {
+                let p = &g.placed()[i];
+                i128::from(p.x) == x && i128::from(p.y) == y && g.board().on_square(i)
+            })
             .ok_or_else(|| PositionError::new_err(format!("no tile at ({x}, {y})")))?;
         let def = &g.rules().tiles[g.placed()[placed].tile as usize];
         let index = index
@@ -1774,8 +1821,11 @@ impl Game {
         let g = &self.inner;
         let f = g.features();
         let n = f.node(root);
+        // Printed border pieces and ferry connections stand on no square: they are named
+        // in `printed` only.
         let mut segments: Vec<(i32, i32, u8)> = f
             .members(root)
+            .filter(|m| g.board().on_square(f.node(*m).placed as usize))
             .map(|m| {
                 let node = f.node(m);
                 let p = &g.placed()[node.placed as usize];
@@ -1801,6 +1851,7 @@ impl Game {
             inns: n.inns as u32,
             cathedrals: n.cathedrals as u32,
             goods: (n.goods[0], n.goods[1], n.goods[2]),
+            printed: g.feature_printed(root),
         }
     }
 }
