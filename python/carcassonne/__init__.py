@@ -39,7 +39,7 @@ from carcassonne._core import (
     TileDataError,
     UnknownTileError,
 )
-from carcassonne import players, svg
+from carcassonne import maps, players, svg
 from carcassonne.phase import Phase
 from carcassonne.results_file import ResultsFileError, ResultsVersionWarning, read_results, write_results
 from carcassonne.simulation import (
@@ -102,6 +102,7 @@ __all__ = [
     "StudyTotals",
     "TileDataError",
     "UnknownTileError",
+    "maps",
     "max_threads",
     "load_study",
     "players",

@@ -24,6 +24,8 @@ __all__ = [
     "Decision",
     "ActionValue",
     "SeaEvent",
+    "check_map",
+    "generate_map",
     "simulate_batch",
     "IllegalMoveError",
     "GameOverError",
@@ -248,6 +250,10 @@ class Rules:
     def map_grid(self) -> list[str]:
         """Carcassonne Maps: the map's grid, one string per row in the map file's symbols
         (two joined maps as one grid, their half squares as ``o``); empty without a map."""
+
+    def map_summary_json(self) -> str | None:
+        """Carcassonne Maps: what the map holds as JSON (see ``carcassonne.maps.summary``),
+        or None without a map."""
 
     def map_starts(self) -> list[tuple[int, int]]:
         """Carcassonne Maps: the start squares used, as ``(column, row)`` in order (the start
@@ -968,3 +974,25 @@ def simulate_totals(
 
 def max_threads() -> int:
     """The most threads ``simulate`` accepts on this machine: 4 per core."""
+
+
+def check_map(
+    source: str | os.PathLike[str],
+) -> tuple[str, list[tuple[int, int, tuple[int, int] | None, str]], str | None]:
+    """Reads and checks a map file or built-in map (see ``carcassonne.maps.check``): what
+    was read, its faults as (line, column, square or None, message), and the summary as
+    JSON when there is no fault. ``TileDataError`` for a file that cannot be read."""
+
+def generate_map(
+    seed: SupportsIndex,
+    squares: SupportsIndex,
+    large_cities: SupportsIndex,
+    islands: SupportsIndex,
+    ferries: SupportsIndex,
+    border_pieces: SupportsIndex,
+    waves: SupportsIndex,
+    highlights: SupportsIndex,
+    towns: SupportsIndex,
+    start_squares: SupportsIndex,
+) -> str:
+    """The text of a random valid map file (see ``carcassonne.maps.generate``)."""

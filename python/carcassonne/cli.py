@@ -20,13 +20,16 @@ from carcassonne._core import (
     PlayerError,
     RecordError,
     Rules,
+    RulesError,
 )
 from carcassonne.players import MCTS, PlayerLike, parse
 from carcassonne.results_file import FORMATS, ResultsFileError, check_target
 from carcassonne.scaleout import BACKENDS
 from carcassonne.study_spec import load_spec
 from carcassonne.simulation import POLICIES, StudySummary, simulate, simulate_summary
-from carcassonne.svg import board
+from carcassonne import maps
+from carcassonne.files import OutputFileError, write_text_atomically
+from carcassonne.svg import board, map as map_picture
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -80,7 +83,18 @@ def _parser() -> argparse.ArgumentParser:
         "or a .toml map file",
     )
     sim.add_argument(
-        "--start-squares", type=int, default=None, help="Maps: start squares used (default: the map's)"
+        "--start-squares",
+        nargs="+",
+        default=None,
+        metavar="N|COL,ROW",
+        help="Maps: how many start squares are used (N), or which (COL,ROW ..., in order); default: the map's",
+    )
+    sim.add_argument(
+        "--start-rotations",
+        nargs="+",
+        default=None,
+        metavar="R|-",
+        help="Maps: each start square's tile turned R quarter turns clockwise (- : the first that fits)",
     )
     sim.add_argument(
         "--deck-size", type=int, default=None, help="Maps: tiles in the deck (default: the map's recommendation)"
@@ -171,6 +185,7 @@ def _parser() -> argparse.ArgumentParser:
     render.add_argument("--size", type=int, default=None, help="width in pixels (default: 50 per square)")
     render.add_argument("--no-last-move", action="store_true", help="do not outline the last move's tile")
     render.add_argument("--no-legend", action="store_true", help="no row of players and scores under the board")
+    _map_parser(sub)
     sub.add_parser("version", help="print engine and rules versions")
     _report_parser(sub)
     return parser
@@ -316,6 +331,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _report_command(args)
     if args.command == "render":
         return _render(args)
+    if args.command == "map":
+        return _map_command(args, parser)
     if args.command != "simulate":
         parser.print_help()
         return 2
@@ -335,7 +352,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             boat_evaluates_unoccupied=args.boat_evaluates_unoccupied,
             friday=args.friday,
             map=args.map,
-            start_squares=args.start_squares,
+            start_squares=_start_squares(args.start_squares),
+            start_rotations=_start_rotations(args.start_rotations),
             deck_size=args.deck_size,
             small_towns=args.small_towns,
         )
@@ -490,3 +508,126 @@ def _report_command(args: argparse.Namespace) -> int:
         return 2
     print(f"carcassonne: wrote {path} ({len(files)} stud{'y' if len(files) == 1 else 'ies'})")
     return 0
+
+
+def _start_squares(tokens: Sequence[str] | None) -> int | list[tuple[int, int]] | None:
+    """``--start-squares``: one number (how many), or COL,ROW pairs (which, in order)."""
+    if tokens is None:
+        return None
+    if len(tokens) == 1 and "," not in tokens[0]:
+        try:
+            return int(tokens[0])
+        except ValueError:
+            raise RulesError(f"--start-squares: {tokens[0]!r} is not a number or COL,ROW") from None
+    out = []
+    for t in tokens:
+        col, sep, row = t.partition(",")
+        try:
+            out.append((int(col), int(row)))
+        except ValueError:
+            raise RulesError(f"--start-squares: {t!r} is not COL,ROW (e.g. 4,7)") from None
+        if not sep:
+            raise RulesError(f"--start-squares: {t!r} is not COL,ROW (e.g. 4,7)")
+    return out
+
+
+def _start_rotations(tokens: Sequence[str] | None) -> list[int | None] | None:
+    """``--start-rotations``: a rotation 0-3 per start square, ``-`` for the first that fits."""
+    if tokens is None:
+        return None
+    out: list[int | None] = []
+    for t in tokens:
+        if t == "-":
+            out.append(None)
+            continue
+        try:
+            out.append(int(t))
+        except ValueError:
+            raise RulesError(f"--start-rotations: {t!r} is not 0 to 3 or -") from None
+    return out
+
+
+def _map_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    mp = sub.add_parser(
+        "map",
+        help="check, draw or generate Carcassonne Maps files",
+        description="Tools for map files: check a transcription (every fault, then a summary), "
+        "draw a map alone as SVG, or write a random valid map.",
+    )
+    msub = mp.add_subparsers(dest="map_command")
+    check = msub.add_parser(
+        "check",
+        help="list every fault of a map file (file:line:column: fault), or its summary",
+        description="Exit status 0 when the file has no fault, 1 when it has, 2 when it cannot be read.",
+    )
+    check.add_argument("file", metavar="FILE", help="a .toml map file, or a built-in map's name")
+    render = msub.add_parser(
+        "render",
+        help="draw a map alone as SVG (squares, large cities, border pieces, ferries, coats of arms)",
+    )
+    render.add_argument("file", metavar="FILE", help="a .toml map file, or a built-in map's name")
+    render.add_argument("-o", "--output", default="-", metavar="FILE.svg", help="the picture (default: standard output)")
+    render.add_argument("--size", type=int, default=None, help="width in pixels (default: 40 per square)")
+    render.add_argument("--no-coordinates", action="store_true", help="no column and row numbers")
+    gen = msub.add_parser(
+        "generate",
+        help="write a random valid map file (for studies over many layouts)",
+        description="The same seed and options give the same file. Play it with --map FILE.",
+    )
+    gen.add_argument("seed", type=int, metavar="SEED")
+    gen.add_argument("-o", "--output", default="-", metavar="FILE.toml", help="the map file (default: standard output)")
+    defaults = {"squares": 125, "large-cities": 4, "islands": 2, "ferries": 1, "border-pieces": 8, "waves": 4,
+                "highlights": 2, "towns": 6, "start-squares": 3}  # fmt: skip
+    for name, value in defaults.items():
+        gen.add_argument(f"--{name}", type=int, default=value, help=f"(default {value})")
+
+
+def _map_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    def fail(message: str) -> int:
+        print(f"carcassonne: error: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        if args.map_command == "check":
+            report = maps.check(args.file)
+            print(report)
+            return 0 if report.ok else 1
+        if args.map_command == "render":
+            if args.size is not None and args.size < 1:
+                return fail(f"--size must be at least 1 pixel, not {args.size}")
+            report = maps.check(args.file)
+            if not report.ok:
+                print(report, file=sys.stderr)
+                return 1
+            picture = map_picture(Rules(map=args.file), size=args.size, coordinates=not args.no_coordinates)
+            if args.output == "-":
+                sys.stdout.write(picture + "\n")
+            else:
+                inputs = [args.file] if os.path.exists(args.file) else []
+                write_text_atomically(args.output, picture + "\n", inputs)
+            return 0
+        if args.map_command == "generate":
+            text = maps.generate(
+                args.seed,
+                squares=args.squares,
+                large_cities=args.large_cities,
+                islands=args.islands,
+                ferries=args.ferries,
+                border_pieces=args.border_pieces,
+                waves=args.waves,
+                highlights=args.highlights,
+                towns=args.towns,
+                start_squares=args.start_squares,
+            )
+            if args.output == "-":
+                sys.stdout.write(text)
+            else:
+                maps.write(text, args.output)
+            return 0
+    except (ValueError, OutputFileError) as e:  # TileDataError, RulesError: documented, with the file
+        return fail(str(e))
+    except KeyboardInterrupt:
+        print("carcassonne: interrupted", file=sys.stderr)
+        return 130
+    parser.parse_args(["map", "--help"])
+    return 2

@@ -480,3 +480,32 @@ fn single_segment_check_agrees_with_meeple_options() {
         );
     }
 }
+
+#[test]
+fn generated_maps_agree_with_flood_fill() {
+    use carcassonne_core::map::{MapShape, generate};
+    // Random layouts use every freedom of the format: start squares on the coast, bays,
+    // ferries across waves, islands beside the mainland, several ferries per island.
+    for seed in 0..12u64 {
+        let shape = MapShape {
+            squares: 90 + 5 * seed as u32,
+            islands: 1 + seed as u32 % 3,
+            border_pieces: 6 + seed as u32,
+            ..MapShape::default()
+        };
+        let text = generate(seed, &shape).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let spec = RulesSpec {
+            map: Some(DataSource::File {
+                path: format!("generated-{seed}.toml"),
+                toml: text,
+            }),
+            start_squares: Some(StartSquares::Count(1 + seed as u32 % 3)),
+            ..RulesSpec::maps("continental", 2 + seed as u32 % 3)
+        };
+        let rules = Arc::new(Rules::new(spec).unwrap_or_else(|e| panic!("seed {seed}: {e}")));
+        play_checked(Arc::clone(&rules), seed, 1, Policy::Random);
+        if seed % 4 == 0 {
+            play_checked(rules, seed + 100, 1, Policy::Greedy);
+        }
+    }
+}

@@ -229,14 +229,19 @@ fn tile_set_source(py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<DataSour
 
 /// A built-in data set of `kind`, or a `.toml` file (read now, so the rules are
 /// self-contained; refused unread when it is not a regular file or is too large).
-fn data_source(py: Python<'_>, item: &Bound<'_, PyAny>, kind: DataKind) -> PyResult<DataSource> {
+pub(crate) fn data_source(
+    py: Python<'_>,
+    item: &Bound<'_, PyAny>,
+    kind: DataKind,
+) -> PyResult<DataSource> {
     let os = py.import("os")?;
     let text: String = os.call_method1("fspath", (item,))?.extract()?;
     if kind.builtin_text(&text).is_some() {
         return Ok(DataSource::Builtin(text));
     }
     let path = std::path::Path::new(&text);
-    if text.ends_with(".toml") || path.is_file() {
+    // A path that exists is read as one (a directory or FIFO is refused unread below).
+    if text.ends_with(".toml") || path.exists() {
         let cannot = |why: String| {
             TileDataError::new_err(message(format!(
                 "{}: cannot read the {}: {why}",
@@ -546,6 +551,20 @@ impl Rules {
             .map
             .as_ref()
             .map(|_| self.inner.start_squares)
+    }
+
+    /// Carcassonne Maps: what the map holds (squares by kind, large cities, border pieces,
+    /// ferries, islands, start squares) as JSON, or None without a map (see
+    /// `carcassonne.maps.MapSummary`).
+    fn map_summary_json(&self) -> Option<String> {
+        let carcassonne_core::geometry::Geometry::Map(m) = &self.inner.geometry else {
+            return None;
+        };
+        Some({
+            // Cannot fail: the summary holds strings, numbers and lists only.
+            serde_json::to_string(&carcassonne_core::map::summarize(&m.def))
+                .expect("a summary serialises")
+        })
     }
 
     /// Carcassonne Maps: the start squares used, as (column, row), in order (the start
@@ -1870,6 +1889,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<actions::Decision>()?;
     m.add_class::<actions::ActionValue>()?;
     m.add_class::<SeaEvent>()?;
+    m.add_function(wrap_pyfunction!(maps::check_map, m)?)?;
+    m.add_function(wrap_pyfunction!(maps::generate_map, m)?)?;
     m.add_function(wrap_pyfunction!(simulation::simulate_batch, m)?)?;
     m.add_function(wrap_pyfunction!(simulation::simulate_totals, m)?)?;
     m.add_function(wrap_pyfunction!(simulation::replay_game, m)?)?;

@@ -96,3 +96,90 @@ pub fn start_rotations(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u8>>> {
     }
     Ok(out)
 }
+
+/// Reads and checks a map file (a path, or a built-in map's name) for
+/// `carcassonne.maps.check`: (what was read, its faults as (line, column, square or None,
+/// message), the summary as JSON when there is no fault). A file that cannot be read is
+/// `TileDataError`, as for `Rules(map=...)`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn check_map(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+) -> PyResult<(
+    String,
+    Vec<(usize, usize, Option<(usize, usize)>, String)>,
+    Option<String>,
+)> {
+    use carcassonne_core::data::{DataKind, DataSource};
+    let source = crate::data_source(py, source, DataKind::Map)?;
+    let (label, text) = match &source {
+        DataSource::Builtin(name) => (
+            name.clone(),
+            DataKind::Map
+                .builtin_text(name)
+                .expect("a built-in map's text")
+                .to_string(),
+        ),
+        DataSource::File { path, toml } => (path.clone(), toml.clone()),
+    };
+    // Checking is linear in the file (at most 1 MB): no need to release the GIL.
+    match carcassonne_core::map::check_map(&text) {
+        Ok(map) => Ok((
+            label,
+            Vec::new(),
+            // Cannot fail: the summary holds strings, numbers and lists only.
+            Some(
+                serde_json::to_string(&carcassonne_core::map::summarize(&map))
+                    .expect("a summary serialises"),
+            ),
+        )),
+        Err(faults) => Ok((
+            label,
+            faults
+                .into_iter()
+                .map(|f| (f.line, f.column, f.square, f.message))
+                .collect(),
+            None,
+        )),
+    }
+}
+
+/// A random valid map file (its TOML text) for `carcassonne.maps.generate`; a shape no map
+/// can have is `RulesError` naming the argument.
+#[pyfunction]
+#[pyo3(signature = (seed, squares, large_cities, islands, ferries, border_pieces, waves, highlights, towns, start_squares))]
+#[allow(clippy::too_many_arguments)]
+pub fn generate_map(
+    py: Python<'_>,
+    seed: Int,
+    squares: Int,
+    large_cities: Int,
+    islands: Int,
+    ferries: Int,
+    border_pieces: Int,
+    waves: Int,
+    highlights: Int,
+    towns: Int,
+    start_squares: Int,
+) -> PyResult<String> {
+    use carcassonne_core::map::{MAX_SQUARES, MapShape, generate};
+    let seed: u64 = seed.within("seed", 0, crate::args::U64_MAX, RulesError::new_err)?;
+    let n = |v: Int, name: &str, lo: i128, hi: i128| -> PyResult<u32> {
+        v.within(name, lo, hi, RulesError::new_err)
+    };
+    let shape = MapShape {
+        squares: n(squares, "squares", 1, MAX_SQUARES as i128)?,
+        large_cities: n(large_cities, "large_cities", 0, 25)?,
+        islands: n(islands, "islands", 0, 100)?,
+        ferries: n(ferries, "ferries", 0, 100)?,
+        border_pieces: n(border_pieces, "border_pieces", 0, 1_000)?,
+        waves: n(waves, "waves", 0, 1_000)?,
+        highlights: n(highlights, "highlights", 0, 1_000)?,
+        towns: n(towns, "towns", 0, 1_000)?,
+        start_squares: n(start_squares, "start_squares", 1, 100)?,
+    };
+    // The largest shape takes a fraction of a second: the GIL is released meanwhile.
+    py.detach(|| generate(seed, &shape))
+        .map_err(RulesError::new_err)
+}
