@@ -164,7 +164,9 @@ def test_every_fault_is_listed_with_file_line_and_column(tmp_path: Path, capsys:
     assert main(["map", "check", str(path)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == f"{path}: 5 faults"
-    assert out[0].startswith(f"{path}:{report.faults[0].line}:{report.faults[0].column}: line ")
+    first = report.faults[0]
+    assert out[0] == f"{path}:{first.line}:{first.column}: square [1, 2]: {first.message}"
+    assert out[1] == f"{path}:{report.faults[1].line}:{report.faults[1].column}: {report.faults[1].message}"
     # Loading names the first fault and how many more there are; nothing is half-loaded.
     with pytest.raises(TileDataError, match="and 4 more"):
         Rules(map=path)

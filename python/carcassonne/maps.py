@@ -189,6 +189,11 @@ class MapSummary:
         return "\n".join(lines)
 
 
+def _located(f: MapFault) -> str:
+    """A fault after its file:line:column: its square (if any) and message."""
+    return (f"square [{f.square[0]}, {f.square[1]}]: " if f.square is not None else "") + f.message
+
+
 def _arms(n: int) -> str:
     return f"{n} coat{'' if n == 1 else 's'} of arms"
 
@@ -208,7 +213,7 @@ class MapCheck:
 
     def __str__(self) -> str:
         if self.faults:
-            lines = [f"{self.file}:{f.line}:{f.column}: {f}" if f.line else f"{self.file}: {f}" for f in self.faults]
+            lines = [f"{self.file}:{f.line}:{f.column}: {_located(f)}" if f.line else f"{self.file}: {f}" for f in self.faults]
             n = len(self.faults)
             lines.append(f"{self.file}: {n} fault{'s' if n != 1 else ''}")
             return "\n".join(lines)
