@@ -668,3 +668,44 @@ fn an_island_square_beside_a_mainland_tile_waits_for_its_ferry() {
     assert!(g.check(Move::place(3, 3, 0, None)).is_ok());
     assert!(g.check(Move::place(3, 3, 2, None)).is_err());
 }
+
+/// A one-square large city closed by the map's edge, a start square beside a highlight.
+const FARM: &str = r#"
+name = "farm"
+tiles = 10
+start_squares = 1
+grid = '''
+........
+.oAoS^o.
+.oooooo.
+........
+'''
+
+[cities.A]
+name = "Walled"
+squares = [{ at = [2, 1], edges = "CFFF" }]
+"#;
+
+#[test]
+fn a_field_at_a_large_city_square_scores_the_city_and_a_highlight_closes_and_opens_nothing() {
+    use carcassonne_core::scoring::ScoreKind;
+    let mut g = game_with(spec_of(FARM, |_| {}), &["base/V"]);
+    // Seed example 10: the start tile (D: city N, road E-W) stands beside the highlight
+    // (5, 1): its road's east end is closed there, and the squares beyond and below the
+    // highlight do not open (unlike a large city's).
+    assert!(is_open(&g, 3, 1) && !is_open(&g, 6, 1) && !is_open(&g, 5, 2));
+    // M-11: a farmer on the field beside the large-city square's wall. The field also
+    // borders the start tile's city (closed by the map's edge, complete at once), so it
+    // scores both completed cities at the end: 3 + 3.
+    play(&mut g, 3, 1, 3, Some(1)); // P0: a curve E-S, farmer on the field facing A
+    assert!(g.is_over(), "the deck is empty");
+    assert_eq!(g.points_by_kind(0)[ScoreKind::Field as usize], 6);
+    // The farmer's field holds the large-city square's small field on its wall side.
+    let farmer = g
+        .placed()
+        .iter()
+        .position(|p| (p.x, p.y) == (3, 1))
+        .expect("the tile");
+    let printed = g.feature_printed(g.element(farmer, 1));
+    assert_eq!(printed, vec!["map/farm/A1".to_string()]);
+}
