@@ -463,11 +463,12 @@ def _tile_symbols(rules_json: str, tile: str) -> dict[int, _Symbols]:
     return out
 
 
-def _board_symbols(game: Game, placed: Sequence[PlacedTile]) -> dict[tuple[int, int], dict[int, _Symbols]]:
-    """Symbols per square and feature index: the tiles' own, and on a map the coats of arms
-    of the printed pieces (what their board features hold beyond the tiles' symbols)."""
+def _board_symbols(game: Game, placed: Sequence[PlacedTile]) -> dict[tuple[int, int] | str, dict[int, _Symbols]]:
+    """Symbols per feature index of each tile (by square) and printed piece (by id, as
+    several may be shown at one outside square): the tiles' own, and on a map the coats of
+    arms of the printed pieces (what their board features hold beyond the tiles' symbols)."""
     rules = game.rules
-    out: dict[tuple[int, int], dict[int, _Symbols]] = {}
+    out: dict[tuple[int, int] | str, dict[int, _Symbols]] = {}
     rules_json = rules.to_json()
     for p in placed:
         symbols = _tile_symbols(rules_json, p.tile)
@@ -479,18 +480,18 @@ def _board_symbols(game: Game, placed: Sequence[PlacedTile]) -> dict[tuple[int, 
     # A feature's printed pieces are named by id (border pieces and ferry connections stand
     # on no square); the coats of arms go on the first one whose feature 0 (a large-city
     # square's city, a border piece's road or city, a ferry's road) is of the feature's kind.
-    where = {p.tile: (k, p.x, p.y) for k, p in enumerate(placed) if p.tile.startswith("map/")}
+    where = {p.tile: k for k, p in enumerate(placed) if p.tile.startswith("map/")}
     for f in game.features():
         if not f.pennants:
             continue
         own = sum(out.get((x, y), {}).get(i, _NO_SYMBOLS).pennants for x, y, i in f.segments if (x, y) not in printed)
         arms = f.pennants - own
         spots = sorted(
-            where[t] for t in f.printed if t in where and rules.tile_features(t)[0].split()[0] == f.kind
+            (where[t], t) for t in f.printed if t in where and rules.tile_features(t)[0].split()[0] == f.kind
         )
         if arms > 0 and spots:
-            _, x, y = spots[0]
-            out.setdefault((x, y), {})[0] = _Symbols(pennants=arms)
+            _, tile = spots[0]
+            out.setdefault(tile, {})[0] = _Symbols(pennants=arms)
     return out
 
 
@@ -625,6 +626,27 @@ def _building(parent: ET.Element, kind: str, rotation: int) -> None:
             _el(g, "circle", cx=str(cx), cy="52", r="3", fill=colour)
 
 
+# The quarter of a square next to each side (a triangle to the centre), in tile units.
+_QUARTER = {
+    "N": "M0,0 L100,0 L50,50 Z",
+    "E": "M100,0 L100,100 L50,50 Z",
+    "S": "M0,100 L100,100 L50,50 Z",
+    "W": "M0,0 L0,100 L50,50 Z",
+}
+_OPPOSITE = {"N": "S", "E": "W", "S": "N", "W": "E"}
+
+
+def _piece_quarters(rules: Rules) -> dict[str, str]:
+    """For each printed border piece and ferry connection of the map of ``rules``, the side
+    of the outside square it is shown at (beyond its first side) that faces its square."""
+    from carcassonne.maps import summary as map_summary
+
+    info = map_summary(rules)
+    out = {f"map/{info.name}/border{k}": _OPPOSITE[b.side] for k, b in enumerate(info.borders, 1)}
+    out |= {f"map/{info.name}/ferry{k}": _OPPOSITE[f.ends[0][2]] for k, f in enumerate(info.ferries, 1)}
+    return out
+
+
 def _tile(
     parent: ET.Element,
     placed: PlacedTile,
@@ -634,8 +656,12 @@ def _tile(
     lake: bool,
     printed: bool,
     system: str,
+    facing: str | None = None,
 ) -> None:
-    """One placed tile: a group translated to its square and turned by its rotation."""
+    """One placed tile: a group translated to its square and turned by its rotation.
+    ``facing``: for a map's border piece or ferry end, the side of the outside square that
+    faces the map square it belongs to; the piece is drawn in that quarter of the square
+    only, so pieces facing one outside square (a bay) stay apart."""
     x0, y0 = placed.x * SQUARE, placed.y * SQUARE
     transform = f"translate({x0},{y0})"
     if placed.rotation % 4:
@@ -652,6 +678,11 @@ def _tile(
             "data-rotation": str(placed.rotation),
         },
     )
+    if facing is not None:
+        clip_id = f"piece-{placed.tile.replace('/', '-').replace('+', '-')}"
+        clip = _el(g, "clipPath", id=clip_id)
+        _el(clip, "path", d=_QUARTER[facing])
+        g = _el(g, "g", clip_path=f"url(#{clip_id})", **{"class": "piece-quarter", "data-facing": facing})
     # Houses and symbols keep upright: each is turned back by the tile's rotation.
     upright = f" rotate({-90 * (placed.rotation % 4)})" if placed.rotation % 4 else ""
     south_seas = system == "south-seas"
@@ -978,6 +1009,7 @@ def board(
 
     ferries = {(x, y): (a, b) for x, y, a, b in game.ferries}
     symbols = _board_symbols(game, placed)
+    quarters = _piece_quarters(rules) if grid else {}
     tiles = _el(svg, "g", **{"class": "tiles"})
     layouts: dict[tuple[int, int], _Layout] = {}
     for p in placed:
@@ -988,11 +1020,12 @@ def board(
             tiles,
             p,
             layout,
-            symbols.get((p.x, p.y), {}),
+            symbols.get(p.tile if p.tile.startswith("map/") else (p.x, p.y), {}),
             ferries.get((p.x, p.y)),
             lake,
             p.tile.startswith("map/"),
             system,
+            quarters.get(p.tile),
         )
 
     if system == "south-seas":
