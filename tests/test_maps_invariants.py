@@ -2,58 +2,78 @@
 
 Games on the built-in maps (``MAPS_CONFIGS``: one to four start squares, a short deck,
 The Ferries' lake tiles on a map, islands and ferry connections, two half maps joined and
-one alone, the small-town variants) are drawn with Hypothesis (deck seed and the seed of
-the move choices) and checked move by move against an oracle written here in Python from
-the map files and tile files alone (read with ``tomllib``; see ``oracle.py``),
-``game.board`` and ``game.ferries``; no engine table of the map is used:
+one alone, the small-town variants) and on small map files written here (``LOCAL_MAPS``:
+a start square on the coast whose printed city turns the start tile, a bay where three
+printed roads face one outside square, printed cities facing a highlight, a strait with
+ferries across waves to an island that touches the mainland and is reached by three
+ferries, one ending at a highlight, chosen start squares and rotations) are drawn with
+Hypothesis (deck seed and the seed of the move choices) and checked move by move against
+an oracle written here in Python from the map files and tile files alone (read with
+``tomllib``; see ``oracle.py``), ``game.board`` and ``game.ferries``; no engine table of
+the map is used. Printed border pieces and ferry connections belong to sides of squares
+(DECISIONS M-13): the oracle keys them by their tile id, real tiles and large-city squares
+by their square, and a (square, side) -> piece table says what a tile meets across each
+side:
 
-* the set-up: the printed pieces (large-city squares on their squares, border pieces on the
-  outside square beyond their side, each ferry connection once, beyond its first end)
-  stand on the board first, unturned, then the start tile on the first start square and
-  tiles of the deck on the next start squares (on joined maps, both maps' start squares in
-  reading order of the joined grid);
-* the listed placements (square, rotation) are exactly the oracle's: a playable empty square
-  next to a real tile or to a connected large city (M-8), or at the far end of a linked
-  ferry connection (a real tile at either end links it); island squares only once a linked
-  connection reaches their island (M-10); on joined maps each pair of half squares is one
-  ordinary square, alone they take no tile; matching every neighbour, printed pieces
-  included (a tile at either end of a ferry connection shows a road towards it); the
+* the set-up: the printed pieces (each id once; large-city squares on their squares,
+  border pieces and ferry connections shown at the outside square beyond their first
+  side, several possibly at one square) stand on the board first, unturned; then the
+  start tile on the first of ``rules.map_starts()`` and tiles of the deck on the others,
+  in order, each turned as ``rules.start_rotations`` asks or else by the first clockwise
+  rotation whose edges fit what is printed on the square's sides, the large-city squares
+  across and the start tiles already placed (M-12); a tile was discarded at turn 0 only
+  if it did not fit the start square it was tried on, or fits nowhere after the set-up;
+* the listed placements (square, rotation) are exactly the oracle's: a playable empty
+  square next to a real tile or to a connected large city (M-8), or at the far end of a
+  linked ferry connection (a real tile at either end links it); island squares only once
+  a linked connection reaches their island (any of several, M-10, M-13), and then also
+  beside a mainland tile; on joined maps each pair of half squares is one ordinary
+  square, alone they take no tile; matching every neighbour across each side: a tile, a
+  large-city square, or the printed piece on that side (a ferry end shows a road); the
   listed meeple targets are the tile's features whose feature is free;
 * a tile is discarded only when it fits nowhere;
 * every listed move is accepted; large-city squares, waves, highlights, lone half squares,
-  outside squares (a border piece's or ferry connection's squares, the outside next to a
-  real tile, far away), squares not yet open (islands not reached), occupied squares and
-  non-matching turns are refused and change nothing;
-* a recount of every feature by flood fill (printed pieces as tiles of their features, a
-  ferry connection one road piece touching both its ends; sides facing the outside
-  without a printed piece, a wave, a highlight or a lone half square close what faces
-  them; monastery rings of the squares that can be filled, M-9) agrees with
-  ``features()``; the scorings of every turn and of the end follow from it, with coats of
-  arms as pennants of the city (M-7) and 2 each on a completed border road or ferry
-  connection (1 each at the end, M-5, M-6); a tile on an island square scores 2 per coat
-  of arms printed there at once (kind "map");
+  outside squares (those printed pieces face, the outside next to a real tile, far
+  away), squares not yet open (islands not reached), occupied squares and non-matching
+  turns are refused and change nothing;
+* a recount of every feature by flood fill (each printed piece one piece of its feature,
+  meeting only the squares it belongs to, through their sides; a ferry connection one
+  road piece touching both its ends; a side facing the outside, a wave or a highlight
+  without a piece, or a lone half square, closes what faces it; monastery rings of the
+  squares that can be filled, M-9) agrees with ``features()`` (segments on real tiles,
+  printed pieces by id in ``Feature.printed``); the scorings of every turn and of the end
+  follow from it (a piece counts as one, also when two are shown at one outside square),
+  with coats of arms as pennants of the city (M-7) and 2 each on a completed border road
+  or ferry connection (1 each at the end, M-5, M-6); a tile on an island square scores 2
+  per coat of arms printed there at once (kind "map");
 * the small-town variants (squares ``t``): 1 covering one gives the same player an extra
   turn, never two in a row; 2 covering one costs 2 points (kind "map"); 3 a scored road
-  gains 2 per uncovered small town beside a square of the road (real tiles and printed
-  pieces on squares: not border pieces or ferry connections, which stand outside);
+  gains 2 per uncovered small town beside a square of the road (real tiles and large-city
+  squares: never border pieces or ferry connections, which stand on no square);
 * meeples are conserved; the deck is used up (placed + discarded + start-square tiles);
 * clones and JSON records of Maps games mid-game continue identically.
 
+``MapData`` reads any map file (``MapData.load``: a built-in name, a path, or two joined;
+``MapData.from_text``), so ``play_checked`` checks games on any map file with any rules.
+
 ``simulate`` is not compared with ``Game``: its players draw from the engine's own random
 numbers, which the Python API does not expose (no policy can be replayed move by move);
-seeds, records and batch determinism of these configurations are covered by
+seeds, records and batch determinism of the built-in configurations are covered by
 ``test_conformance.py``.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import tempfile
 import tomllib
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from collections.abc import Callable
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import Any, Union
 
 import pytest
 from hypothesis import given, settings
@@ -65,6 +85,7 @@ from carcassonne import (
     GameOverError,
     IllegalMoveError,
     Move,
+    PositionError,
     Rules,
 )
 from configs import MAPS_CONFIGS
@@ -82,7 +103,163 @@ from oracle import (
     majority,
 )
 
-CONFIGS = MAPS_CONFIGS
+# ----- small map files that use the freedom of M-12 and M-13 --------------------------------
+
+# A start square on the coast with a printed city on its west side (the start tile turns to
+# it); a bay: the outside square (3, 1) is faced by three squares whose sides facing it hold
+# printed roads (two with a coat of arms); a highlight (3, 3) faced by two printed cities.
+# One of the bay's squares, (3, 2), is a small town: small-town variant 3 counts it for a
+# road beside it, never for the printed roads in the bay (they stand on no square).
+BAY = """
+name = "bay"
+title = "Bay (oracle test map)"
+tiles = 25
+start_squares = 1
+grid = '''
+.........
+.So.ooo..
+.ootoooo.
+.oo^oooo.
+.ooooooo.
+.........
+'''
+
+[[border]]
+at = [1, 1]
+side = "W"
+piece = "city"
+
+[[border]]
+at = [2, 1]
+side = "E"
+piece = "road"
+arms = 1
+
+[[border]]
+at = [4, 1]
+side = "W"
+piece = "road"
+arms = 1
+
+[[border]]
+at = [3, 2]
+side = "N"
+piece = "road"
+
+[[border]]
+at = [2, 3]
+side = "E"
+piece = "city"
+arms = 1
+
+[[border]]
+at = [3, 4]
+side = "N"
+piece = "city"
+"""
+
+# A strait: one island (columns 4-5) touching the mainland at (3, 3)-(4, 3), reached by
+# three ferries: two across a wave each (both ends face the same wave square), one from
+# a side facing a wave to a side facing a highlight, which a printed road on the island
+# faces too; a large-city square on the island's edge (a tile beside it opens the island
+# squares beside it); coats of arms on an island square.
+STRAIT = """
+name = "strait"
+title = "Strait (oracle test map)"
+tiles = 15
+start_squares = 1
+grid = '''
+.......
+.oo~iA.
+.So~ii.
+.oooii.
+.oo~^i.
+.......
+'''
+
+[cities.A]
+name = "Harbour"
+squares = [{ at = [5, 1], edges = "FFCF", arms = 1 }]
+
+[[ferries]]
+from = [2, 1, "E"]
+to = [4, 1, "W"]
+arms = 1
+
+[[ferries]]
+from = [2, 2, "E"]
+to = [4, 2, "W"]
+
+[[ferries]]
+from = [2, 4, "E"]
+to = [5, 4, "W"]
+arms = 1
+
+[[border]]
+at = [4, 3]
+side = "S"
+piece = "road"
+
+[[arms]]
+at = [5, 3]
+count = 1
+"""
+
+# Four start squares: (5, 1) with a printed road on its north side, (7, 2) beside a
+# large-city square whose road faces it.
+STARTS = """
+name = "starts"
+title = "Start squares (oracle test map)"
+tiles = 22
+start_squares = 2
+grid = '''
+..........
+.oSooSooo.
+.oooooAS..
+.ooSooooo.
+..........
+'''
+
+[cities.A]
+name = "Gate"
+squares = [{ at = [6, 2], edges = "CRFF", arms = 1 }]
+
+[[border]]
+at = [5, 1]
+side = "N"
+piece = "road"
+arms = 1
+"""
+
+LOCAL_MAPS = {"bay": BAY, "strait": STRAIT, "starts": STARTS}
+
+# Rules read a map file when they are made (its text is then part of the rules), so the
+# files only need to exist while the configurations below are built.
+_MAP_DIR = tempfile.TemporaryDirectory(prefix="maps-oracle-")
+
+
+def write_map(text: str) -> str:
+    """Writes a map file for ``Rules(map=...)``; returns its path."""
+    name = tomllib.loads(text)["name"]
+    path = Path(_MAP_DIR.name) / f"{name}.toml"
+    path.write_text(text)
+    return str(path)
+
+
+LOCAL_FILES = {name: write_map(text) for name, text in LOCAL_MAPS.items()}
+
+LOCAL_CONFIGS: dict[str, dict[str, Any]] = {
+    "bay-towns-2p": dict(players=2, map=LOCAL_FILES["bay"], small_towns=(1, 2, 3)),
+    "strait-2p": dict(players=2, map=LOCAL_FILES["strait"]),
+    # Chosen start squares in this order, the first two tiles turned as asked.
+    "starts-chosen-2p": dict(
+        players=2, map=LOCAL_FILES["starts"], start_squares=[(3, 3), (7, 2), (5, 1)], start_rotations=[1, 2, None]
+    ),
+    # The first three start squares, only the start tile's rotation asked.
+    "starts-turned-3p": dict(players=3, map=LOCAL_FILES["starts"], start_squares=3, start_rotations=[3]),
+}
+
+CONFIGS = {**MAPS_CONFIGS, **LOCAL_CONFIGS}
 RULES: dict[str, Rules] = {name: Rules(**kw) for name, kw in CONFIGS.items()}
 
 
@@ -96,8 +273,11 @@ choice_seeds = st.integers(min_value=0, max_value=2**32 - 1)
 # examples per configuration (5 in CI), more with HYPOTHESIS_PROFILE=dev or thorough.
 GAMES = settings(max_examples=max(2, settings().max_examples // 4))
 
-Seg = tuple[int, int, int]
 XY = tuple[int, int]
+# What a board holds: a real tile or a large-city square (by its square), or a printed
+# border piece or ferry connection (by its tile id: it stands on no square).
+Key = Union[XY, str]
+Seg = tuple[Key, int]
 RING = [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) != (0, 0)]
 
 
@@ -119,24 +299,36 @@ class Part:
 class Piece:
     """A printed piece: a large-city square, a border piece or a ferry connection."""
 
-    at: XY
+    id: str  # its tile id, "map/<map>/..."
+    kind: str  # "city square", "border" or "ferry"
+    shown: XY  # where game.board lists it: its square, or beyond its (first) side
     edges: str  # N E S W
     parts: tuple[Part, ...]
-    city: str | None  # the large city's name ("G", or "west.G" on joined maps); None otherwise
-    # Where the piece stands and the map square each place faces (None: every side counts,
-    # a large-city square). A ferry connection stands at two places: beyond both its ends.
-    stands: tuple[tuple[XY, XY | None], ...] = ()
-    ferry: bool = False
+    city: str | None = None  # a large-city square's city ("G", or "west.G" on joined maps)
+    # The sides of squares a border piece or ferry connection belongs to, (square, side):
+    # one for a border piece, both ends for a ferry connection; none for a city square.
+    sides: tuple[tuple[XY, str], ...] = ()
+    arms: int = 0  # coats of arms: on the square, the border piece or the route
+    feature: str = ""  # border pieces: "road" or "city"
+
+    @property
+    def key(self) -> Key:
+        return self.shown if self.kind == "city square" else self.id
 
 
 def halves(side: str) -> list[str]:
     return [side + "L", side + "R"]
 
 
-def city_square_piece(at: XY, letter: str, edges: str, arms: int) -> Piece:
+def beyond(at: XY, side: str) -> XY:
+    dx, dy = DELTA[side]
+    return (at[0] + dx, at[1] + dy)
+
+
+def city_square_piece(pid: str, at: XY, city: str, edges: str, arms: int) -> Piece:
     """A large-city square: one city over its city sides with the coats of arms (M-7), a road
     ending in the city on each road side, and every half-edge of the other sides a small
-    field of its own bordering the city."""
+    field of its own bordering the city (M-11)."""
     parts = [Part("city", frozenset(s for s, e in zip(SIDES, edges) if e == "C"), pennants=arms)]
     for side, e in zip(SIDES, edges):
         if e == "C":
@@ -145,17 +337,12 @@ def city_square_piece(at: XY, letter: str, edges: str, arms: int) -> Piece:
             parts.append(Part("road", frozenset(side)))
         for h in halves(side):
             parts.append(Part("field", frozenset([h]), borders=(0,)))
-    return Piece(at, edges, tuple(parts), letter, ((at, None),))
+    return Piece(pid, "city square", at, edges, tuple(parts), city=city, arms=arms)
 
 
-def beyond(at: XY, side: str) -> XY:
-    dx, dy = DELTA[side]
-    return (at[0] + dx, at[1] + dy)
-
-
-def border_piece(at: XY, side: str, kind: str, arms: int) -> Piece:
-    """A printed road or city on the outside square beyond ``side`` of ``at``: it shows its
-    feature on the side facing the map square and field everywhere else."""
+def border_piece(pid: str, at: XY, side: str, kind: str, arms: int) -> Piece:
+    """A printed road or city on ``side`` of square ``at``: it shows its feature on the side
+    facing the square and field everywhere else, and is shown beyond that side."""
     f = OPPOSITE[side]
     edges = "".join(("R" if kind == "road" else "C") if s == f else "F" for s in SIDES)
     rest = frozenset(h for s in SIDES if s != f for h in halves(s))
@@ -168,15 +355,14 @@ def border_piece(at: XY, side: str, kind: str, arms: int) -> Piece:
         ]
     else:
         parts = [Part("city", frozenset(f), pennants=arms), Part("field", rest)]
-    out = beyond(at, side)
-    return Piece(out, edges, tuple(parts), None, ((out, at),))
+    return Piece(pid, "border", beyond(at, side), edges, tuple(parts), sides=((at, side),), arms=arms, feature=kind)
 
 
-def ferry_piece(ends: tuple[tuple[XY, str], tuple[XY, str]], arms: int) -> Piece:
-    """A printed ferry connection: one road piece standing on the outside squares beyond
-    both ends, with a road on each side facing an end (one side if both face the same way)
-    and the route's coats of arms; each half-edge beside the road is a field of its own, and
-    each other side one field. It is listed at the first end's outside square."""
+def ferry_piece(pid: str, ends: tuple[tuple[XY, str], tuple[XY, str]], arms: int) -> Piece:
+    """A printed ferry connection: one road piece belonging to both its ends' sides, with a
+    road on each side facing an end (one side if both ends face the same way) and the
+    route's coats of arms; each half-edge beside the road is a field of its own, and each
+    other side one field. It is shown beyond its first end."""
     road = frozenset(OPPOSITE[side] for _, side in ends)
     edges = "".join("R" if s in road else "F" for s in SIDES)
     parts = [Part("road", road, road_arms=arms)]
@@ -185,22 +371,20 @@ def ferry_piece(ends: tuple[tuple[XY, str], tuple[XY, str]], arms: int) -> Piece
             parts += [Part("field", frozenset([s + "L"])), Part("field", frozenset([s + "R"]))]
         else:
             parts.append(Part("field", frozenset(halves(s))))
-    stands = tuple((beyond(at, side), at) for at, side in ends)
-    return Piece(stands[0][0], edges, tuple(parts), None, stands, ferry=True)
+    return Piece(pid, "ferry", beyond(*ends[0]), edges, tuple(parts), sides=ends, arms=arms, feature="road")
 
 
-@dataclass(frozen=True)
-class Ferry:
-    """A printed ferry connection: its two ends (square, side) and its coats of arms."""
-
-    ends: tuple[tuple[XY, str], tuple[XY, str]]
-    arms: int
+MAPS_DIR = DATA_DIR / "maps"
+BUILTIN_MAPS = {p.stem for p in MAPS_DIR.glob("*.toml")}
 
 
-def read_map_file(name: str) -> dict[str, Any]:
-    data = tomllib.loads((DATA_DIR / "maps" / f"{name}.toml").read_text())
-    assert data["name"] == name
-    return data
+def read_map_file(source: str) -> dict[str, Any]:
+    """A built-in map by name, or any map file by path."""
+    if source in BUILTIN_MAPS:
+        data = tomllib.loads((MAPS_DIR / f"{source}.toml").read_text())
+        assert data["name"] == source
+        return data
+    return tomllib.loads(Path(source).read_text())
 
 
 def grid_rows(data: dict[str, Any]) -> list[str]:
@@ -210,14 +394,16 @@ def grid_rows(data: dict[str, Any]) -> list[str]:
 class MapData:
     """A map as its file says, or two half maps joined ("west+east"): the first map's join
     column (E) lies on the second's (W), each pair of half squares (h) there becomes an
-    ordinary square, and the second map's columns shift by the first's width - 1."""
+    ordinary square, and the second map's columns shift by the first's width - 1.
 
-    def __init__(self, name: str) -> None:
-        files = name.split("+")
-        assert 1 <= len(files) <= 2, name
-        sources = [read_map_file(f) for f in files]
+    ``MapData.load`` takes a built-in map's name, a map file's path or two of them joined
+    with "+" (what ``rules.map`` says); ``MapData.from_text`` a map file's text and its name."""
+
+    def __init__(self, sources: list[dict[str, Any]]) -> None:
+        assert 1 <= len(sources) <= 2
+        name = "+".join(d["name"] for d in sources)
         self.name = name
-        self.joined = len(files) == 2
+        self.joined = len(sources) == 2
         self.tiles: int = sum(d["tiles"] for d in sources)
         self.start_squares: int = sum(d["start_squares"] for d in sources)
         shifts = [0]
@@ -253,48 +439,60 @@ class MapData:
                 join = sources[0]["join"]
                 assert not self.joined and x == (self.width - 1 if join == "E" else 0), (name, x)
         self.starts = sorted((xy for xy, c in self.grid.items() if c == "S"), key=lambda p: (p[1], p[0]))
-        self.pieces: dict[XY, Piece] = {}
+        # Squares that ever take a tile (island squares included, M-10).
+        self.playable = {xy for xy, c in self.grid.items() if c in "otSi"}
+        self.pieces: dict[str, Piece] = {}  # every printed piece, by tile id
+        self.printed: dict[Key, Piece] = {}  # the same by key: large-city squares by square
         self.city_of: dict[XY, str] = {}  # large-city square -> the city's name
-        self.bordered: set[tuple[XY, str]] = set()
-        self.ferries: list[Ferry] = []
+        # (square, side) -> the id of the border piece or ferry connection on that side
+        self.side_piece: dict[tuple[XY, str], str] = {}
+        self.ferries: list[Piece] = []
         self.arms: dict[XY, int] = {}  # coats of arms on island squares
-        for data, shift, file in zip(sources, shifts, files):
-            tag = f"{file}." if self.joined else ""
+        prefix = f"map/{name}/"
+        counts = Counter[str]()
+
+        def add(piece: Piece) -> None:
+            assert piece.id not in self.pieces, piece.id
+            self.pieces[piece.id] = piece
+            self.printed[piece.key] = piece
+            for at, side in piece.sides:
+                # A piece belongs to a side of a square that takes a tile and faces off the
+                # map, a wave or a highlight (M-13), one piece per side.
+                assert at in self.playable, (name, piece.id, at)
+                assert self.square(*beyond(at, side)) in ".~^", (name, piece.id, at, side)
+                assert (at, side) not in self.side_piece, (name, piece.id, at, side)
+                self.side_piece[(at, side)] = piece.id
+
+        for data, shift in zip(sources, shifts):
+            tag = f"{data['name']}." if self.joined else ""
 
             def at_(v: list[Any], shift: int = shift) -> XY:
                 return (v[0] + shift, v[1])
 
             for letter, city in data.get("cities", {}).items():
-                for sq in city["squares"]:
+                for k, sq in enumerate(city["squares"], start=1):
                     at = at_(sq["at"])
                     assert self.grid[at] == letter, (name, letter, at)
-                    self.pieces[at] = city_square_piece(at, tag + letter, sq["edges"], sq.get("arms", 0))
+                    piece = city_square_piece(f"{prefix}{tag}{letter}{k}", at, tag + letter, sq["edges"], sq.get("arms", 0))
+                    add(piece)
                     self.city_of[at] = tag + letter
             for b in data.get("border", []):
+                counts["border"] += 1
                 at = at_(b["at"])
-                piece = border_piece(at, b["side"], b["piece"], b.get("arms", 0))
-                assert self.square(*piece.at) == "." and piece.at not in self.pieces
-                self.pieces[piece.at] = piece
-                self.bordered.add((at, b["side"]))
+                add(border_piece(f"{prefix}border{counts['border']}", at, b["side"], b["piece"], b.get("arms", 0)))
             for f in data.get("ferries", []):
+                counts["ferry"] += 1
                 ends = ((at_(f["from"][:2]), f["from"][2]), (at_(f["to"][:2]), f["to"][2]))
-                self.ferries.append(Ferry(ends, f.get("arms", 0)))
+                assert ends[0][0] != ends[1][0], (name, f)
+                piece = ferry_piece(f"{prefix}ferry{counts['ferry']}", ends, f.get("arms", 0))
+                add(piece)
+                self.ferries.append(piece)
             for a in data.get("arms", []):
                 self.arms[at_(a["at"])] = a["count"]
         self.city_squares = {xy for xy, c in self.grid.items() if c in letters}
         assert self.city_squares == set(self.city_of)
-        # Ferry connections: one printed road piece beyond both ends, listed at the first.
-        self.alias: dict[XY, XY] = {}  # the far end's outside square -> the piece's square
-        self.ferry_at: dict[XY, Ferry] = {}  # the piece's square -> its connection
-        for f in self.ferries:
-            piece = ferry_piece(f.ends, f.arms)
-            for (at, side), (out, _) in zip(f.ends, piece.stands):
-                assert self.grid[at] in "otSi" and self.square(*out) == "." and out not in self.pieces
-                assert out not in self.alias
-                self.bordered.add((at, side))
-            self.pieces[piece.at] = piece
-            self.alias[piece.stands[1][0]] = piece.at
-            self.ferry_at[piece.at] = f
+        # The outside squares printed pieces face (off the map, waves, highlights).
+        self.faced = {beyond(at, side) for at, side in self.side_piece}
         # Islands: the orthogonally connected groups of island squares.
         self.island_of: dict[XY, int] = {}
         for xy in sorted((xy for xy, c in self.grid.items() if c == "i"), key=lambda p: (p[1], p[0])):
@@ -311,8 +509,12 @@ class MapData:
                         self.island_of[n] = k
                         stack.append(n)
         assert set(self.arms) <= set(self.island_of)
+        # The ferry connections reaching each island, in file order (M-13: any one opens it).
+        self.island_ferries: dict[int, list[Piece]] = {}
+        for f in self.ferries:
+            for island in sorted({self.island_of[at] for at, _ in f.sides if at in self.island_of}):
+                self.island_ferries.setdefault(island, []).append(f)
         # Squares by what they are.
-        self.playable = {xy for xy, c in self.grid.items() if c in "otSi"}  # ever take a tile
         self.towns = {xy for xy, c in self.grid.items() if c == "t"}
         self.halves = sorted(xy for xy, c in self.grid.items() if c == "h")  # alone: no square
         self.blocked = sorted(xy for xy, c in self.grid.items() if c in "~^")  # waves, highlights
@@ -320,8 +522,28 @@ class MapData:
         for xy in sorted(self.city_squares):
             self.cities.setdefault(self.city_of[xy], []).append(xy)
 
+    @classmethod
+    def load(cls, source: str | os.PathLike[str]) -> MapData:
+        """A built-in map's name, a map file's path, or two of them joined by "+"."""
+        text = os.fspath(source)
+        parts = text.split("+")
+        if len(parts) != 2 or not all(p in BUILTIN_MAPS or p.endswith(".toml") for p in parts):
+            parts = [text]
+        return cls([read_map_file(p) for p in parts])
+
+    @classmethod
+    def from_text(cls, text: str, name: str) -> MapData:
+        """A map file's text; ``name`` is the map's name, which its pieces' ids carry."""
+        data = tomllib.loads(text)
+        assert data["name"] == name, (data["name"], name)
+        return cls([data])
+
     def square(self, x: int, y: int) -> str:
         return self.grid.get((x, y), ".")
+
+    def grid_rows(self) -> list[str]:
+        """The grid as ``Rules.map_grid()`` shows it (joined half squares as ``o``)."""
+        return ["".join(self.grid[(x, y)] for x in range(self.width)) for y in range(self.height)]
 
     def in_ring(self, x: int, y: int) -> bool:
         """Squares that take a tile (island squares included) and large-city squares count
@@ -329,27 +551,44 @@ class MapData:
         return (x, y) in self.playable or (x, y) in self.city_squares
 
     def closes(self, x: int, y: int, side: str) -> bool:
-        """Whether ``side`` of square (x, y) closes the road or city facing it: the outside
-        without a printed piece or ferry end, a wave, a highlight or a lone half square."""
+        """Whether ``side`` of square (x, y) closes the road or city facing it: a side
+        facing the outside, a wave or a highlight without a printed piece or ferry end on
+        it (M-13: a side with a piece never closes), or a lone half square."""
         if not self.in_ring(x, y):
             return False
-        dx, dy = DELTA[side]
-        beyond = self.square(x + dx, y + dy)
-        if beyond == ".":
-            return ((x, y), side) not in self.bordered
-        return beyond in "~^h"
+        if ((x, y), side) in self.side_piece:
+            return False
+        return self.square(*beyond((x, y), side)) in ".~^h"
 
     def ring(self, x: int, y: int) -> list[XY]:
         return [(x + a, y + b) for a, b in RING if self.in_ring(x + a, y + b)]
 
+    def inland(self, xy: XY) -> bool:
+        """A mainland square with mainland squares that take a tile on all four sides."""
+        return xy not in self.island_of and all(
+            beyond(xy, s) in self.playable and beyond(xy, s) not in self.island_of for s in SIDES
+        )
 
-MAPS = {name: MapData(name) for name in sorted({r.map for r in RULES.values() if r.map is not None})}
+
+MAPS: dict[str, MapData] = {}
 
 
 def map_of(game: Game) -> MapData:
     name = game.rules.map
     assert name is not None
+    if name not in MAPS:
+        MAPS[name] = MapData.load(name)
     return MAPS[name]
+
+
+for _rules in RULES.values():
+    assert _rules.map is not None
+    MAPS.setdefault(_rules.map, MapData.load(_rules.map))
+
+
+def map_named(name: str) -> MapData:
+    """A built-in map (or joined pair) or one of ``LOCAL_MAPS``, by name."""
+    return MAPS[LOCAL_FILES.get(name, name)]
 
 
 # ----- tiles and pieces on the board ------------------------------------------------------------
@@ -381,113 +620,137 @@ def slot_index(parts: tuple[Part, ...]) -> dict[str, int]:
 
 
 class Board:
-    """The board as the oracle sees it: real tiles by square, printed pieces from the map."""
+    """The board as the oracle sees it: real tiles by square, printed pieces from the map
+    (``placed`` is ``game.board`` or a first part of it)."""
 
-    def __init__(self, mp: MapData, game: Game) -> None:
+    def __init__(self, mp: MapData, placed: Iterable[Any]) -> None:
         self.mp = mp
-        self.placed: dict[XY, Any] = {}
         self.real: dict[XY, Any] = {}
-        for p in game.board:
+        printed: set[str] = set()
+        for p in placed:
             xy = (p.x, p.y)
-            assert xy not in self.placed, f"two tiles on {xy}"
-            assert xy not in mp.alias, f"{p!r} stands on a ferry connection's far end"
-            self.placed[xy] = p
             if p.tile.startswith("map/"):
-                assert xy in mp.pieces and p.tile.startswith(f"map/{mp.name}/") and p.rotation == 0, p
-                assert p.meeple is None, p
+                piece = mp.pieces.get(p.tile)
+                assert piece is not None, f"{p!r} is no printed piece of map {mp.name}"
+                assert p.tile not in printed, f"{p!r} listed twice"
+                assert not self.real, f"{p!r} listed after a tile"
+                printed.add(p.tile)
+                assert (xy, p.rotation, p.meeple) == (piece.shown, 0, None), f"{p!r}: {piece.id} is shown at {piece.shown}"
             else:
+                assert xy not in self.real, f"two tiles on {xy}"
                 assert xy in mp.playable, f"{p!r} stands on a square that takes no tile"
                 self.real[xy] = p
-        assert set(self.placed) - set(self.real) == set(mp.pieces), "printed pieces missing or moved"
+        assert printed == set(mp.pieces), "printed pieces missing"
+        self.keys: list[Key] = [*self.real, *mp.printed]
+        self._parts: dict[Key, tuple[Part, ...]] = {k: p.parts for k, p in mp.printed.items()}
+        for xy, p in self.real.items():
+            self._parts[xy] = tile_parts(p.tile, p.rotation)
 
-    def key(self, n: XY) -> XY | None:
-        """Where the tile or printed piece standing on ``n`` is listed: a ferry connection
-        stands beyond both its ends but is listed at the first."""
-        if n in self.placed:
+    def neighbour(self, xy: XY, side: str) -> Key | None:
+        """What a tile on square ``xy`` meets across ``side``: the printed piece on that
+        side, else the real tile or large-city square beyond it, else nothing."""
+        pid = self.mp.side_piece.get((xy, side))
+        if pid is not None:
+            return pid
+        n = beyond(xy, side)
+        if n in self.real or n in self.mp.city_of:
             return n
-        return self.mp.alias.get(n)
+        return None
 
-    def stands(self, xy: XY) -> tuple[tuple[XY, XY | None], ...]:
-        """The places of the tile or piece listed at ``xy``, each with the one map square
-        it faces (None: all four sides count)."""
-        if xy in self.real:
-            return ((xy, None),)
-        return self.mp.pieces[xy].stands
+    def across(self, key: Key, side: str) -> list[tuple[Key | None, bool]]:
+        """What side ``side`` of the tile or piece ``key`` meets, each as (the tile or piece,
+        or None; whether that side closes): a square meets one neighbour across each side;
+        a border piece or ferry connection only the squares it belongs to, through their
+        sides (none elsewhere; both ends if both face the same way), and never closes."""
+        if isinstance(key, str):
+            piece = self.mp.pieces[key]
+            return [(sq if sq in self.real else None, False) for sq, s in piece.sides if OPPOSITE[s] == side]
+        n = self.neighbour(key, side)
+        return [(n, n is None and self.mp.closes(key[0], key[1], side))]
 
-    def parts(self, xy: XY) -> tuple[Part, ...]:
-        if xy in self.real:
-            p = self.real[xy]
-            return tile_parts(p.tile, p.rotation)
-        return self.mp.pieces[xy].parts
+    def parts(self, key: Key) -> tuple[Part, ...]:
+        return self._parts[key]
 
-    def edges(self, xy: XY) -> str:
-        if xy in self.real:
-            p = self.real[xy]
+    def edges(self, key: Key) -> str:
+        if key in self.real:
+            p = self.real[key]
             return MODEL.edges(p.tile, p.rotation)
-        return self.mp.pieces[xy].edges
+        return self.mp.printed[key].edges
+
+    def demand(self, x: int, y: int) -> str:
+        """The edge a tile on (x, y) must show on each side N E S W ("." for any): the
+        printed piece on that side, the large-city square or tile across."""
+        out = []
+        for side in SIDES:
+            n = self.neighbour((x, y), side)
+            out.append("." if n is None else self.edges(n)[SIDES.index(OPPOSITE[side])])
+        return "".join(out)
 
     def connected_cities(self) -> set[str]:
         """Large cities with a real tile orthogonally next to one of their squares (M-8)."""
         return {
             name
             for name, squares in self.mp.cities.items()
-            if any((x + dx, y + dy) in self.real for x, y in squares for dx, dy in DELTA.values())
+            if any(beyond(sq, s) in self.real for sq in squares for s in SIDES)
         }
 
     def linked(self) -> tuple[set[int], set[XY]]:
-        """The islands a linked ferry connection reaches (M-10), and the squares at the far
-        end of every linked connection: a connection is linked once a real tile stands at
-        either of its ends."""
+        """The islands a linked ferry connection reaches (M-10; any one of several, M-13),
+        and the squares at the far end of every linked connection: a connection is linked
+        once a real tile stands at either of its ends."""
         islands: set[int] = set()
         far: set[XY] = set()
         for f in self.mp.ferries:
-            (a, _), (b, _) = f.ends
+            (a, _), (b, _) = f.sides
             if a in self.real or b in self.real:
                 islands |= {self.mp.island_of[sq] for sq in (a, b) if sq in self.mp.island_of}
                 far |= {sq for sq, other in ((a, b), (b, a)) if other in self.real}
         return islands, far
 
     def open_squares(self) -> set[XY]:
+        """Empty squares that take a tile now: next to a real tile or a connected large
+        city, or at the far end of a linked connection; island squares only once their
+        island is linked (then also beside a mainland tile, M-13)."""
         connected = self.connected_cities()
         islands, far = self.linked()
         out = set()
-        for x, y in self.mp.playable:
-            if (x, y) in self.placed:
+        for xy in self.mp.playable:
+            if xy in self.real:
                 continue
-            if (x, y) in self.mp.island_of and self.mp.island_of[(x, y)] not in islands:
+            if xy in self.mp.island_of and self.mp.island_of[xy] not in islands:
                 continue  # an island no linked connection reaches
-            if (x, y) in far:
-                out.add((x, y))
+            if xy in far:
+                out.add(xy)
                 continue
-            for dx, dy in DELTA.values():
-                n = (x + dx, y + dy)
-                if n in self.real or (n in self.mp.city_squares and self.mp.city_of[n] in connected):
-                    out.add((x, y))
+            for side in SIDES:
+                n = beyond(xy, side)
+                if n in self.real or (n in self.mp.city_of and self.mp.city_of[n] in connected):
+                    out.add(xy)
                     break
         return out
 
     def fits(self, tile: str, x: int, y: int, r: int) -> bool:
-        mine = MODEL.edges(tile, r)
-        for k, side in enumerate(SIDES):
-            dx, dy = DELTA[side]
-            n = self.key((x + dx, y + dy))
-            if n is not None and self.edges(n)[SIDES.index(OPPOSITE[side])] != mine[k]:
-                return False
-        return True
+        return all(d in (".", e) for d, e in zip(self.demand(x, y), MODEL.edges(tile, r)))
 
     def placements(self, tile: str) -> set[tuple[int, int, int]]:
-        return {(x, y, r) for x, y in self.open_squares() for r in range(4) if self.fits(tile, x, y, r)}
+        out = set()
+        for x, y in self.open_squares():
+            demand = self.demand(x, y)
+            for r in range(4):
+                if all(d in (".", e) for d, e in zip(demand, MODEL.edges(tile, r))):
+                    out.add((x, y, r))
+        return out
 
-    def towns_beside(self, tiles: frozenset[XY]) -> int:
+    def towns_beside(self, keys: Iterable[Key]) -> int:
         """Small-town variant 3: the uncovered small towns orthogonally beside a square of a
-        feature (real tiles and printed pieces on squares, i.e. large-city squares; border
-        pieces and ferry connections stand outside the map)."""
-        squares = [xy for xy in tiles if xy in self.mp.playable or xy in self.mp.city_squares]
+        feature (real tiles and large-city squares; border pieces and ferry connections
+        stand on no square, so never count)."""
         towns = {
-            (x + dx, y + dy)
-            for x, y in squares
-            for dx, dy in DELTA.values()
-            if (x + dx, y + dy) in self.mp.towns and (x + dx, y + dy) not in self.real
+            beyond(xy, s)
+            for xy in keys
+            if not isinstance(xy, str)
+            for s in SIDES
+            if beyond(xy, s) in self.mp.towns and beyond(xy, s) not in self.real
         }
         return len(towns)
 
@@ -511,12 +774,15 @@ def equivalent_turns(tile: str, r: int, q: int) -> bool:
 class Group:
     kind: str
     segments: frozenset[Seg]
-    tiles: frozenset[XY]
+    keys: frozenset[Key]  # the tiles and printed pieces it covers: each counts as one
+    squares: frozenset[XY]  # real tiles and large-city squares
+    printed: frozenset[str]  # ids of its printed pieces (large-city squares included)
+    real_segments: frozenset[tuple[int, int, int]]  # its segments on real tiles
     open_sides: int
     complete: bool
     meeples: list[int]
     pennants: int  # cities: pennants and coats of arms
-    road_arms: int  # roads: coats of arms of printed border roads
+    road_arms: int  # roads: coats of arms of printed border roads and ferry connections
     filled: int  # monasteries: filled squares of the ring
     borders: frozenset[Seg]  # fields: one segment of each city the field borders
     towns: int  # roads: uncovered small towns beside the road's squares (variant 3)
@@ -524,7 +790,8 @@ class Group:
 
 def recount(board: Board, ferries: list[tuple[int, int, int, int]], players: int) -> list[Group]:
     """Every feature from the board alone: union-find over segments that touch through
-    matching slots (printed pieces included), plus one link per ferry."""
+    matching slots (printed pieces through the sides they belong to), plus one link per
+    lake ferry."""
     mp = board.mp
     parent: dict[Seg, Seg] = {}
 
@@ -534,113 +801,114 @@ def recount(board: Board, ferries: list[tuple[int, int, int, int]], players: int
             a = parent[a]
         return a
 
-    for (x, y) in board.placed:
-        for i in range(len(board.parts((x, y)))):
-            parent[(x, y, i)] = (x, y, i)
+    parts_of = {key: board.parts(key) for key in board.keys}
+    for key, parts in parts_of.items():
+        for i in range(len(parts)):
+            parent[(key, i)] = (key, i)
     opens: Counter[Seg] = Counter()
-    for key in board.placed:
-        own_parts = board.parts(key)
-        # A ferry connection stands beyond both its ends: each place touches its own end.
-        for (x, y), faces in board.stands(key):
-            for i, part in enumerate(own_parts):
-                for slot in part.slots:
-                    dx, dy = DELTA[slot[0]]
-                    if faces is not None and (x + dx, y + dy) != faces:
-                        continue
-                    n = board.key((x + dx, y + dy))
+    for key, parts in parts_of.items():
+        contacts = {side: board.across(key, side) for side in SIDES}
+        for i, part in enumerate(parts):
+            for slot in part.slots:
+                for n, closed in contacts[slot[0]]:
                     if n is None:
-                        if part.kind in ("road", "city") and not mp.closes(x, y, slot):
-                            opens[(key[0], key[1], i)] += 1
+                        if part.kind in ("road", "city") and not closed:
+                            opens[(key, i)] += 1
                         continue
-                    j = slot_index(board.parts(n)).get(facing(slot))
-                    assert j is not None, f"{(x, y)} {slot} faces nothing on {n}"
-                    assert board.parts(n)[j].kind == part.kind, f"{(x, y)} meets another kind on {n} at {slot}"
-                    ra, rb = find((key[0], key[1], i)), find((n[0], n[1], j))
+                    j = slot_index(parts_of[n]).get(facing(slot))
+                    assert j is not None, f"{key} {slot} faces nothing on {n}"
+                    assert parts_of[n][j].kind == part.kind, f"{key} meets another kind on {n} at {slot}"
+                    ra, rb = find((key, i)), find((n, j))
                     if ra != rb:
                         parent[ra] = rb
     for x, y, a, b in ferries:
-        ra, rb = find((x, y, a)), find((x, y, b))
+        ra, rb = find(((x, y), a)), find(((x, y), b))
         if ra != rb:
             parent[ra] = rb
     members: dict[Seg, list[Seg]] = {}
     for seg in parent:
         members.setdefault(find(seg), []).append(seg)
-    owner = {(p.x, p.y, p.meeple[1]): p.meeple[0] for p in board.real.values() if p.meeple is not None}
-    city_root = {}
-    for seg in parent:
-        x, y, i = seg
-        if board.parts((x, y))[i].kind == "city":
-            city_root[seg] = find(seg)
+    open_at: Counter[Seg] = Counter()
+    for seg, k in opens.items():
+        open_at[find(seg)] += k
+    owner = {((p.x, p.y), p.meeple[1]): p.meeple[0] for p in board.real.values() if p.meeple is not None}
     out = []
-    for segs in members.values():
-        parts = [board.parts((x, y))[i] for x, y, i in segs]
-        (kind,) = {p.kind for p in parts}
+    for root, segs in members.items():
+        parts = tuple(parts_of[key][i] for key, i in segs)
+        kind = parts[0].kind
+        assert all(p.kind == kind for p in parts), segs
         meeples = [0] * players
         for seg in segs:
             if seg in owner:
                 meeples[owner[seg]] += 1
-        n_open = sum(opens[seg] for seg in segs)
+        n_open = open_at[root]
         filled = 0
         if kind in ("road", "city"):
             complete = n_open == 0
         elif kind == "monastery":
-            ((x, y, _),) = segs
-            ring = mp.ring(x, y)
+            ((key, _),) = segs
+            assert not isinstance(key, str)
+            ring = mp.ring(*key)
             filled = sum(1 for q in ring if q in board.real or q in mp.city_squares)
             complete = filled == len(ring)
         else:
             complete = False
-        borders = frozenset(
-            city_root[(x, y, c)] for (x, y, i), p in zip(segs, parts) for c in p.borders
-        )
+        borders = frozenset(find((key, c)) for (key, _), p in zip(segs, parts) for c in p.borders)
+        keys = frozenset(key for key, _ in segs)
         out.append(
             Group(
                 kind,
                 frozenset(segs),
-                frozenset((x, y) for x, y, _ in segs),
+                keys,
+                frozenset(k for k in keys if not isinstance(k, str)),
+                frozenset(mp.printed[k].id for k in keys if k not in board.real),
+                frozenset((k[0], k[1], i) for k, i in segs if k in board.real and not isinstance(k, str)),
                 n_open,
                 complete,
                 meeples,
-                sum(p.pennants for p in parts),
-                sum(p.road_arms for p in parts),
+                sum(p.pennants for p in parts) if kind == "city" else 0,
+                sum(p.road_arms for p in parts) if kind == "road" else 0,
                 filled,
                 borders,
-                board.towns_beside(frozenset((x, y) for x, y, _ in segs)) if kind == "road" else 0,
+                board.towns_beside(keys) if kind == "road" else 0,
             )
         )
     return out
 
 
-def feature_key(kind: str, segments: Any, printed: set[XY]) -> tuple[Any, ...]:
-    """A feature as (kind, its segments on real tiles, its printed squares): the feature
-    indices of printed pieces are the engine's own business."""
-    return (
-        kind,
-        frozenset(s for s in segments if (s[0], s[1]) not in printed),
-        frozenset((s[0], s[1]) for s in segments if (s[0], s[1]) in printed),
-    )
-
-
 def show(entry: Any) -> str:
-    """A compared feature, readably: kind, segments on real tiles, printed squares, then
+    """A compared feature, readably: kind, segments on real tiles, printed pieces, then
     complete, open sides, meeples, pennants."""
-    (kind, segs, printed), *rest = entry
+    kind, segs, printed, *rest = entry
     return f"{kind} {sorted(segs)} printed {sorted(printed)} complete/open/meeples/pennants {rest}"
 
 
 def check_features(game: Game, board: Board, when: str = "") -> list[Group]:
-    """Compares ``features()`` with the recount; returns the recount."""
+    """Compares ``features()`` with the recount, each feature as (kind, its segments on real
+    tiles, its printed pieces by id, complete, open sides, meeples, pennants): the feature
+    indices of printed pieces are the engine's own business. Returns the recount."""
+    mp = board.mp
     groups = recount(board, game.ferries, game.rules.players)
-    printed = set(board.mp.pieces)
     got: Counter[Any] = Counter()
     for f in game.features():
         segs = [tuple(s) for s in f.segments]
         assert len(set(segs)) == len(segs), f
         assert len(set(f.tiles)) == len(f.tiles), f
         assert set(f.tiles) == {(x, y) for x, y, _ in segs}, f
+        squares = set(f.tiles)
+        assert squares <= set(board.real) | mp.city_squares, f"{f}: on {sorted(squares)}"
+        printed = frozenset(f.printed)
+        assert len(printed) == len(f.printed) and printed <= set(mp.pieces), f"{f}: printed {f.printed}"
+        # Large-city squares are squares and printed pieces; border pieces and ferry
+        # connections stand on no square: they are named only in ``printed``.
+        assert {mp.printed[xy].id for xy in squares & mp.city_squares} == {
+            p for p in printed if mp.pieces[p].kind == "city square"
+        }, f
         got[
             (
-                feature_key(f.kind, segs, printed),
+                f.kind,
+                frozenset(s for s in segs if (s[0], s[1]) in board.real),
+                printed,
                 f.complete,
                 f.open_sides if f.kind in ("road", "city") else 0,
                 tuple(f.meeples),
@@ -651,7 +919,9 @@ def check_features(game: Game, board: Board, when: str = "") -> list[Group]:
     for g in groups:
         want[
             (
-                feature_key(g.kind, g.segments, printed),
+                g.kind,
+                g.real_segments,
+                g.printed,
                 g.complete,
                 g.open_sides,
                 tuple(g.meeples),
@@ -668,8 +938,18 @@ def check_features(game: Game, board: Board, when: str = "") -> list[Group]:
 # ----- scoring -----------------------------------------------------------------------------------
 
 
+def score_key(e: Any) -> tuple[Any, ...]:
+    """A scoring event as (kind, points, players, sorted squares, goods, complete, sorted
+    printed pieces)."""
+    return (*event_key(e), tuple(sorted(e.printed)))
+
+
+def group_key(g: Group, points: int, players: tuple[int, ...], complete: bool) -> tuple[Any, ...]:
+    return (g.kind, points, players, tuple(sorted(g.squares)), (0, 0, 0), complete, tuple(sorted(g.printed)))
+
+
 def complete_points(g: Group, town_bonus: bool) -> int:
-    n = len(g.tiles)
+    n = len(g.keys)  # every tile and printed piece counts once (M-6)
     if g.kind == "road":
         return n + 2 * g.road_arms + (2 * g.towns if town_bonus else 0)
     if g.kind == "city":
@@ -687,7 +967,9 @@ def expected_turn_events(
     (both kind "map", to the player who placed the tile)."""
     players = game.rules.players
     variants = set(game.rules.small_towns)
+    ferries = {f.id for f in board.mp.ferries}
     out: Counter[Any] = Counter()
+    at = (move.x, move.y)
     for g in groups:
         if not g.complete or g.kind == "field":
             continue
@@ -695,19 +977,18 @@ def expected_turn_events(
         for s in g.segments:
             if s in before:
                 meeples[before[s]] += 1
-        if move.meeple is not None and (move.x, move.y, move.meeple) in g.segments:
+        if move.meeple is not None and (at, move.meeple) in g.segments:
             meeples[player] += 1
         if any(meeples):
-            out[(g.kind, complete_points(g, 3 in variants), majority(meeples), tuple(sorted(g.tiles)), (0, 0, 0), True)] += 1
+            out[group_key(g, complete_points(g, 3 in variants), majority(meeples), True)] += 1
             if g.kind == "road" and g.towns and 3 in variants:
                 seen.add("road town bonus, completed")
-            if g.kind == "road" and g.tiles & set(board.mp.ferry_at):
+            if g.kind == "road" and g.printed & ferries:
                 seen.add("ferry connection scored, completed")
-    at = (move.x, move.y)
     if at in board.mp.arms:
-        out[("map", 2 * board.mp.arms[at], (player,), (at,), (0, 0, 0), True)] += 1
+        out[("map", 2 * board.mp.arms[at], (player,), (at,), (0, 0, 0), True, ())] += 1
     if at in board.mp.towns and 2 in variants:
-        out[("map", -2, (player,), (at,), (0, 0, 0), True)] += 1
+        out[("map", -2, (player,), (at,), (0, 0, 0), True, ())] += 1
     return out
 
 
@@ -719,7 +1000,7 @@ def expected_final_events(game: Game, groups: list[Group], seen: set[str]) -> Co
         if not any(g.meeples):
             continue
         assert not g.complete or g.kind == "field", f"meeples stay on a complete {g}"
-        n = len(g.tiles)
+        n = len(g.keys)
         if g.kind == "road":
             points = n + g.road_arms + (2 * g.towns if town_bonus else 0)
             if g.towns and town_bonus:
@@ -733,21 +1014,25 @@ def expected_final_events(game: Game, groups: list[Group], seen: set[str]) -> Co
             if not cities:
                 continue
             points = 3 * cities
-        out[(g.kind, points, majority(g.meeples), tuple(sorted(g.tiles)), (0, 0, 0), False)] += 1
+        out[group_key(g, points, majority(g.meeples), False)] += 1
     return out
 
 
 # ----- the listed moves ----------------------------------------------------------------------------
 
 
-def meeple_targets(game: Game, board: Board, groups: list[Group], x: int, y: int, r: int) -> set[int]:
+def meeple_targets(
+    game: Game, board: Board, groups: list[Group], x: int, y: int, r: int, group_of: dict[Seg, int] | None = None
+) -> set[int]:
     """Features of the new tile that may take a meeple: those not joined to a feature that
-    holds one (on a lake tile, before its new ferry joins anything, F-2)."""
+    holds one (on a lake tile, before its new ferry joins anything, F-2). ``group_of``:
+    each segment's index in ``groups``, if known."""
     if game.supply[game.current_player] == 0:
         return set()
     tile = game.tile
     assert tile is not None
-    group_of = {s: k for k, g in enumerate(groups) for s in g.segments}
+    if group_of is None:
+        group_of = {s: k for k, g in enumerate(groups) for s in g.segments}
     parent: dict[Any, Any] = {}
 
     def find(a: Any) -> Any:
@@ -760,11 +1045,10 @@ def meeple_targets(game: Game, board: Board, groups: list[Group], x: int, y: int
     for i, part in enumerate(parts):
         find(("new", i))
         for slot in part.slots:
-            dx, dy = DELTA[slot[0]]
-            n = board.key((x + dx, y + dy))
+            n = board.neighbour((x, y), slot[0])
             if n is not None:
                 j = slot_index(board.parts(n))[facing(slot)]
-                parent[find(("new", i))] = find(("group", group_of[(n[0], n[1], j)]))
+                parent[find(("new", i))] = find(("group", group_of[(n, j)]))
     busy = {find(("group", k)) for k, g in enumerate(groups) if any(g.meeples) and ("group", k) in parent}
     return {i for i in range(len(parts)) if find(("new", i)) not in busy}
 
@@ -786,39 +1070,97 @@ def check_listed_moves(game: Game, board: Board, groups: list[Group], legal: lis
         assert any((x, y, q) in listed and equivalent_turns(tile, r, q) for q in range(4) if q != r), (
             f"{tile} fits at ({x}, {y}) turned {r} by the map rules but is not listed"
         )
+    group_of = {s: k for k, g in enumerate(groups) for s in g.segments}
     for (x, y, r), meeples in by_placement.items():
-        expected = meeple_targets(game, board, groups, x, y, r)
+        expected = meeple_targets(game, board, groups, x, y, r, group_of)
         assert meeples == {None} | expected, (
             f"{tile} at ({x}, {y}) turned {r}: listed meeples {meeples}, rules say {expected}"
         )
 
 
-def check_setup(game: Game, mp: MapData, board: Board) -> None:
+def asked_starts(rules: Rules, mp: MapData) -> tuple[list[XY], list[int | None]] | None:
+    """The start squares and rotations a configuration of ``CONFIGS`` asks for (None for
+    rules made elsewhere): by default the map's recommended number from the first of the
+    file, in reading order of the grid (on joined maps, of the joined grid)."""
+    spec = CONFIGS_BY_RULES.get(rules)
+    if spec is None:
+        return None
+    asked = spec.get("start_squares")
+    if asked is None:
+        squares = mp.starts[: mp.start_squares]
+    elif isinstance(asked, int):
+        squares = mp.starts[:asked]
+    else:
+        squares = [tuple(xy) for xy in asked]
+    rotations = list(spec.get("start_rotations", []))
+    return squares, rotations + [None] * (len(squares) - len(rotations))
+
+
+def check_setup(game: Game, mp: MapData, board: Board) -> int:
+    """The set-up (M-12, M-13); returns how many tiles of the deck stand on start squares."""
     rules = game.rules
-    k = rules.start_squares
-    assert k is not None and 1 <= k <= len(mp.starts)
-    if "start_squares" not in CONFIGS_BY_RULES[rules]:
-        assert k == mp.start_squares
+    starts: list[XY] = [(x, y) for x, y in rules.map_starts()]
+    rotations = list(rules.start_rotations)
+    assert rules.start_squares == len(starts) >= 1
+    assert len(set(starts)) == len(starts) and set(starts) <= set(mp.starts), starts
+    assert len(rotations) == len(starts) and all(r is None or 0 <= r <= 3 for r in rotations), rotations
+    asked = asked_starts(rules, mp)
+    if asked is not None:
+        assert (starts, rotations) == asked
+    # The printed pieces first, each once, unturned (Board checks where each is shown).
     n = len(mp.pieces)
-    # The printed pieces first, then the start tile and the start squares' tiles, unturned.
-    assert {(p.x, p.y) for p in game.board[:n]} == set(mp.pieces)
-    assert all(p.tile.startswith(f"map/{mp.name}/") for p in game.board[:n])
-    assert len({p.tile for p in game.board[:n]}) == n
-    starts = game.board[n:]
-    assert len(starts) == k
-    assert [(p.x, p.y, p.rotation, p.meeple) for p in starts] == [(x, y, 0, None) for x, y in mp.starts[:k]]
-    assert starts[0].tile == rules.start_tile == "base/D"
-    assert all(p.tile in TILES for p in starts)
-    deck = [p.tile for p in starts[1:]] + [t for _, t in game.discarded] + [game.tile] + list(game.remaining_tiles)
+    assert sorted(p.tile for p in game.board[:n]) == sorted(mp.pieces)
+    # Border pieces and ferry connections stand on no square: nothing is found where they
+    # are shown (outside squares, waves, highlights).
+    for xy in sorted({p.shown for p in mp.pieces.values() if p.kind != "city square"}):
+        with pytest.raises(PositionError):
+            game.feature_at(xy[0], xy[1], 0)
+    setup = game.board[n:]
+    assert 1 <= len(setup) <= len(starts) and not any(p.tile.startswith("map/") for p in setup)
+    assert setup[0].tile == rules.start_tile
+    assert all(p.tile in TILES and p.meeple is None for p in setup)
+    # Replay the set-up: the start tile on the first start square; then for each next one
+    # the deck's tiles in turn, each discarded (at turn 0) if it does not fit there, until
+    # one does. A turned tile takes the rotation asked, or the first clockwise that fits.
+    assert all(turn == 0 for turn, _ in game.discarded), game.discarded
+    discarded = [t for _, t in game.discarded]
+    queue = list(discarded)
+    for k, p in enumerate(setup):
+        at = starts[k]
+        before = Board(mp, game.board[: n + k])
+
+        def fitting(tile: str, at: XY = at, k: int = k, before: Board = before) -> list[int]:
+            ok = [r for r in range(4) if before.fits(tile, at[0], at[1], r)]
+            return ok if rotations[k] is None else [r for r in ok if r == rotations[k]]
+
+        if k > 0:
+            # Discards tried on this square did not fit it (a discard could also be one
+            # tried on a later square or after the set-up: taking it here is as strict).
+            while queue and not fitting(queue[0]):
+                queue.pop(0)
+        ok = fitting(p.tile)
+        assert ok, f"{p!r} does not fit start square {at} (rotation asked {rotations[k]})"
+        assert ((p.x, p.y), p.rotation) == (at, ok[0]), f"{p!r}: the rules say {at} turned {ok[0]}"
+    if len(setup) < len(starts):
+        # The deck ran out while tiles were tried on the next start square.
+        assert game.tile is None and not game.remaining_tiles
+        at = starts[len(setup)]
+        k = len(setup)
+        for t in queue:
+            ok = [r for r in range(4) if board.fits(t, at[0], at[1], r)]
+            assert not (ok if rotations[k] is None else rotations[k] in ok), f"{t} was discarded but fits {at}"
+    else:
+        # Tiles drawn for the first turn were discarded only if they fit nowhere.
+        for t in queue:
+            assert not board.placements(t), f"{t} was discarded but fits"
+    deck = [p.tile for p in setup[1:]] + discarded + ([game.tile] if game.tile else []) + list(game.remaining_tiles)
     assert len(deck) == rules.deck_size
     assert not Counter(deck) - Counter(rules.full_deck())
     assert game.turn == 0 and game.current_player == 0 and game.moves == []
     assert game.scores == [0] * rules.players and game.events == []
     assert list(game.supply) == [rules.meeples] * rules.players and rules.meeples == 9
     assert game.ferries == []
-    # Tiles drawn before the first turn were discarded only if they fit nowhere.
-    for _turn, t in game.discarded:
-        assert not board.placements(t), f"{t} was discarded but fits"
+    return len(setup) - 1
 
 
 CONFIGS_BY_RULES = {RULES[name]: kw for name, kw in CONFIGS.items()}
@@ -830,9 +1172,10 @@ CONFIGS_BY_RULES = {RULES[name]: kw for name, kw in CONFIGS.items()}
 @pytest.mark.parametrize("config", sorted(CONFIGS))
 def test_tile_and_map_data_match_the_engine(config: str) -> None:
     rules = RULES[config]
-    mp = MAPS[rules.map or ""]
+    mp = map_of(Game(rules, seed=5))
     assert rules.system == "classic"
     assert not rules.inns_and_cathedrals_scoring and not rules.traders_goods and rules.farmers
+    assert rules.map_grid() == mp.grid_rows()
     real_ids = [t for t in rules.tile_ids() if not t.startswith("map/")]
     assert set(real_ids) == {t for t in TILES if t.split("/")[0] in rules.tile_sets}
     for tid in real_ids:
@@ -850,14 +1193,17 @@ def test_tile_and_map_data_match_the_engine(config: str) -> None:
                     assert set(places) - {"I"} == set(part.slots), (tid, r, text)
     # A fresh game is set up as the map says, and its features are the recount's.
     game = Game(rules, seed=5)
-    board = Board(mp, game)
+    board = Board(mp, game.board)
     check_setup(game, mp, board)
     groups = check_features(game, board)
-    # Before the first turn, only the squares next to the start squares' tiles are open.
-    near_starts = {
-        (x + dx, y + dy) for x, y in mp.starts[: rules.start_squares or 1] for dx, dy in DELTA.values()
-    }
-    assert board.open_squares() == near_starts
+    # Before the first turn, squares next to the start squares' tiles are open; where
+    # the start squares are inland, only those.
+    starts = [(p.x, p.y) for p in game.board[len(mp.pieces) :]]
+    near_starts = {beyond(xy, s) for xy in starts for s in SIDES} & mp.playable
+    open_now = board.open_squares()
+    assert {xy for xy in near_starts if xy not in mp.island_of} - set(starts) <= open_now
+    if all(mp.inland(xy) for xy in starts):
+        assert open_now == near_starts - set(starts)
     check_listed_moves(game, board, groups, game.legal_moves())
 
 
@@ -867,18 +1213,48 @@ def test_printed_pieces_are_tiles_the_rules_describe() -> None:
     listed tile, and the edges and features are those of the map file (a large-city square's
     listed edges, a border piece's road or city on the side facing its square, a ferry
     connection's road on the sides facing its two ends)."""
-    for config in ("continental-2p", "northern-3p", "coastal-2p", "west-east-3p", "west-alone-2p"):
+    configs = ("continental-2p", "northern-3p", "coastal-2p", "west-east-3p", "west-alone-2p", "bay-towns-2p")
+    for config in (*configs, "strait-2p", "starts-chosen-2p"):
         rules = RULES[config]
-        mp = MAPS[rules.map or ""]
         game = Game(rules, seed=1)
+        mp = map_of(game)
         ids = set(rules.tile_ids())
         printed = [p for p in game.board if p.tile.startswith("map/")]
-        assert len(printed) == len(mp.pieces)
+        assert sorted(p.tile for p in printed) == sorted(mp.pieces)
         for p in printed:
+            piece = mp.pieces[p.tile]
             assert p.tile in ids, p
-            assert rules.tile_edges(p.tile) == mp.pieces[(p.x, p.y)].edges, p
+            assert (p.x, p.y) == piece.shown, p
+            assert rules.tile_edges(p.tile) == piece.edges, p
             described = sorted((t.split()[0], frozenset(t.split()[1:])) for t in rules.tile_features(p.tile))
-            assert described == sorted((part.kind, part.slots) for part in mp.pieces[(p.x, p.y)].parts), p
+            assert described == sorted((part.kind, part.slots) for part in piece.parts), p
+
+
+def test_the_oracle_reads_a_map_from_its_text_or_its_file() -> None:
+    """``MapData`` reads any map file: from its text (and name) as from its path, and the
+    local maps' tables are what their files say."""
+    for name, text in LOCAL_MAPS.items():
+        a, b = MapData.from_text(text, name), MapData.load(LOCAL_FILES[name])
+        assert a.grid == b.grid and a.side_piece == b.side_piece and a.pieces == b.pieces
+        assert a.starts == b.starts and a.island_ferries == b.island_ferries
+    bay = map_named("bay")
+    # Three printed roads face the bay's outside square (3, 1); two cities the highlight.
+    assert sorted(p for (at, side), p in bay.side_piece.items() if beyond(at, side) == (3, 1)) == [
+        "map/bay/border2",
+        "map/bay/border3",
+        "map/bay/border4",
+    ]
+    assert {bay.pieces[p].shown for p in ("map/bay/border5", "map/bay/border6")} == {(3, 3)}
+    assert bay.square(3, 3) == "^" and not bay.closes(2, 3, "E") and bay.closes(3, 2, "S")
+    strait = map_named("strait")
+    assert [f.id for f in strait.island_ferries[0]] == [f"map/strait/ferry{k}" for k in (1, 2, 3)]
+    assert [strait.square(*beyond(at, side)) for f in strait.ferries for at, side in f.sides] == list("~~~~~^")
+    # Ferry 1's ends face the one wave (3, 1) from either side: a road W (to the end at
+    # (2, 1) E) and E (to the end at (4, 1) W), shown at the wave.
+    ferry1 = strait.pieces["map/strait/ferry1"]
+    assert (ferry1.edges, ferry1.shown, ferry1.sides) == ("FRFR", (3, 1), (((2, 1), "E"), ((4, 1), "W")))
+    with pytest.raises(AssertionError):
+        MapData.from_text(BAY, "not-bay")
 
 
 # ----- whole games, move by move ---------------------------------------------------------------------
@@ -897,21 +1273,28 @@ Choose = Callable[[Game, list[Move], random.Random], Move]
 def play_checked(game: Game, rnd: random.Random, choose: Choose | None = None) -> set[str]:
     """Plays a whole game at random (or by ``choose``), checking every turn and the end
     against the oracle; returns the rule elements of the small-town variants and ferry
-    connections the oracle saw the game go through (see ``rule_elements`` for the rest)."""
+    connections the oracle saw the game go through (see ``rule_elements`` for the rest).
+    The game may be on any map file (``map_of`` reads it)."""
     rules = game.rules
     players = rules.players
     variants = set(rules.small_towns)
     mp = map_of(game)
-    board = Board(mp, game)
-    check_setup(game, mp, board)
+    board = Board(mp, game.board)
+    start_tiles = check_setup(game, mp, board)
     groups = check_features(game, board)
-    start_tiles = (rules.start_squares or 1) - 1
     seen: set[str] = set()
     in_extra_turn = False  # variant 1: the turn being played is an extra turn
     while not game.is_over:
         legal = game.legal_moves()
         assert legal, "a game that is not over must have a legal move"
         check_listed_moves(game, board, groups, legal)
+        if mp.island_of and mp.city_squares:
+            _, far = board.linked()
+            if any(
+                xy in mp.island_of and xy not in far and not any(beyond(xy, s) in board.real for s in SIDES)
+                for xy in board.open_squares()
+            ):
+                seen.add("island square open beside a connected large city alone")
         move = pick(legal, rnd) if choose is None else choose(game, legal, rnd)
         player = game.current_player
         tile = game.tile
@@ -919,11 +1302,11 @@ def play_checked(game: Game, rnd: random.Random, choose: Choose | None = None) -
         scores_before = list(game.scores)
         n_events = len(game.events)
         n_discarded = len(game.discarded)
-        meeples_before = {
-            (p.x, p.y, p.meeple[1]): p.meeple[0] for p in board.real.values() if p.meeple is not None
+        meeples_before: dict[Seg, int] = {
+            ((p.x, p.y), p.meeple[1]): p.meeple[0] for p in board.real.values() if p.meeple is not None
         }
         game.play(move)
-        board = Board(mp, game)
+        board = Board(mp, game.board)
 
         # Turn flow.
         assert game.moves[-1] == move and game.turn == turn + 1 == len(game.moves)
@@ -945,12 +1328,20 @@ def play_checked(game: Game, rnd: random.Random, choose: Choose | None = None) -
         groups = check_features(game, board, f"after turn {game.turn} ({tile} played as {move})")
         for g in groups:
             assert not (g.complete and any(g.meeples)), f"meeples stay on a complete {g}"
+        # ``feature_at`` names the new tile's features like ``features()``.
+        at = (move.x, move.y)
+        for g in groups:
+            for key, i in g.segments:
+                if key == at:
+                    f = game.feature_at(move.x, move.y, i)
+                    found = (str(f.kind), frozenset(f.tiles), frozenset(f.printed), f.complete)
+                    assert found == (g.kind, g.squares, g.printed, g.complete), (found, g)
         new = [e for e in game.events[n_events:] if not e.final_scoring]
         assert all(e.turn == game.turn for e in new)
-        got = Counter(event_key(e) for e in new)
+        got = Counter(score_key(e) for e in new)
         want = expected_turn_events(game, board, groups, meeples_before, move, player, seen)
         assert got == want, f"turn {game.turn}, {tile} played as {move}: scored {got}, rules say {want}"
-        if want[("map", -2, (player,), ((move.x, move.y),), (0, 0, 0), True)]:
+        if want[("map", -2, (player,), ((move.x, move.y),), (0, 0, 0), True, ())]:
             seen.add("town penalty")
         # A tile is discarded only when it fits nowhere.
         for t_turn, t in game.discarded[n_discarded:]:
@@ -975,7 +1366,7 @@ def play_checked(game: Game, rnd: random.Random, choose: Choose | None = None) -
     assert game.legal_moves() == [] and game.tile is None and game.remaining_tiles == []
     final = [e for e in game.events if e.final_scoring]
     assert all(e.turn == game.turn for e in final)
-    got = Counter(event_key(e) for e in final)
+    got = Counter(score_key(e) for e in final)
     want = expected_final_events(game, groups, seen)
     assert got == want, f"final scoring {got - want} where the rules say {want - got}"
     by_kind = {k: [0] * players for k in SCORE_KINDS}
@@ -986,7 +1377,7 @@ def play_checked(game: Game, rnd: random.Random, choose: Choose | None = None) -
     best = max(game.scores)
     assert game.winners == [p for p in range(players) if game.scores[p] == best]
     before_end = snapshot(game)
-    for mv in (game.moves[-1], Move(*mp.starts[0], 0)):
+    for mv in (*game.moves[-1:], Move(*mp.starts[0], 0)):
         assert not game.is_legal(mv)
         with pytest.raises(GameOverError):
             game.play(mv)
@@ -994,29 +1385,53 @@ def play_checked(game: Game, rnd: random.Random, choose: Choose | None = None) -
     return seen
 
 
+def test_a_game_on_any_map_file_is_checked_also_when_the_deck_runs_out_at_the_start_squares() -> None:
+    """``play_checked`` takes a game on any map file with any rules (not only those of
+    ``CONFIGS``): on the start-squares map, with the second start square's tile asked
+    unturned (only a tile showing a road north fits there, its printed road) and a deck of
+    two tiles, the deck mostly runs out before the second start square gets a tile: the
+    game is over at turn 0, both tiles discarded there; otherwise it is played out."""
+    rules = Rules(
+        players=2, map=LOCAL_FILES["starts"], start_squares=[(2, 1), (5, 1)], start_rotations=[None, 0], deck_size=2
+    )
+    assert rules not in CONFIGS_BY_RULES
+    assert (rules.map_starts(), rules.start_rotations) == ([(2, 1), (5, 1)], [None, 0])
+    turns = []
+    for seed in range(6):
+        game = Game(rules, seed=seed)
+        play_checked(game, random.Random(seed))
+        turns.append(game.turn)
+        if game.turn == 0:
+            assert len(game.discarded) == 2 and all(t == 0 for t, _ in game.discarded)
+    assert 0 in turns and max(turns) > 0, turns
+
+
 def rule_elements(game: Game) -> set[str]:
     """The map's rule elements this game's scorings and tiles went through."""
     mp = map_of(game)
-    borders = {xy: p for xy, p in mp.pieces.items() if p.city is None and not p.ferry}
-    ferries = set(mp.ferry_at)
-    real = {(p.x, p.y) for p in game.board if not p.tile.startswith("map/")}
+    board = Board(mp, game.board)
+    real = set(board.real)
     seen = set()
     for e in game.events:
-        tiles = set(e.tiles)
+        squares = set(e.tiles)
+        assert squares <= real | mp.city_squares, e
+        pieces = [mp.pieces[pid] for pid in e.printed]
+        borders = [p for p in pieces if p.kind == "border"]
+        ferries = [p for p in pieces if p.kind == "ferry"]
         when = "at the end" if e.final_scoring else "completed"
-        if e.kind == "road" and any(borders[xy].parts[0].road_arms for xy in tiles & set(borders)):
+        if e.kind == "road" and any(p.arms for p in borders):
             seen.add(f"road with a printed border road's coats of arms, {when}")
-        if e.kind == "city" and tiles & set(borders):
+        if e.kind == "city" and borders:
             seen.add(f"city with a printed border city, {when}")
-        if e.kind == "city" and tiles & mp.city_squares:
+        if e.kind == "city" and squares & mp.city_squares:
             seen.add(f"large city, {when}")
-        if e.kind == "road" and tiles & mp.city_squares:
+        if e.kind == "road" and squares & mp.city_squares:
             seen.add("road into a large city")
-        if e.kind == "road" and tiles & ferries:
+        if e.kind == "road" and ferries:
             seen.add(f"ferry connection scored, {when}")
-            if any(mp.ferry_at[xy].arms for xy in tiles & ferries):
+            if any(p.arms for p in ferries):
                 seen.add(f"ferry connection with coats of arms scored, {when}")
-        if e.kind == "field" and tiles & mp.city_squares:
+        if e.kind == "field" and squares & mp.city_squares:
             seen.add("field beside a large city")
         if e.kind == "monastery" and len(mp.ring(*e.tiles[0])) < 8:
             seen.add(f"monastery beside squares that take no tile, {when}")
@@ -1024,24 +1439,65 @@ def rule_elements(game: Game) -> set[str]:
             assert set(e.tiles) <= set(mp.arms)
             seen.add("island square with coats of arms played")
         if e.kind in ("road", "city") and e.complete:
-            for x, y in tiles - set(mp.pieces):
+            for x, y in squares & real:
                 for side in SIDES:
-                    dx, dy = DELTA[side]
                     if mp.closes(x, y, side):
                         closer = {"~": "wave", "^": "highlight", "h": "lone half square"}
-                        seen.add("closed by a " + closer.get(mp.square(x + dx, y + dy), "neutral border"))
+                        seen.add("closed by a " + closer.get(mp.square(*beyond((x, y), side)), "neutral border"))
+        # M-13: pieces on sides facing one outside square, a wave or a highlight.
+        facing_ids: dict[XY, set[str]] = {}
+        for p in borders + ferries:
+            for at, side in p.sides:
+                facing_ids.setdefault(beyond(at, side), set()).add(p.id)
+        if any(len(ids) >= 2 for ids in facing_ids.values()):
+            seen.add(f"two printed pieces facing one outside square scored, {when}")
+        if any(mp.square(*beyond(at, side)) == "~" for p in ferries for at, side in p.sides):
+            seen.add("ferry end facing a wave scored")
+        if any(mp.square(*xy) == "^" for xy in facing_ids):
+            seen.add(f"printed {e.kind} facing a highlight scored")
+        if e.kind in ("road", "city"):
+            edge = "R" if e.kind == "road" else "C"
+            for xy in squares & real & set(mp.island_of):
+                for side in SIDES:
+                    other = beyond(xy, side)
+                    if other in squares and other in real and other not in mp.island_of and board.edges(xy)[SIDES.index(side)] == edge:
+                        seen.add(f"{e.kind} across an island's side with the mainland scored")
     if real & set(mp.island_of):
         seen.add("island square played")
+    if any(beyond(xy, s) in real and beyond(xy, s) not in mp.island_of for xy in real & set(mp.island_of) for s in SIDES):
+        seen.add("island square beside a mainland tile played")
     if real & mp.half_joined:
         seen.add("joined half square played")
     if game.discarded:
         seen.add("tile discarded")
+    # The set-up: start tiles turned; deck tiles that fit the board but not their start square.
+    n_printed = len(mp.pieces)
+    k = len(game.board) - n_printed - game.turn
+    setup = game.board[n_printed : n_printed + k]
+    if any(t.rotation for t in setup):
+        seen.add("start tile turned")
+    after_setup = Board(mp, game.board[: n_printed + k])
+    if any(turn == 0 and after_setup.placements(t) for turn, t in game.discarded):
+        seen.add("deck tile discarded at a start square")
+    # Islands with several ferries: which of them opened the island (M-13).
+    so_far: set[XY] = set()
+    opened: dict[int, list[Piece]] = {}
+    for t in game.board[n_printed:]:
+        so_far.add((t.x, t.y))
+        for island, ferries in mp.island_ferries.items():
+            if island not in opened:
+                linked = [f for f in ferries if any(at in so_far for at, _ in f.sides)]
+                if linked:
+                    opened[island] = linked
+    for island, linked in opened.items():
+        if mp.island_ferries[island][0] not in linked:
+            seen.add("island opened by another ferry than its first")
     return seen
 
 
 # What random games of some configurations are to go through, at least once: (the
-# configurations, played in turn, the deck seed, the rule elements).
-REACHED: list[tuple[tuple[str, ...], int, set[str]]] = [
+# configurations, played in turn, the deck seed, the rule elements, most games each).
+REACHED: list[tuple[tuple[str, ...], int, set[str], int]] = [
     (
         ("northern-3p", "continental-2p"),
         11,
@@ -1060,6 +1516,7 @@ REACHED: list[tuple[tuple[str, ...], int, set[str]]] = [
             "closed by a highlight",
             "tile discarded",
         },
+        12,
     ),
     (
         ("coastal-towns-3p",),
@@ -1077,9 +1534,48 @@ REACHED: list[tuple[tuple[str, ...], int, set[str]]] = [
             "road town bonus, completed",
             "road town bonus, at the end",
         },
+        12,
     ),
-    (("west-east-3p",), 11, {"joined half square played"}),
-    (("west-alone-2p",), 11, {"closed by a lone half square"}),
+    (("west-east-3p",), 11, {"joined half square played"}, 12),
+    (("west-alone-2p",), 11, {"closed by a lone half square"}, 12),
+    (
+        ("bay-towns-2p",),
+        7,
+        {
+            "start tile turned",
+            "two printed pieces facing one outside square scored, completed",
+            "two printed pieces facing one outside square scored, at the end",
+            "road with a printed border road's coats of arms, completed",
+            "city with a printed border city, completed",
+            "printed city facing a highlight scored",
+            "closed by a highlight",
+            "road town bonus, completed",
+        },
+        40,
+    ),
+    (
+        ("strait-2p",),
+        7,
+        {
+            "ferry end facing a wave scored",
+            "printed road facing a highlight scored",
+            "ferry connection with coats of arms scored, completed",
+            "island square beside a mainland tile played",
+            "road across an island's side with the mainland scored",
+            "island opened by another ferry than its first",
+            "island square open beside a connected large city alone",
+            "island square with coats of arms played",
+            "two printed pieces facing one outside square scored, at the end",
+            "large city, completed",
+        },
+        40,
+    ),
+    (
+        ("starts-chosen-2p", "starts-turned-3p"),
+        7,
+        {"start tile turned", "deck tile discarded at a start square", "road into a large city"},
+        12,
+    ),
 ]
 
 
@@ -1087,9 +1583,9 @@ def test_random_games_reach_the_map_rules() -> None:
     """The checked random games do go through the maps' rule elements, so the oracle's
     checks of them are not empty: games of the configurations, each checked in full, until
     all of their elements were seen."""
-    for configs, seed, wanted in REACHED:
+    for configs, seed, wanted, most in REACHED:
         seen: set[str] = set()
-        for game_index in range(12):
+        for game_index in range(most):
             for config in configs:
                 game = Game(RULES[config], seed=seed, game_index=game_index)
                 seen |= play_checked(game, random.Random(game_index))
@@ -1139,25 +1635,26 @@ def steer_along(route: list[tuple[XY, str | None]], avoid: set[XY]) -> Choose:
 
 def test_a_road_over_a_ferry_connection_gains_nothing_for_a_town_at_its_open_end() -> None:
     """Small-town variant 3 counts the uncovered small towns beside the road's squares (real
-    tiles and printed pieces on squares); a ferry connection stands outside the map, on no
-    square. On the coastal map, connection 3 joins the small town (19, 10) to the island
-    square (23, 8): a directed game (checked in full by the oracle) builds a road from
-    (23, 8) onto the connection, with a meeple, over Gullrock and Thornholm, and leaves
-    (19, 10) uncovered to the end: the road scores 2 tiles + 1 coat of arms, and nothing for
-    the town at the far end of the route."""
-    mp = MAPS["coastal"]
+    tiles and large-city squares); a ferry connection stands on no square. On the coastal
+    map, connection 3 joins the small town (19, 10) to the island square (23, 8): a directed
+    game (checked in full by the oracle) builds a road from (23, 8) onto the connection,
+    with a meeple, over Gullrock and Thornholm, and leaves (19, 10) uncovered to the end:
+    the road scores 2 pieces (the island tile and the connection) + 1 coat of arms, and
+    nothing for the town at the far end of the route."""
+    mp = map_named("coastal")
     route = [((19, 5), "E"), ((24, 3), "S"), ((26, 3), "S"), ((24, 7), "N"), ((23, 7), None), ((23, 8), "W")]
-    (town, _), (island_end, side) = mp.ferries[2].ends
+    ferry = mp.ferries[2]
+    (town, _), (island_end, side) = ferry.sides
     assert town in mp.towns and (island_end, side) == route[-1] and island_end in mp.island_of
+    assert ferry.id == "map/coastal/ferry3" and ferry.arms == 1
     game = Game(RULES["coastal-towns-3p"], seed=3)
     play_checked(game, random.Random(0), steer_along(route, {town}))
     real = {(p.x, p.y) for p in game.board if not p.tile.startswith("map/")}
-    ferry = mp.pieces[beyond(town, "E")]
-    assert ferry.ferry and town not in real
+    assert town not in real
     assert [
         (e.points, e.complete)
         for e in game.events
-        if e.kind == "road" and e.final_scoring and set(e.tiles) == {ferry.at, island_end}
+        if e.kind == "road" and e.final_scoring and e.tiles == [island_end] and e.printed == [ferry.id]
     ] == [(3, False)]
 
 
@@ -1170,51 +1667,42 @@ def quick_snapshot(game: Game) -> tuple[Any, ...]:
 
 def unlisted_squares(board: Board, rnd: random.Random) -> list[tuple[str, XY]]:
     """Squares no tile may go on now, by reason: large-city squares, waves and highlights,
-    printed border pieces' and ferry connections' squares (both ends), lone half squares,
-    the outside next to real tiles and far away, playable squares not yet open (next to a
-    large city nobody has connected, on an island no linked connection reaches, if there
-    is one), and occupied squares."""
+    the outside squares printed border pieces and ferry ends face (several pieces may face
+    one; waves and highlights among them), lone half squares, the outside next to real
+    tiles and far away, playable squares not yet open (next to a large city nobody has
+    connected, on an island no linked connection reaches, if there is one), and occupied
+    squares."""
     mp = board.mp
 
-    def some(xs: list[XY], k: int) -> list[XY]:
+    def some(xs: Iterable[XY], k: int) -> list[XY]:
         xs = sorted(xs)
         return rnd.sample(xs, min(k, len(xs)))
 
     out: list[tuple[str, XY]] = []
-    out += [("large-city square", xy) for xy in some(list(mp.city_squares), 2)]
+    out += [("large-city square", xy) for xy in some(mp.city_squares, 2)]
     out += [("wave or highlight", xy) for xy in some(mp.blocked, 2)]
-    borders = [xy for xy in mp.pieces if xy not in mp.city_squares]
-    out += [("border piece or ferry connection", xy) for xy in some(borders, 2)]
-    out += [("ferry connection's far end", xy) for xy in some(list(mp.alias), 2)]
+    out += [("outside square a printed piece faces", xy) for xy in some(mp.faced, 3)]
     out += [("lone half square", xy) for xy in some(mp.halves, 2)]
-    outside_near = {
-        (x + dx, y + dy)
-        for x, y in board.real
-        for dx, dy in DELTA.values()
-        if mp.square(x + dx, y + dy) == "." and (x + dx, y + dy) not in mp.pieces and (x + dx, y + dy) not in mp.alias
-    }
-    out += [("outside next to a tile", xy) for xy in some(list(outside_near), 3)]
+    outside_near = {beyond(xy, s) for xy in board.real for s in SIDES if mp.square(*beyond(xy, s)) == "."}
+    out += [("outside next to a tile", xy) for xy in some(outside_near, 3)]
     out += [
         ("far outside", xy)
         for xy in ((-1, -1), (-1, mp.starts[0][1]), (mp.width, 0), (0, mp.height), (mp.width + 7, -3), (10**6, 10**6))
     ]
     open_now = board.open_squares()
-    closed = [xy for xy in mp.playable if xy not in board.placed and xy not in open_now]
+    closed = [xy for xy in mp.playable if xy not in board.real and xy not in open_now]
     connected = board.connected_cities()
     by_city = [
-        (x + dx, y + dy)
-        for xy in mp.city_squares
-        if mp.city_of[xy] not in connected
-        for x, y in [xy]
-        for dx, dy in DELTA.values()
-        if (x + dx, y + dy) in closed
+        beyond(xy, s) for xy in mp.city_squares if mp.city_of[xy] not in connected for s in SIDES if beyond(xy, s) in closed
     ]
     out += [("not open, next to an unconnected large city", xy) for xy in some(by_city, 1)]
     islands, _ = board.linked()
     unlinked = [xy for xy in closed if xy in mp.island_of and mp.island_of[xy] not in islands]
     out += [("island no linked ferry connection reaches", xy) for xy in some(unlinked, 2)]
+    beside_tiles = [xy for xy in unlinked if any(beyond(xy, s) in board.real for s in SIDES)]
+    out += [("island square beside a tile, its island not linked", xy) for xy in some(beside_tiles, 1)]
     out += [("not open yet", xy) for xy in some(closed, 3)]
-    out += [("occupied", xy) for xy in some(list(board.real), 2)]
+    out += [("occupied", xy) for xy in some(board.real, 2)]
     return out
 
 
@@ -1242,7 +1730,7 @@ def test_listed_moves_are_accepted_and_others_refused(config: str, seed: int, ch
         legal = game.legal_moves()
         listed = set(legal)
         placements = {(m.x, m.y, m.rotation) for m in legal}
-        board = Board(mp, game)
+        board = Board(mp, game.board)
         tile = game.tile
         assert tile is not None
         full_before = snapshot(game)
