@@ -64,6 +64,7 @@ seeds, records and batch determinism of the built-in configurations are covered 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import tempfile
@@ -87,6 +88,7 @@ from carcassonne import (
     Move,
     PositionError,
     Rules,
+    maps,
 )
 from configs import MAPS_CONFIGS
 from observe import board_meeples, pick, snapshot
@@ -1404,6 +1406,42 @@ def test_a_game_on_any_map_file_is_checked_also_when_the_deck_runs_out_at_the_st
         if game.turn == 0:
             assert len(game.discarded) == 2 and all(t == 0 for t, _ in game.discarded)
     assert 0 in turns and max(turns) > 0, turns
+
+
+@GAMES
+@given(
+    map_seed=st.integers(0, 2**64 - 1),
+    squares=st.integers(20, 160),
+    islands=st.integers(0, 4),
+    border_pieces=st.integers(0, 24),
+    waves=st.integers(0, 8),
+    players=st.integers(2, 4),
+    starts=st.integers(1, 3),
+    seed=seeds,
+    choice_seed=choice_seeds,
+)
+def test_games_on_generated_maps_match_the_maps_oracle(
+    map_seed: int,
+    squares: int,
+    islands: int,
+    border_pieces: int,
+    waves: int,
+    players: int,
+    starts: int,
+    seed: int,
+    choice_seed: int,
+) -> None:
+    """Random layouts from ``carcassonne.maps.generate`` (start squares on the coast, bays,
+    ferries across waves and along a coast, islands beside the mainland, several ferries
+    to an island) played move by move against the oracle."""
+    text = maps.generate(
+        map_seed, squares=squares, islands=islands, border_pieces=border_pieces, waves=waves, start_squares=3
+    )
+    # One file per layout (the oracle keeps each map it read by its path).
+    path = Path(_MAP_DIR.name) / f"generated-{hashlib.sha256(text.encode()).hexdigest()[:16]}.toml"
+    path.write_text(text)
+    rules = Rules(players=players, map=path, start_squares=starts)
+    play_checked(Game(rules, seed=seed), random.Random(choice_seed))
 
 
 def rule_elements(game: Game) -> set[str]:
