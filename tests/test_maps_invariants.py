@@ -295,6 +295,9 @@ class Part:
     pennants: int = 0  # cities: pennants or coats of arms
     road_arms: int = 0  # roads: coats of arms of a printed border road
     borders: tuple[int, ...] = ()  # fields: indices of the city parts they border
+    # False for a ferry connection's half-edges beside its road: a route over the water
+    # holds no land there, so nothing joins through them (whichever way its ends face).
+    touches: bool = True
 
 
 @dataclass(frozen=True)
@@ -363,14 +366,18 @@ def border_piece(pid: str, at: XY, side: str, kind: str, arms: int) -> Piece:
 def ferry_piece(pid: str, ends: tuple[tuple[XY, str], tuple[XY, str]], arms: int) -> Piece:
     """A printed ferry connection: one road piece belonging to both its ends' sides, with a
     road on each side facing an end (one side if both ends face the same way) and the
-    route's coats of arms; each half-edge beside the road is a field of its own, and each
-    other side one field. It is shown beyond its first end."""
+    route's coats of arms; each half-edge beside the road is a field of its own that touches
+    nothing (no land beside a route over the water: the fields at its two ends never join
+    through it), and each other side one field. It is shown beyond its first end."""
     road = frozenset(OPPOSITE[side] for _, side in ends)
     edges = "".join("R" if s in road else "F" for s in SIDES)
     parts = [Part("road", road, road_arms=arms)]
     for s in SIDES:
         if s in road:
-            parts += [Part("field", frozenset([s + "L"])), Part("field", frozenset([s + "R"]))]
+            parts += [
+                Part("field", frozenset([s + "L"]), touches=False),
+                Part("field", frozenset([s + "R"]), touches=False),
+            ]
         else:
             parts.append(Part("field", frozenset(halves(s))))
     return Piece(pid, "ferry", beyond(*ends[0]), edges, tuple(parts), sides=ends, arms=arms, feature="road")
@@ -820,6 +827,8 @@ def recount(board: Board, ferries: list[tuple[int, int, int, int]], players: int
                     j = slot_index(parts_of[n]).get(facing(slot))
                     assert j is not None, f"{key} {slot} faces nothing on {n}"
                     assert parts_of[n][j].kind == part.kind, f"{key} meets another kind on {n} at {slot}"
+                    if not (part.touches and parts_of[n][j].touches):
+                        continue
                     ra, rb = find((key, i)), find((n, j))
                     if ra != rb:
                         parent[ra] = rb
@@ -1050,6 +1059,8 @@ def meeple_targets(
             n = board.neighbour((x, y), slot[0])
             if n is not None:
                 j = slot_index(board.parts(n))[facing(slot)]
+                if not board.parts(n)[j].touches:
+                    continue
                 parent[find(("new", i))] = find(("group", group_of[(n, j)]))
     busy = {find(("group", k)) for k, g in enumerate(groups) if any(g.meeples) and ("group", k) in parent}
     return {i for i in range(len(parts)) if find(("new", i)) not in busy}
@@ -1603,7 +1614,9 @@ REACHED: list[tuple[tuple[str, ...], int, set[str], int]] = [
             "island opened by another ferry than its first",
             "island square open beside a connected large city alone",
             "island square with coats of arms played",
-            "two printed pieces facing one outside square scored, at the end",
+            # (Two printed pieces facing one outside square: the bay reaches both ways. Here
+            # the two are a ferry end and a border road facing one highlight, which only a
+            # road can join, fields never reaching through a ferry: rare in random play.)
             "large city, completed",
         },
         40,

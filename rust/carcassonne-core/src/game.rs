@@ -470,6 +470,11 @@ fn for_each_contact<const ON_MAP: bool>(
                 continue;
             }
             let nseg = theirs[facing_slot(s)];
+            // A map's ferry connection shows no land beside its road (a half-edge without
+            // a segment): nothing joins there. No tile of a tile file has one.
+            if ON_MAP && nseg == NO_SEGMENT {
+                continue;
+            }
             f(side, pos, seg, nbp.first_element + nseg as u32);
         }
     }
@@ -1203,7 +1208,13 @@ impl Game {
                 let s = slot(side, on_side.trailing_zeros() as usize);
                 on_side &= on_side - 1;
                 let own = slots[s];
-                let neighbour = nbp.first_element + nb_slots[facing_slot(s)] as u32;
+                let theirs = nb_slots[facing_slot(s)];
+                // A ferry connection's half-edges beside its road hold nothing (see
+                // `for_each_contact`).
+                if ON_MAP && theirs == NO_SEGMENT {
+                    continue;
+                }
+                let neighbour = nbp.first_element + theirs as u32;
                 // The slots of a side often touch the same neighbour segment. (`last` is
                 // u32::MAX until a contact was recorded, so `n >= 1` when it matches.)
                 if neighbour == last && seg_of[n - 1] == own {

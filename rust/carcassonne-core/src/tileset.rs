@@ -457,6 +457,21 @@ pub(crate) fn printed_tile(
             road.sides = 2;
         }
     }
+    if two_ends {
+        // A ferry connection is a route over the water: the half-edges beside its road
+        // face its two ends but hold no land, so the fields of the tiles at its ends never
+        // join through it (whichever way the ends face). Its field segments stay, touching
+        // nothing (the tile notation needs a field on every half-edge).
+        for rotation in 0..4 {
+            for side in 0..4 {
+                if def.edges_at[rotation][side] == EdgeKind::Road {
+                    for pos in [HALF_LEFT, HALF_RIGHT] {
+                        def.slot_segment[rotation][slot(side, pos)] = NO_SEGMENT;
+                    }
+                }
+            }
+        }
+    }
     Ok(def)
 }
 

@@ -709,3 +709,49 @@ fn a_field_at_a_large_city_square_scores_the_city_and_a_highlight_closes_and_ope
     let printed = g.feature_printed(g.element(farmer, 1));
     assert_eq!(printed, vec!["map/farm/A1".to_string()]);
 }
+
+#[test]
+fn fields_never_join_through_a_ferry_whichever_way_its_ends_face() {
+    // Two squares joined by a ferry whose ends face the same way (south), or opposite
+    // ways (east and west, across the gap): the field of the monastery tile at the far
+    // end stays its own in both (a route over the water holds no land).
+    for (ends, deck, first_rotation, second_rotation) in [
+        (
+            "from = [2, 1, \"S\"]\nto = [4, 1, \"S\"]",
+            ["base/V", "base/A"],
+            0,
+            0,
+        ),
+        (
+            "from = [2, 1, \"E\"]\nto = [4, 1, \"W\"]",
+            ["base/U", "base/A"],
+            0,
+            1,
+        ),
+    ] {
+        let map = format!(
+            "name = \"ferry-fields\"\ntiles = 3\nstart_squares = 1\ngrid = '''\n......\n.So.o.\n......\n'''\n\n[[ferries]]\n{ends}\n"
+        );
+        let spec = spec_of(&map, |s| {
+            s.tile_sets = vec![DataSource::Builtin("base".into())];
+            s.deck_size = Some(2);
+        });
+        let mut g = game_with(spec, &deck);
+        play(&mut g, 2, 1, first_rotation, None);
+        play(&mut g, 4, 1, second_rotation, None);
+        let monastery = g
+            .placed()
+            .iter()
+            .position(|p| (p.x, p.y) == (4, 1))
+            .expect("the monastery tile");
+        // A: monastery 0, road 1, field 2.
+        let field = g.element(monastery, 2);
+        assert_eq!(g.feature_tiles(field), vec![(4, 1)], "{ends}");
+        // The road does cross the ferry: start tile, first tile, ferry, monastery tile.
+        let road = g.element(monastery, 1);
+        assert_eq!(
+            g.feature_printed(road),
+            vec!["map/ferry-fields/ferry1".to_string()]
+        );
+    }
+}
