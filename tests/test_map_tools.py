@@ -300,6 +300,10 @@ def test_render_on_the_command_line_writes_atomically_and_never_over_its_input(t
     assert main(["map", "render", str(path), "-o", str(link)]) == 2
     assert "is the input" in capsys.readouterr().err
     assert path.read_text() == before
+    # Two half maps joined are drawn as one map.
+    joined = tmp_path / "joined.svg"
+    assert main(["map", "render", "west+east", "-o", str(joined)]) == 0
+    assert ET.fromstring(joined.read_text()).get("class") == "carcassonne-map"
     # A faulty map is not drawn: its faults are listed.
     bad = write(tmp_path, COAST.replace("start_squares = 2", "start_squares = 9"), "bad.toml")
     assert main(["map", "render", str(bad), "-o", str(tmp_path / "bad.svg")]) == 1

@@ -21,6 +21,7 @@ from carcassonne._core import (
     RecordError,
     Rules,
     RulesError,
+    TileDataError,
 )
 from carcassonne.players import MCTS, PlayerLike, parse
 from carcassonne.results_file import FORMATS, ResultsFileError, check_target
@@ -595,11 +596,16 @@ def _map_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> i
         if args.map_command == "render":
             if args.size is not None and args.size < 1:
                 return fail(f"--size must be at least 1 pixel, not {args.size}")
-            report = maps.check(args.file)
-            if not report.ok:
+            try:
+                # A file, a built-in map, or two half maps joined ("west+east").
+                rules = Rules(map=args.file)
+            except TileDataError:
+                # A map with faults: every one of them (a file that cannot be read raises
+                # again, and is reported below).
+                report = maps.check(args.file)
                 print(report, file=sys.stderr)
                 return 1
-            picture = map_picture(Rules(map=args.file), size=args.size, coordinates=not args.no_coordinates)
+            picture = map_picture(rules, size=args.size, coordinates=not args.no_coordinates)
             if args.output == "-":
                 sys.stdout.write(picture + "\n")
             else:
