@@ -498,6 +498,22 @@ def _board_symbols(game: Game, placed: Sequence[PlacedTile]) -> dict[tuple[int, 
 # ----- drawing ---------------------------------------------------------------------------
 
 
+def _svg_root(view: tuple[int, int, int, int], width: int, height: int, cls: str) -> ET.Element:
+    """The ``svg`` element of a picture: its view box in user units, its size in pixels."""
+    vx, vy, vw, vh = view
+    return ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "version": "1.1",
+            "viewBox": f"{vx} {vy} {vw} {vh}",
+            "width": str(width),
+            "height": str(height),
+            "class": cls,
+        },
+    )
+
+
 def _el(parent: ET.Element, tag: str, **attrs: str) -> ET.Element:
     return ET.SubElement(parent, tag, {k.replace("_", "-"): v for k, v in attrs.items()})
 
@@ -990,17 +1006,7 @@ def board(
     width = size if size is not None else max(1, (vw * 50) // SQUARE)
     height = max(1, round(width * vh / vw))
 
-    svg = ET.Element(
-        "svg",
-        {
-            "xmlns": "http://www.w3.org/2000/svg",
-            "version": "1.1",
-            "viewBox": f"{vx} {vy} {vw} {vh}",
-            "width": str(width),
-            "height": str(height),
-            "class": f"carcassonne-board {system}",
-        },
-    )
+    svg = _svg_root((vx, vy, vw, vh), width, height, f"carcassonne-board {system}")
     title = ET.SubElement(svg, "title")
     title.text = f"Carcassonne board: {len(placed)} tiles, turn {game.turn}" + (", game over" if game.is_over else "")
     _el(svg, "rect", x=str(vx), y=str(vy), width=str(vw), height=str(vh), fill=_TABLE, **{"class": "background"})
@@ -1170,17 +1176,7 @@ def map(rules: Rules, *, size: int | None = None, coordinates: bool = True) -> S
     vh = info.height * SQUARE + 2 * margin
     width = size if size is not None else max(1, (vw * 40) // SQUARE)
     height = max(1, round(width * vh / vw))
-    svg = ET.Element(
-        "svg",
-        {
-            "xmlns": "http://www.w3.org/2000/svg",
-            "version": "1.1",
-            "viewBox": f"{vx} {vy} {vw} {vh}",
-            "width": str(width),
-            "height": str(height),
-            "class": "carcassonne-map",
-        },
-    )
+    svg = _svg_root((vx, vy, vw, vh), width, height, "carcassonne-map")
     title = ET.SubElement(svg, "title")
     title.text = f"Carcassonne map {info.name}" + (f": {info.title}" if info.title else "")
     _el(svg, "rect", x=str(vx), y=str(vy), width=str(vw), height=str(vh), fill=_TABLE, **{"class": "background"})

@@ -513,17 +513,7 @@ pub fn generate(seed: u64, shape: &MapShape) -> Result<String, String> {
     let _ = writeln!(text, "grid = '''");
     for row in 0..side {
         let line: String = (0..side)
-            .map(|col| match l.at((col, row)) {
-                Square::None => '.',
-                Square::Ordinary => 'o',
-                Square::Town => 't',
-                Square::Start => 'S',
-                Square::Wave => '~',
-                Square::Highlight => '^',
-                Square::City(c) => letters[c as usize],
-                Square::Island(_) => 'i',
-                Square::Half => 'h',
-            })
+            .map(|col| l.at((col, row)).symbol(|c| letters[c as usize]))
             .collect();
         let _ = writeln!(text, "{line}");
     }

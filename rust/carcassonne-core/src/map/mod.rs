@@ -82,6 +82,21 @@ pub enum Square {
 }
 
 impl Square {
+    /// The square's symbol in a map file's grid; `letter` names large city `i`.
+    pub fn symbol(self, letter: impl Fn(u8) -> char) -> char {
+        match self {
+            Square::None => '.',
+            Square::Ordinary => 'o',
+            Square::Town => 't',
+            Square::Start => 'S',
+            Square::Wave => '~',
+            Square::Highlight => '^',
+            Square::City(i) => letter(i),
+            Square::Island(_) => 'i',
+            Square::Half => 'h',
+        }
+    }
+
     /// Whether a tile may ever stand here.
     pub fn playable(self) -> bool {
         matches!(self, Square::Ordinary | Square::Town | Square::Start)
@@ -182,16 +197,9 @@ impl MapDef {
         (0..self.height)
             .map(|row| {
                 (0..self.width)
-                    .map(|col| match self.squares[row * self.width + col] {
-                        Square::None => '.',
-                        Square::Ordinary => 'o',
-                        Square::Town => 't',
-                        Square::Start => 'S',
-                        Square::Wave => '~',
-                        Square::Highlight => '^',
-                        Square::City(i) => self.cities[i as usize].letter,
-                        Square::Island(_) => 'i',
-                        Square::Half => 'h',
+                    .map(|col| {
+                        self.squares[row * self.width + col]
+                            .symbol(|i| self.cities[i as usize].letter)
                     })
                     .collect()
             })
