@@ -567,3 +567,48 @@ def test_refused_calls_leave_the_game_unchanged() -> None:
             except DOCUMENTED:
                 pass
         assert snapshot(game) == before
+
+
+# ----- one Game used from many threads ------------------------------------------------------
+
+
+def test_one_game_played_searched_and_read_from_many_threads() -> None:
+    """Threads playing one Game while others read it and search it: every call either
+    works or raises the documented IllegalMoveError (another thread played first), never
+    'Already borrowed'; the game stays consistent (its record replays to it)."""
+    import threading
+
+    game = carcassonne.Game(carcassonne.Rules(), seed=11)
+    failures: list[BaseException] = []
+
+    def player() -> None:
+        for _ in range(30):
+            if game.is_over:
+                return
+            try:
+                game.play(game.legal_moves()[0])
+            except carcassonne.IllegalMoveError:
+                pass  # the position changed under it: documented
+            except BaseException as e:  # noqa: BLE001 - collected and asserted on below
+                failures.append(e)
+
+    def reader() -> None:
+        for _ in range(20):
+            try:
+                _ = game.scores
+                game.to_json()
+                game.best_move("random", seed=1)
+                game.analyse(carcassonne.players.MCTS(playouts=200))
+            except carcassonne.IllegalMoveError:
+                pass  # over by now: GameOverError
+            except BaseException as e:  # noqa: BLE001
+                failures.append(e)
+
+    threads = [threading.Thread(target=player) for _ in range(4)]
+    threads += [threading.Thread(target=reader) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    assert carcassonne.Game.from_json(game.to_json()).to_json() == game.to_json()

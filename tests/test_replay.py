@@ -52,8 +52,11 @@ def test_replay_with_mcts_and_a_python_player() -> None:
 
 
 def test_bad_replays_are_refused() -> None:
-    with pytest.raises(RulesError, match="first_game"):
+    # The index is named as the caller wrote it (the replay is a study starting there).
+    with pytest.raises(RulesError, match="^game_index must be between 0 and 2\\*\\*64 - 1, got -1$"):
         replay(Rules(), 1, -1)
+    with pytest.raises(RulesError, match="^game_index"):
+        replay(Rules(), 1, 2**64)
     with pytest.raises(RulesError, match="seed"):
         replay(Rules(), 2**64, 0)
     with pytest.raises(PlayerError, match="unknown player"):

@@ -3,7 +3,8 @@
 
 Game ``i`` of a study with seed ``s`` is always the same game (tile order and choices),
 whatever the thread count or the way the study is split into batches (``first_game``).
-Ctrl-C stops a study within about one game's time and raises ``KeyboardInterrupt``.
+Ctrl-C stops a study at once (between moves, a search within 256 iterations) and raises
+``KeyboardInterrupt``.
 """
 
 from __future__ import annotations

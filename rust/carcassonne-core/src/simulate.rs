@@ -10,13 +10,12 @@
 //! interrupt a run of any length within about one game's time.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
 use crate::game::Game;
-use crate::players::{Lineup, PlayerError, Scratch, SeatsError};
+use crate::players::{Lineup, PlayerError, Scratch, SeatsError, Stop};
 use crate::rng::Rng;
 use crate::rules::MAX_PLAYERS;
 use crate::rules::Rules;
@@ -54,6 +53,10 @@ pub fn play_game(
     }
     while !game.is_over() {
         let seat = game.decider();
+        // A study stops inside a game too (a search or a Python player takes long).
+        if scratch[seat].stop.is_raised() {
+            return Err((seat, PlayerError::Interrupted));
+        }
         players
             .seat(seat)
             .play(game, rng, &mut scratch[seat])
@@ -64,7 +67,17 @@ pub fn play_game(
 
 /// Scratch space for every seat of a game.
 pub fn seat_scratch() -> Vec<Scratch> {
-    (0..MAX_PLAYERS).map(|_| Scratch::default()).collect()
+    seat_scratch_stopped_by(&Stop::new())
+}
+
+/// Scratch space for every seat of a game, all of it reading `stop`.
+pub fn seat_scratch_stopped_by(stop: &Stop) -> Vec<Scratch> {
+    (0..MAX_PLAYERS)
+        .map(|_| Scratch {
+            stop: stop.clone(),
+            ..Scratch::default()
+        })
+        .collect()
 }
 
 /// The machine's cores (1 if unknown).
@@ -233,11 +246,7 @@ impl Study {
     /// Plays every game, handing each result to `sink` in game order (a chunk at a time,
     /// once the whole chunk is played). Returns `Interrupted` as soon as `stop` is seen
     /// (checked before every game).
-    pub fn run(
-        &self,
-        stop: &AtomicBool,
-        mut sink: impl FnMut(&GameResult),
-    ) -> Result<(), SimulateError> {
+    pub fn run(&self, stop: &Stop, mut sink: impl FnMut(&GameResult)) -> Result<(), SimulateError> {
         let pool = pool(self.threads)?;
         type Outcome = Result<GameResult, (u64, usize, PlayerError)>;
         let mut results: Vec<Option<Outcome>> = Vec::new();
@@ -254,10 +263,10 @@ impl Study {
                         || {
                             let mut g = Game::new(Arc::clone(&self.rules), Vec::new());
                             g.set_record_events(false);
-                            (g, seat_scratch())
+                            (g, seat_scratch_stopped_by(stop))
                         },
                         |(game, scratch), i| {
-                            if stop.load(Ordering::Relaxed) {
+                            if stop.is_raised() {
                                 return None;
                             }
                             let index = start + i as u64;
@@ -271,7 +280,7 @@ impl Study {
                     )
                     .collect_into_vec(&mut results)
             });
-            if stop.load(Ordering::Relaxed) {
+            if stop.is_raised() {
                 return Err(SimulateError::Interrupted);
             }
             // Not stopped: every game of the chunk was played, or a player failed (the
@@ -298,17 +307,22 @@ impl Study {
     /// game `run` played (the same deck and random stream; the event log draws no random
     /// numbers, and a player's scratch carries nothing from one game to the next that
     /// changes its choices). Its record names the study's seed and the game's index.
-    pub fn replay(&self, index: u64) -> Result<Game, SimulateError> {
+    /// `Interrupted` if `stop` is raised before it ends.
+    pub fn replay(&self, index: u64, stop: &Stop) -> Result<Game, SimulateError> {
         let mut game = Game::new(Arc::clone(&self.rules), Vec::new());
         let mut rng = Rng::for_game(self.seed, index);
-        play_game(&mut game, &mut rng, &self.players, &mut seat_scratch()).map_err(
-            |(seat, error)| SimulateError::Player {
+        let mut scratch = seat_scratch_stopped_by(stop);
+        play_game(&mut game, &mut rng, &self.players, &mut scratch).map_err(|(seat, error)| {
+            if stop.is_raised() {
+                return SimulateError::Interrupted;
+            }
+            SimulateError::Player {
                 game: index,
                 seat,
                 name: self.players.seat(seat).name(),
                 error: Box::new(error),
-            },
-        )?;
+            }
+        })?;
         game.seed = Some((self.seed, index));
         Ok(game)
     }
@@ -340,7 +354,7 @@ impl Study {
 
     /// Plays the study and returns one row per game. The memory is checked and reserved
     /// before the first game: a study whose results cannot fit is refused (`TooLarge`).
-    pub fn columns(&self, stop: &AtomicBool) -> Result<Columns, SimulateError> {
+    pub fn columns(&self, stop: &Stop) -> Result<Columns, SimulateError> {
         self.check_columns_fit()?;
         // Fits in usize: the bytes (at least games when games > 0) are below isize::MAX.
         let games = self.games as usize;
@@ -352,7 +366,7 @@ impl Study {
 
     /// Plays the study keeping only running totals: constant memory for any number of
     /// games.
-    pub fn totals(&self, stop: &AtomicBool) -> Result<Totals, SimulateError> {
+    pub fn totals(&self, stop: &Stop) -> Result<Totals, SimulateError> {
         let mut totals = Totals::new(self.rules.players());
         self.run(stop, |r| totals.add(r))?;
         Ok(totals)
@@ -376,7 +390,7 @@ pub fn simulate(
         players,
         threads,
     )?
-    .columns(&AtomicBool::new(false))
+    .columns(&Stop::new())
 }
 
 /// Memory the system can give this process now, in bytes: `MemAvailable` (Linux),

@@ -12,9 +12,8 @@ use common::configs;
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
-use carcassonne_core::players::{Lineup, Player, PlayerError, Policy, Scratch};
+use carcassonne_core::players::{Lineup, Player, PlayerError, Policy, Scratch, Stop};
 use carcassonne_core::rng::Rng;
 use carcassonne_core::rules::{Rules, RulesSpec};
 use carcassonne_core::simulate::{SimulateError, Study, play_game, seat_scratch};
@@ -225,7 +224,7 @@ fn lineups_seat_each_player_and_games_match_alone() {
             .collect();
         let lineup = Lineup::new(seats, n).unwrap();
         let study = Study::new(Arc::clone(&rules), 3, 5, 6, lineup.clone(), Some(2)).unwrap();
-        let cols = study.columns(&AtomicBool::new(false)).unwrap();
+        let cols = study.columns(&Stop::new()).unwrap();
         for i in 0..6u64 {
             let mut game = Game::new(Arc::clone(&rules), Vec::new());
             let mut rng = Rng::for_game(3, 5 + i);
@@ -296,7 +295,7 @@ fn lineup_errors() {
     assert!(Lineup::new(Vec::new(), 2).is_err());
     let cheat = Lineup::new(vec![Arc::new(Policy::Random), Arc::new(Cheat)], 2).unwrap();
     let study = Study::new(rules, 1, 0, 4, cheat, Some(1)).unwrap();
-    match study.columns(&AtomicBool::new(false)) {
+    match study.columns(&Stop::new()) {
         Err(SimulateError::Player {
             game, seat, error, ..
         }) => {
@@ -331,9 +330,11 @@ fn a_replay_is_the_game_the_study_played() {
             let (first, games) = (40u64, 6u64);
             let study =
                 Study::new(Arc::clone(&rules), 9, first, games, players, Some(2)).expect("a study");
-            let cols = study.columns(&AtomicBool::new(false)).expect("played");
+            let cols = study.columns(&Stop::new()).expect("played");
             for g in 0..games as usize {
-                let game = study.replay(first + g as u64).expect("replayed");
+                let game = study
+                    .replay(first + g as u64, &Stop::new())
+                    .expect("replayed");
                 let row = &cols.scores[g * n..(g + 1) * n];
                 assert_eq!(game.scores(), row, "{name} game {g}");
                 assert_eq!(game.turn(), cols.turns[g], "{name} game {g}");

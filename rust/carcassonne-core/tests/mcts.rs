@@ -285,3 +285,38 @@ fn beats_the_random_player() {
         "mcts won {wins} of {games} games against random"
     );
 }
+
+/// A raised stop flag ends the longest search within milliseconds: `choose` fails with
+/// `Interrupted` (so a study stops inside a game), and `analyse` returns what it has.
+#[test]
+fn a_raised_stop_flag_ends_the_search_at_once() {
+    let rules = Arc::new(Rules::new(RulesSpec::default()).expect("base rules"));
+    let mut game = Game::new(rules, Vec::new());
+    game.reset_shuffled(&mut Rng::for_game(5, 0));
+    let search = Mcts {
+        playouts: MAX_PLAYOUTS,
+        time: Some(MAX_TIME),
+        ..Mcts::default()
+    };
+    let mut scratch = Scratch::default();
+    let stop = scratch.stop.clone();
+    let raiser = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        stop.raise();
+        std::time::Instant::now()
+    });
+    let chosen = search.choose(&game, &mut Rng::for_game(5, 1), &mut scratch);
+    let raised = raiser.join().expect("raised");
+    assert!(
+        raised.elapsed() < Duration::from_millis(100),
+        "answered {:?} after the flag",
+        raised.elapsed()
+    );
+    assert_eq!(chosen, Err(PlayerError::Interrupted));
+    let values = search.analyse(&game, &mut Rng::for_game(5, 1), &mut scratch);
+    assert_eq!(
+        values.len(),
+        game.legal_actions().len(),
+        "every action listed"
+    );
+}

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 mod actions;
 mod args;
+mod interrupt;
 mod maps;
 mod players;
 mod simulation;
@@ -1472,31 +1473,37 @@ impl Game {
     }
 
     /// The action `player` chooses now for `decider` (a name, a `carcassonne.players`
-    /// settings object or a function; default "mcts"), searching with the GIL released.
-    /// `seed` fixes the player's random choices. Raises GameOverError once the game is
-    /// over, PlayerError if the player cannot be used or fails.
+    /// settings object or a function; default "mcts"), searching a copy with the GIL
+    /// released (Ctrl-C raises KeyboardInterrupt at once). `seed` fixes the player's
+    /// random choices. Raises GameOverError once the game is over, PlayerError if the
+    /// player cannot be used or fails.
     #[pyo3(signature = (player=None, *, seed=Int::of(0)))]
     #[pyo3(text_signature = "($self, player='mcts', *, seed=0)")]
     fn best_move(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         player: Option<&Bound<'_, PyAny>>,
         seed: Int,
     ) -> PyResult<Py<PyAny>> {
         let seed: u64 = seed.within("seed", 0, U64_MAX, RulesError::new_err)?;
-        if self.inner.is_over() {
+        // The search runs on a copy, without holding the game: other threads may read and
+        // play it meanwhile (the answer is for the position when the call began).
+        let game = slf.borrow().inner.clone();
+        if game.is_over() {
             return Err(move_err(IllegalMove::GameOver));
         }
         let default = pyo3::types::PyString::new(py, "mcts");
         let spec = player.unwrap_or(default.as_any());
         let mut python = Vec::new();
         let chooser = players::player(spec, &mut python)?;
-        let game = self.inner.clone();
-        let chosen = py.detach(|| {
+        let chosen = interrupt::interruptible(py, &python, |stop| {
             let mut rng = carcassonne_core::rng::Rng::for_game(seed, u64::MAX);
-            let mut scratch = carcassonne_core::players::Scratch::default();
+            let mut scratch = carcassonne_core::players::Scratch {
+                stop: stop.clone(),
+                ..Default::default()
+            };
             chooser.choose(&game, &mut rng, &mut scratch)
-        });
+        })?;
         match chosen {
             Ok(action) => actions::action_to_py(py, action),
             Err(e) => {
@@ -1517,25 +1524,29 @@ impl Game {
     #[pyo3(signature = (player=None, *, seed=Int::of(0)))]
     #[pyo3(text_signature = "($self, player='mcts', *, seed=0)")]
     fn analyse(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         player: Option<&Bound<'_, PyAny>>,
         seed: Int,
     ) -> PyResult<Vec<actions::ActionValue>> {
         let seed: u64 = seed.within("seed", 0, U64_MAX, RulesError::new_err)?;
-        if self.inner.is_over() {
+        // A copy, as in `best_move`: the game is not held while the search runs.
+        let game = slf.borrow().inner.clone();
+        if game.is_over() {
             return Err(move_err(IllegalMove::GameOver));
         }
         let search = match player {
             None => carcassonne_core::players::mcts::Mcts::default(),
             Some(p) => players::mcts_settings(p)?,
         };
-        let game = self.inner.clone();
-        let values = py.detach(|| {
+        let values = interrupt::interruptible(py, &[], |stop| {
             let mut rng = carcassonne_core::rng::Rng::for_game(seed, u64::MAX);
-            let mut scratch = carcassonne_core::players::Scratch::default();
+            let mut scratch = carcassonne_core::players::Scratch {
+                stop: stop.clone(),
+                ..Default::default()
+            };
             search.analyse(&game, &mut rng, &mut scratch)
-        });
+        })?;
         values
             .into_iter()
             .map(|v| {

@@ -14,6 +14,7 @@ use carcassonne_core::quote::quote;
 use carcassonne_core::rng::Rng;
 
 use crate::actions::action_of;
+use crate::interrupt::Host;
 use crate::{Game, RulesError, type_name};
 
 create_exception!(
@@ -26,18 +27,51 @@ create_exception!(
 /// A Python function `f(game) -> Move | Decision` as a player. It is called with the
 /// GIL held, once per action, on a determinized copy of the game (so it cannot read the
 /// hidden order of the tiles, ships or Friday tiles): slow, for research, not bulk work.
+/// Within a long call it is called on the caller's thread (`interrupt`), where Ctrl-C
+/// reaches it.
 #[derive(Debug)]
 pub struct PythonPlayer {
     function: Py<PyAny>,
     name: String,
     /// The exception the function raised, kept to be chained to the study's error.
     raised: Mutex<Option<PyErr>>,
+    /// Where to send the question during an `interruptible` call.
+    pub host: Host,
 }
 
 impl PythonPlayer {
     /// The first exception the function raised in this study, if any.
     pub fn take_raised(&self) -> Option<PyErr> {
         self.raised.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    /// Calls the function on `seen` (already determinized). A failure is the player's
+    /// error (the exception kept for `take_raised`); `Err` is an exception that is not
+    /// an `Exception` (KeyboardInterrupt, SystemExit), which ends the whole call.
+    pub fn call(
+        &self,
+        py: Python<'_>,
+        seen: CoreGame,
+    ) -> PyResult<Result<Action, CorePlayerError>> {
+        let seen = match Py::new(py, Game { inner: seen }) {
+            Ok(seen) => seen,
+            Err(e) => return Ok(Err(CorePlayerError::Failed(e.to_string()))),
+        };
+        match self.function.bind(py).call1((seen,)) {
+            Ok(answer) => Ok(action_of(&answer).ok_or_else(|| {
+                CorePlayerError::Failed(format!(
+                    "returned {}, not a Move or a Decision",
+                    type_name(&answer)
+                ))
+            })),
+            Err(e) if !e.is_instance_of::<pyo3::exceptions::PyException>(py) => Err(e),
+            Err(e) => {
+                let why = format!("raised {e}");
+                let mut kept = self.raised.lock().unwrap_or_else(|e| e.into_inner());
+                kept.get_or_insert(e);
+                Ok(Err(CorePlayerError::Failed(why)))
+            }
+        }
     }
 }
 
@@ -54,23 +88,20 @@ impl Player for PythonPlayer {
     ) -> Result<Action, CorePlayerError> {
         let mut copy = game.clone();
         copy.determinize(rng);
+        // Outside a long call (never, today): call it here, on this thread.
+        let copy = match self.host.ask(Box::new(copy)) {
+            Ok(answer) => return answer,
+            Err(copy) => *copy,
+        };
         Python::attach(|py| {
-            let seen = Py::new(py, Game { inner: copy })
-                .map_err(|e| CorePlayerError::Failed(e.to_string()))?;
-            match self.function.bind(py).call1((seen,)) {
-                Ok(answer) => action_of(&answer).ok_or_else(|| {
-                    CorePlayerError::Failed(format!(
-                        "returned {}, not a Move or a Decision",
-                        type_name(&answer)
-                    ))
-                }),
-                Err(e) => {
-                    let why = format!("raised {e}");
-                    let mut kept = self.raised.lock().unwrap_or_else(|e| e.into_inner());
-                    kept.get_or_insert(e);
-                    Err(CorePlayerError::Failed(why))
-                }
-            }
+            self.call(py, copy).unwrap_or_else(|e| {
+                let why = format!("raised {e}");
+                self.raised
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e);
+                Err(CorePlayerError::Failed(why))
+            })
         })
     }
 }
@@ -127,6 +158,7 @@ pub fn player(
             function: spec.clone().unbind(),
             name: format!("python:{name}"),
             raised: Mutex::new(None),
+            host: Host::default(),
         });
         python.push(Arc::clone(&p));
         return Ok(p);

@@ -1,11 +1,9 @@
-//! Batch self-play from Python: studies run in Rust with the GIL released, and stop within
-//! about one game's time when Python has a signal to handle (Ctrl-C).
+//! Batch self-play from Python: studies run in Rust with the GIL released, and stop at
+//! once when Python has a signal to handle (Ctrl-C; see `interrupt`).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, mpsc};
-use std::time::Duration;
+use std::sync::Arc;
 
-use carcassonne_core::players::{Lineup, Policy};
+use carcassonne_core::players::{Lineup, Policy, Stop};
 use carcassonne_core::scoring::SCORE_KINDS;
 use carcassonne_core::simulate::{MAX_THREADS_PER_CORE, SimulateError, Study, max_threads};
 use numpy::{IntoPyArray, PyArrayMethods};
@@ -15,9 +13,6 @@ use pyo3::types::PyDict;
 use crate::args::{Int, U64_MAX};
 use crate::players::{PlayerError, PythonPlayer, lineup};
 use crate::{Game, Rules, RulesError};
-
-/// How often the waiting thread looks for pending signals.
-const SIGNAL_POLL: Duration = Duration::from_millis(20);
 
 /// A checked study and the Python players in its lineup (whose exceptions are chained to
 /// the study's error).
@@ -94,46 +89,14 @@ fn study(
     Ok(Checked { study, python })
 }
 
-/// Runs `work` on its own thread with the GIL released, while this thread waits for it and
-/// runs Python's signal handlers every `SIGNAL_POLL`. When a handler raises (Ctrl-C gives
-/// `KeyboardInterrupt`), the stop flag ends the work within about one game and that
-/// exception is raised; worker threads are never left running.
+/// Runs a study's `work` so that Ctrl-C interrupts it (`interrupt::interruptible`), with
+/// the study's errors as Python exceptions.
 fn interruptible<T: Send>(
     py: Python<'_>,
     checked: &Checked,
-    work: impl FnOnce(&AtomicBool) -> Result<T, SimulateError> + Send,
+    work: impl FnOnce(&Stop) -> Result<T, SimulateError> + Send,
 ) -> PyResult<T> {
-    let stop = AtomicBool::new(false);
-    let outcome = py.detach(|| {
-        std::thread::scope(|scope| {
-            let (done, finished) = mpsc::channel();
-            let stop = &stop;
-            let worker = scope.spawn(move || {
-                let result = work(stop);
-                // The receiver outlives the scope's threads: sending cannot fail.
-                let _ = done.send(());
-                result
-            });
-            loop {
-                match finished.recv_timeout(SIGNAL_POLL) {
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if let Err(signal) = Python::attach(|py| py.check_signals()) {
-                            stop.store(true, Ordering::Relaxed);
-                            let _ = worker.join();
-                            return Err(signal);
-                        }
-                    }
-                    // Finished (or, Disconnected, the worker panicked: join re-raises it).
-                    _ => {
-                        return Ok(worker
-                            .join()
-                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-                    }
-                }
-            }
-        })
-    })?;
-    outcome.map_err(|e| checked.error(py, e))
+    crate::interrupt::interruptible(py, &checked.python, work)?.map_err(|e| checked.error(py, e))
 }
 
 /// Plays games `first_game .. first_game + games` of study `seed` in Rust, in parallel,
@@ -239,6 +202,8 @@ pub fn replay_game(
     policy: &str,
     players: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Game> {
+    // Checked here so that a bad index is named as the caller wrote it.
+    let _: u64 = game_index.within("game_index", 0, U64_MAX, RulesError::new_err)?;
     // A study of the one game: the same checks and lineup as `simulate_batch`.
     let checked = study(
         rules,
@@ -250,7 +215,7 @@ pub fn replay_game(
         Some(Int::of(1)),
     )?;
     let study = &checked.study;
-    let inner = interruptible(py, &checked, |_| study.replay(study.first_game))?;
+    let inner = interruptible(py, &checked, |stop| study.replay(study.first_game, stop))?;
     Ok(Game { inner })
 }
 

@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use crate::action::Action;
 use crate::game::{EndScratch, Game, Placement};
-use crate::players::{Player, PlayerError, Policy, Scratch};
+use crate::players::{Player, PlayerError, Policy, Scratch, Stop};
 use crate::rng::Rng;
 use crate::rules::MAX_PLAYERS;
 use crate::south_seas::WARES_PER_POINT;
@@ -51,6 +51,10 @@ pub const MAX_EXPLORATION: f64 = 100.0;
 /// Nodes a tree may hold (about 80 bytes each with its key): a long time budget keeps
 /// iterating once the tree is this large, but stops adding nodes.
 pub const MAX_NODES: usize = 1 << 20;
+
+/// Iterations between two reads of the stop flag: a few milliseconds of search at most,
+/// even with playouts to the end of the game, so Ctrl-C is answered at once.
+const STOP_POLL: u32 = 256;
 
 /// Tiles a playout places by default before the virtual scores judge it (see
 /// `Mcts::cutoff`). Random players waste meeples and leave features open, so the further
@@ -211,13 +215,16 @@ impl Mcts {
         if game.is_over() || self.check().is_err() {
             return Vec::new();
         }
+        let stop = scratch.stop.clone();
         let tree = scratch.own::<Tree>();
-        self.search(game, rng, tree);
+        self.search(game, rng, tree, &stop);
         tree.root_values()
     }
 
-    /// The search proper: fills `tree` for `game` (not over; settings checked).
-    fn search(&self, game: &Game, rng: &mut Rng, tree: &mut Tree) {
+    /// The search proper: fills `tree` for `game` (not over; settings checked), until the
+    /// budget is spent or `stop` is raised (read every `STOP_POLL` iterations, a
+    /// millisecond or less of search: Ctrl-C is answered at once).
+    fn search(&self, game: &Game, rng: &mut Rng, tree: &mut Tree, stop: &Stop) {
         tree.start(game);
         let deadline = self.time.map(|t| (Instant::now(), t));
         let mut done = 0u32;
@@ -228,6 +235,9 @@ impl Mcts {
                 break;
             }
             if deadline.is_some_and(|(start, t)| start.elapsed() >= t) {
+                break;
+            }
+            if done % STOP_POLL == 0 && stop.is_raised() {
                 break;
             }
         }
@@ -272,6 +282,9 @@ impl Player for Mcts {
             return Ok(only);
         }
         let values = self.analyse(game, rng, scratch);
+        if scratch.stop.is_raised() {
+            return Err(PlayerError::Interrupted);
+        }
         // `max_by` keeps the last of equal elements: comparing in reverse order keeps the
         // first in `legal_actions` order.
         values

@@ -12,6 +12,7 @@ pub mod policy;
 use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::action::Action;
 use crate::game::{Game, IllegalMove, Placement};
@@ -21,6 +22,27 @@ use crate::rules::MAX_PLAYERS;
 pub use mcts::Mcts;
 pub use policy::Policy;
 
+/// A flag another thread raises to end a long call early (the binding raises it on
+/// Ctrl-C). Cheap to clone: every clone reads the same flag.
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    /// A flag not raised yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks every holder of this flag to stop as soon as it can.
+    pub fn raise(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_raised(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
 /// Working memory a player reuses from one action to the next on one thread: one per
 /// seat and thread in a study, so a player never sees another seat's scratch.
 #[derive(Default)]
@@ -29,6 +51,9 @@ pub struct Scratch {
     pub actions: Vec<Action>,
     /// Anything else a player keeps (a search tree): created by the player on first use.
     pub own: Option<Box<dyn Any + Send>>,
+    /// Raised when the caller wants the player to give up (a search polls it every few
+    /// hundred iterations and then fails with `PlayerError::Interrupted`).
+    pub stop: Stop,
 }
 
 impl fmt::Debug for Scratch {
@@ -64,6 +89,8 @@ pub enum PlayerError {
     /// The player failed to choose (a Python function raised or returned something that
     /// is not an action); the message says what happened.
     Failed(String),
+    /// The player gave up because its scratch's stop flag was raised.
+    Interrupted,
 }
 
 impl fmt::Display for PlayerError {
@@ -73,6 +100,7 @@ impl fmt::Display for PlayerError {
                 write!(f, "chose an illegal action ({action}): {why}")
             }
             PlayerError::Failed(why) => write!(f, "{why}"),
+            PlayerError::Interrupted => write!(f, "interrupted"),
         }
     }
 }
