@@ -4,7 +4,7 @@ self-contained; bad input gives one clear error naming the file and the fault.""
 
 from __future__ import annotations
 
-import json
+import dataclasses
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -13,7 +13,6 @@ import pytest
 
 from carcassonne import ENGINE_VERSION, ResultsVersionWarning, Rules, SimulationResult, simulate, stats
 from carcassonne.cli import _parser, main
-from carcassonne.results_file import CSV_PREFIX
 
 matplotlib = pytest.importorskip("matplotlib")
 pytest.importorskip("pyarrow")
@@ -324,12 +323,9 @@ def test_cli_bad_input(files: dict[str, Path], tmp_path: Path, capsys: pytest.Ca
 def test_cli_another_engine_version_warns_once_and_writes(
     files: dict[str, Path], studies: dict[str, SimulationResult], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    old = studies["base 4p"].save(tmp_path / "old.csv")
-    lines = old.read_text().splitlines(keepends=True)
-    meta = json.loads(lines[0][len(CSV_PREFIX) :])
-    meta.update(engine_version="0.0.1", rules_version=0)
-    lines[0] = CSV_PREFIX + json.dumps(meta) + "\n"
-    old.write_text("".join(lines))
+    # As another version would write it (with its own valid checksum).
+    written_by_old = dataclasses.replace(studies["base 4p"], engine_version="0.0.1", rules_version=0)
+    old = written_by_old.save(tmp_path / "old.csv")
     out = tmp_path / "report.html"
     assert main(["report", str(old), "-o", str(out)]) == 0
     err = capsys.readouterr().err.strip().splitlines()

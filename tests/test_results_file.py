@@ -24,7 +24,7 @@ from carcassonne import (
     write_results,
 )
 from carcassonne.players import MCTS
-from carcassonne.results_file import CSV_PREFIX, FORMATS, METADATA_KEY
+from carcassonne.results_file import CSV_PREFIX, FORMATS, METADATA_KEY, _checksum
 
 ARRAYS = ("scores", "winners", "turns", "points_by_kind", "discarded", "ships", "wares_left")
 
@@ -122,19 +122,32 @@ def test_concat_reports_the_wall_clock_time_of_batches_side_by_side() -> None:
     assert np.array_equal(whole.scores, simulate(Rules(), 40, seed=2).scores)
 
 
-def rewrite_metadata(path: Path, change: dict[str, object]) -> None:
-    """Rewrites a CSV results file's metadata line."""
+def rewrite_metadata(path: Path, change: dict[str, object], *, resign: bool = False) -> None:
+    """Rewrites a CSV results file's metadata line; with ``resign`` its checksum is made
+    again, as the version that wrote such metadata would have made it."""
     lines = path.read_text().splitlines(keepends=True)
     meta = json.loads(lines[0][len(CSV_PREFIX) :])
     meta.update(change)
+    if resign:
+        meta["checksum"] = _checksum(meta, read_csv_columns(path))
     lines[0] = CSV_PREFIX + json.dumps(meta) + "\n"
     path.write_text("".join(lines))
+
+
+def read_csv_columns(path: Path) -> dict[str, np.ndarray]:
+    """The columns of a CSV results file, as the reader sees them."""
+    header, *rows = path.read_text().splitlines()[1:]
+    table = [r.split(",") for r in rows]
+    return {
+        name: np.array([int(r[i]) for r in table], dtype=np.uint64 if name == "game" else np.int64)
+        for i, name in enumerate(header.split(","))
+    }
 
 
 def test_another_version_warns_and_still_reads(results: dict[str, SimulationResult], tmp_path: Path) -> None:
     result = results["base-4p"]
     path = result.save(tmp_path / "old.csv")
-    rewrite_metadata(path, {"engine_version": "0.0.1", "rules_version": 0})
+    rewrite_metadata(path, {"engine_version": "0.0.1", "rules_version": 0}, resign=True)
     with pytest.warns(ResultsVersionWarning, match=r"old\.csv: written by engine 0\.0\.1 \(rules version 0\)"):
         back = read_results(path)
     assert back.engine_version == "0.0.1" and back.rules_version == 0
@@ -192,13 +205,13 @@ def test_bad_files_name_the_file_and_the_fault(results: dict[str, SimulationResu
     fails(csv_file("winner.csv", [head, header, three, *rows[1:]]), "'winner' holds values other than 0 and 1")
     binary = tmp_path / "binary.csv"
     binary.write_bytes(b"\xff\xfe\x00garbage")
-    fails(binary, "not a text file")
+    fails(binary, "not UTF-8 text")
 
     # Metadata: another layout, rules that do not load, a field missing.
     for name, change, match in [
         ("layout.csv", {"format_version": 99}, "results file layout 99"),
         ("rules.csv", {"rules": '{"players": 1}'}, "rules in the metadata do not load"),
-        ("field.csv", {"seed": None}, "metadata field missing or wrong"),
+        ("field.csv", {"seed": None}, "metadata field .seed. must be an integer"),
         ("other.csv", {"format": "something-else"}, "no carcassonne metadata"),
     ]:
         path = csv_file(name, [head, header, *rows])

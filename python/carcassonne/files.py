@@ -1,23 +1,176 @@
-"""Writing output files safely: atomically, and never over an input.
+"""Files the package reads and writes, under one set of rules.
 
-A file is written to a temporary file in its own directory and renamed over the target
-(``os.replace``), so a reader sees the old file or the new one, never half of one, and an
-error leaves the target as it was. A target that is one of the inputs (the same file, by
-any path or hard link) is refused before anything is written.
+Reading (specs, records, results, manifests): regular files only, opened without blocking
+(a FIFO or a device is refused, never waited on), the size checked before reading against
+a limit per kind of file, JSON nesting bounded before parsing, duplicate keys refused, and
+any quote of the input in a message bounded (``quote``).
+
+Writing: a file is written to a temporary file in its own directory and renamed over the
+target (``os.replace``), so a reader sees the old file or the new one, never half of one,
+and an error leaves the target as it was. A target that is one of the inputs (the same
+file by any path, symbolic or hard link) is refused before anything is written.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
-__all__ = ["OutputFileError", "write_text_atomically"]
+__all__ = [
+    "InputFileError",
+    "MAX_JSON_DEPTH",
+    "OutputFileError",
+    "check_output",
+    "load_json",
+    "quote",
+    "read_input",
+    "write_atomically",
+    "write_text_atomically",
+]
+
+MAX_JSON_DEPTH = 64
+"""Deepest nesting of arrays and objects a JSON or TOML input may have (the package's own
+files nest four deep)."""
+
+QUOTE_CHARS = 60
+"""Longest quote of an input in a message."""
 
 
 class OutputFileError(ValueError):
     """An output file that cannot or must not be written (it is an input, its directory is
     missing or not writable); the message names the file."""
+
+
+class InputFileError(ValueError):
+    """An input file that cannot be read: missing, not a regular file, too large, not
+    text; the message names the file. Each reader raises its own documented subclass of
+    ValueError (``StudyError``, ``ResultsFileError``...) with this message."""
+
+
+def quote(value: object, limit: int = QUOTE_CHARS) -> str:
+    """``repr(value)``, cut to ``limit`` characters with the length said."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 1]}… ({len(text)} characters)"
+
+
+def read_input(
+    path: str | os.PathLike[str],
+    limit: int,
+    error: Callable[[str], Exception] = InputFileError,
+    what: str = "file",
+) -> bytes:
+    """The bytes of the regular file ``path`` (symbolic links followed), at most ``limit``
+    of them; ``error(message)`` is raised, the message naming the file, for anything else."""
+    name = os.fspath(path)
+    try:
+        # O_NONBLOCK: opening a FIFO with no writer would wait forever.
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise error(f"{name}: no such {what}") from None
+    except OSError as e:
+        raise error(f"{name}: cannot read the {what}: {e.strerror or e}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise error(f"{name}: is a directory, not a {what}")
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"{name}: not a regular file (a FIFO, socket or device): not a {what}")
+        if info.st_size > limit:
+            raise error(f"{name}: {info.st_size} bytes, more than the {limit} a {what} may have")
+        chunks = []
+        left = limit + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+    except OSError as e:
+        raise error(f"{name}: cannot read the {what}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:  # it grew while being read
+        raise error(f"{name}: more than the {limit} bytes a {what} may have")
+    return data
+
+
+def read_text_input(
+    path: str | os.PathLike[str],
+    limit: int,
+    error: Callable[[str], Exception] = InputFileError,
+    what: str = "file",
+) -> str:
+    """``read_input`` decoded as UTF-8 (a byte that is not: ``error`` naming its offset)."""
+    data = read_input(path, limit, error, what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise error(f"{os.fspath(path)}: not UTF-8 text (byte {e.start}): not a {what}") from None
+
+
+def json_depth(text: str | bytes) -> int:
+    """The deepest nesting of arrays and objects in JSON ``text`` (strings skipped), found
+    without parsing: checked before ``json.loads``, which recurses once per level."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def load_json(
+    text: str | bytes,
+    where: str,
+    error: Callable[[str], Exception] = InputFileError,
+    max_depth: int = MAX_JSON_DEPTH,
+) -> Any:
+    """``json.loads`` with the input rules: nesting at most ``max_depth``, no key given
+    twice in one object, and ``error`` naming ``where`` for anything refused."""
+    if json_depth(text) > max_depth:
+        raise error(f"{where} is nested more than {max_depth} deep")
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as e:
+        raise error(f"{where}: key {quote(e.key)} is given twice in one object") from None
+    except (ValueError, RecursionError) as e:
+        raise error(f"{where} is not valid JSON: {e}") from None
 
 
 def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
@@ -28,26 +181,44 @@ def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
 
 
-def write_text_atomically(
-    path: str | os.PathLike[str], text: str, inputs: Iterable[str | os.PathLike[str]] = ()
-) -> None:
-    """Writes ``text`` (UTF-8) to ``path`` atomically; refuses a ``path`` that is one of
-    ``inputs`` or is not a regular file (a directory, a FIFO, a device), with
-    ``OutputFileError``."""
+def check_output(path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = ()) -> str:
+    """Checks, before anything is played or computed, that ``path`` may be written: not
+    one of ``inputs`` (by any link), not a directory or special file, in an existing
+    directory this process may write into. Returns the path; ``OutputFileError``
+    otherwise."""
     target = os.fspath(path)
     for given in inputs:
         if _same_file(target, given):
             raise OutputFileError(f"{target}: is the input {os.fspath(given)}; choose another output file")
+    if os.path.isdir(target):
+        raise OutputFileError(f"{target}: cannot write: it is a directory")
     if os.path.lexists(target) and not os.path.isfile(target):
         raise OutputFileError(f"{target}: not a regular file; choose another output file")
+    directory = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(directory):
+        raise OutputFileError(f"{target}: cannot write: no directory {directory}")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise OutputFileError(f"{target}: cannot write: the directory {directory} is not writable")
+    return target
+
+
+def write_atomically(
+    path: str | os.PathLike[str],
+    write: Callable[[str], None],
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> None:
+    """Calls ``write(temporary_path)`` to fill a new file beside ``path``, then renames it
+    over ``path``; refuses what ``check_output`` refuses. An error (``OSError`` as
+    ``OutputFileError``) leaves ``path`` as it was and no temporary file behind."""
+    target = check_output(path, inputs)
     directory = os.path.dirname(os.path.abspath(target))
     try:
         fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=directory)
     except OSError as e:
         raise OutputFileError(f"{target}: cannot write here: {e.strerror or e}") from None
+    os.close(fd)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        write(tmp)
         # A new file's permissions as open() would give it (mkstemp makes it 0600).
         umask = os.umask(0)
         os.umask(umask)
@@ -61,3 +232,15 @@ def write_text_atomically(
         if isinstance(e, OSError):
             raise OutputFileError(f"{target}: cannot write: {e.strerror or e}") from None
         raise
+
+
+def write_text_atomically(
+    path: str | os.PathLike[str], text: str, inputs: Iterable[str | os.PathLike[str]] = ()
+) -> None:
+    """Writes ``text`` (UTF-8) to ``path`` with ``write_atomically``."""
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+
+    write_atomically(path, write, inputs)

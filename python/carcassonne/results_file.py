@@ -21,9 +21,11 @@ the games this version plays from the same seed. Anything that cannot be read ra
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import math
 import os
+import stat
 import warnings
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -32,16 +34,27 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from carcassonne._core import ENGINE_VERSION, RULES_VERSION, Rules, RulesError
+from carcassonne._core import ENGINE_VERSION, RULES_VERSION, SCORE_KINDS, Rules, RulesError
+from carcassonne.files import OutputFileError, check_output, load_json, quote, read_text_input, write_atomically
 from carcassonne.simulation import SimulationResult
 
 FORMATS = ("parquet", "csv", "json")
 """The formats ``write_results`` writes and ``read_results`` reads."""
 
 FORMAT_NAME = "carcassonne-results"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 """The layout of the files this module writes (raised when the columns or metadata
-change incompatibly)."""
+change incompatibly). 2 added the checksum and an unsigned ``game`` column; files of
+layout 1 are still read, with a ``ResultsVersionWarning`` that they cannot be verified."""
+
+READS = (1, 2)
+"""The layouts ``read_results`` reads."""
+
+MAX_TEXT_BYTES = 1 << 28
+"""Largest CSV or JSON results file read (256 MiB, about 4 million rows): parsing text
+takes many times its size in memory. Write larger studies as Parquet."""
+
+U64_MAX = 2**64 - 1
 
 METADATA_KEY = "carcassonne"
 """The Parquet schema metadata key holding the study's metadata."""
@@ -60,67 +73,99 @@ class ResultsVersionWarning(UserWarning):
 
 def write_results(result: SimulationResult, path: str | os.PathLike[str], format: str | None = None) -> Path:
     """Writes ``result`` to ``path`` as ``format`` ("parquet", "csv" or "json"; by
-    default from the file's suffix) and returns the path."""
+    default from the file's suffix) and returns the path. The file is written atomically
+    (see ``carcassonne.files``) with a checksum of its metadata and rows, which
+    ``read_results`` verifies; Parquet pages carry their own checksums too."""
     target = Path(path)
-    kind = _format(target, format)
+    kind = check_target(target, format)
     columns = _columns(result)
     metadata = _metadata(result)
-    try:
+    metadata["checksum"] = _checksum(metadata, columns)
+
+    def write(tmp: str) -> None:
         if kind == "parquet":
             pa, pq = _pyarrow(target)
             table = pa.table(columns)
             table = table.replace_schema_metadata({METADATA_KEY: json.dumps(metadata)})
-            pq.write_table(table, target)
+            pq.write_table(table, tmp, write_page_checksum=True)
         elif kind == "csv":
-            with target.open("w", newline="", encoding="utf-8") as f:
+            with open(tmp, "w", newline="", encoding="utf-8") as f:
                 f.write(CSV_PREFIX + json.dumps(metadata) + "\n")
                 writer = csv.writer(f)
                 writer.writerow(columns)
                 writer.writerows(zip(*(_csv_values(c) for c in columns.values())))
         else:
             body = {"metadata": metadata, "columns": {k: v.tolist() for k, v in columns.items()}}
-            target.write_text(json.dumps(body), encoding="utf-8")
-    except OSError as e:
-        raise ResultsFileError(f"{target}: cannot write: {e.strerror or e}") from e
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(json.dumps(body))
+
+    try:
+        write_atomically(target, write)
+    except OutputFileError as e:
+        raise ResultsFileError(str(e)) from None
     return target
 
 
 def read_results(path: str | os.PathLike[str], format: str | None = None) -> SimulationResult:
     """Reads a file ``write_results`` wrote (``format`` by default from the suffix).
 
-    Raises ``ResultsFileError`` naming the file and the fault; warns with
-    ``ResultsVersionWarning`` (and still reads) if another engine or rules version wrote
-    it."""
+    Raises ``ResultsFileError`` naming the file and the fault: not a regular file, too
+    large (CSV and JSON at most ``MAX_TEXT_BYTES``; Parquet whose pages would decode to
+    more than its rows need), not in the format, metadata wrong, rows inconsistent, or
+    the checksum not matching (a changed byte); warns with ``ResultsVersionWarning`` (and
+    still reads) if another engine or rules version wrote it."""
     source = Path(path)
     kind = _format(source, format)
-    if not source.is_file():
-        raise ResultsFileError(f"{source}: no such file")
-    try:
-        if kind == "parquet":
-            metadata, columns = _read_parquet(source)
-        elif kind == "csv":
-            metadata, columns = _read_csv(source)
-        else:
-            metadata, columns = _read_json(source)
-    except OSError as e:
-        raise ResultsFileError(f"{source}: cannot read: {e.strerror or e}") from e
+    if kind == "parquet":
+        _regular_file(source)
+        metadata, columns = _read_parquet(source)
+    elif kind == "csv":
+        metadata, columns = _read_csv(source)
+    else:
+        metadata, columns = _read_json(source)
     return _result(source, metadata, columns)
 
 
 def check_target(path: str | os.PathLike[str], format: str | None = None) -> str:
     """The format ``write_results`` would write ``path`` in, checked before anything is
-    played: a known format (or suffix), an existing directory to write into, and pyarrow
-    for Parquet. Raises ``ResultsFileError`` naming the file and the fault."""
+    played: a known format (or suffix), a writable directory, a target that is not a
+    directory or special file, and pyarrow for Parquet. Raises ``ResultsFileError``
+    naming the file and the fault."""
     target = Path(path)
     kind = _format(target, format)
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise ResultsFileError(f"{target}: cannot write: no directory {parent}")
-    if target.is_dir():
-        raise ResultsFileError(f"{target}: cannot write: it is a directory")
+    try:
+        check_output(target)
+    except OutputFileError as e:
+        raise ResultsFileError(str(e)) from None
     if kind == "parquet":
         _pyarrow(target)
     return kind
+
+
+def _regular_file(path: Path) -> None:
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise ResultsFileError(f"{path}: no such file") from None
+    except OSError as e:
+        raise ResultsFileError(f"{path}: cannot read: {e.strerror or e}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ResultsFileError(f"{path}: is a directory, not a results file")
+    if not stat.S_ISREG(info.st_mode):
+        raise ResultsFileError(f"{path}: not a regular file (a FIFO, socket or device): not a results file")
+
+
+def _checksum(metadata: Mapping[str, Any], columns: Mapping[str, npt.NDArray[Any]]) -> str:
+    """SHA-256 of the metadata (canonical JSON, without the checksum) and of every column
+    (its name and its values as 64-bit little-endian integers), in order."""
+    h = hashlib.sha256()
+    body = {k: v for k, v in metadata.items() if k != "checksum"}
+    h.update(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
+    for name, column in columns.items():
+        h.update(name.encode() + b"\0")
+        dtype = "<u8" if column.dtype.kind == "u" else "<i8"
+        h.update(np.ascontiguousarray(column, dtype=dtype).tobytes())
+    return "sha256:" + h.hexdigest()
 
 
 def _format(path: Path, format: str | None) -> str:
@@ -161,7 +206,8 @@ def _columns(result: SimulationResult) -> dict[str, npt.NDArray[Any]]:
     """The tidy table: one row per (game, seat), in game order."""
     games, seats = result.scores.shape
     cols: dict[str, npt.NDArray[Any]] = {
-        "game": np.repeat(np.arange(result.first_game, result.first_game + games, dtype=np.int64), seats),
+        # Unsigned: game indices run to 2**64 - 1.
+        "game": np.repeat(np.arange(result.first_game, result.first_game + games, dtype=np.uint64), seats),
         "seat": np.tile(np.arange(seats, dtype=np.int64), games),
         "score": result.scores.ravel(),
         "winner": result.winners.ravel(),
@@ -181,126 +227,206 @@ def _csv_values(column: npt.NDArray[Any]) -> Iterator[int]:
 
 
 def _read_parquet(path: Path) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
+    """The metadata and columns of a Parquet results file: the footer is read and its
+    metadata checked first, so that pages that would decode to more than the rows the
+    metadata promises are refused before they are decoded; then every page's checksum is
+    verified as it is read."""
     _, pq = _pyarrow(path)
     try:
-        table = pq.read_table(path)
+        parquet = pq.ParquetFile(path, page_checksum_verification=True)
+        raw = (parquet.schema_arrow.metadata or {}).get(METADATA_KEY.encode())
     except Exception as e:  # pyarrow raises its own error classes for corrupt files
-        raise ResultsFileError(f"{path}: not a readable Parquet file: {e}") from None
-    raw = (table.schema.metadata or {}).get(METADATA_KEY.encode())
+        raise ResultsFileError(f"{path}: not a readable Parquet file: {_brief(e)}") from None
     if raw is None:
         raise ResultsFileError(f"{path}: no carcassonne metadata: not a results file of this library")
     metadata = _parse_json(path, raw)
-    columns = {name: table.column(name).to_numpy() for name in table.column_names}
-    return metadata, columns
+    fields = _fields(path, metadata)
+    rows = fields["games"] * fields["seats"]
+    info = parquet.metadata
+    columns = info.num_columns
+    decoded = sum(info.row_group(i).total_byte_size for i in range(info.num_row_groups))
+    # Eight bytes a value, plus page headers and statistics.
+    need = rows * columns * 8 + 4096 * max(1, info.num_row_groups) * max(1, columns)
+    if info.num_rows != rows:
+        raise ResultsFileError(f"{path}: {info.num_rows} rows, the metadata says {fields['games']} x {fields['seats']}")
+    if decoded > need:
+        raise ResultsFileError(f"{path}: its pages decode to {decoded} bytes, more than the {need} its {rows} rows need")
+    _check_fits(path, fields)
+    try:
+        table = parquet.read()
+    except Exception as e:  # a page checksum that does not match, a corrupt page
+        raise ResultsFileError(f"{path}: not a readable Parquet file: {_brief(e)}") from None
+    return metadata, {name: table.column(name).to_numpy() for name in table.column_names}
+
+
+def _brief(e: object, limit: int = 200) -> str:
+    """``str(e)`` cut to ``limit`` characters."""
+    text = str(e)
+    return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text)} characters)"
+
+
+def _check_fits(path: Path, fields: Mapping[str, Any]) -> None:
+    """Refuses a file whose rows would not fit in the memory available now."""
+    from carcassonne._core import check_rows_fit
+
+    try:
+        check_rows_fit(fields["rules"], fields["games"], first_game=fields["first_game"])
+    except RulesError as e:
+        raise ResultsFileError(f"{path}: {e}") from None
+
+
+def _read_text(path: Path) -> str:
+    return read_text_input(path, MAX_TEXT_BYTES, ResultsFileError, "results file")
 
 
 def _read_csv(path: Path) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
-    with path.open(encoding="utf-8", newline="") as f:
-        try:
-            first = f.readline()
-        except UnicodeDecodeError:
-            raise ResultsFileError(f"{path}: not a text file") from None
-        if not first.startswith(CSV_PREFIX):
-            raise ResultsFileError(f"{path}: the first line is not '{CSV_PREFIX.strip()} {{metadata}}'")
-        metadata = _parse_json(path, first[len(CSV_PREFIX) :])
-        reader = csv.reader(f)
-        try:
-            header = next(reader, None)
-            if header is None:
-                raise ResultsFileError(f"{path}: no header line after the metadata")
-            rows = list(reader)
-        except (UnicodeDecodeError, csv.Error) as e:
-            raise ResultsFileError(f"{path}: not a CSV table: {e}") from None
+    text = _read_text(path)
+    first, _, rest = text.partition("\n")
+    if not first.startswith(CSV_PREFIX):
+        raise ResultsFileError(f"{path}: the first line is not '{CSV_PREFIX.strip()} {{metadata}}'")
+    metadata = _parse_json(path, first[len(CSV_PREFIX) :])
+    reader = csv.reader(rest.splitlines())
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise ResultsFileError(f"{path}: no header line after the metadata")
+        rows = list(reader)
+    except csv.Error as e:
+        raise ResultsFileError(f"{path}: not a CSV table: {e}") from None
     if any(len(row) != len(header) for row in rows):
         line = next(i for i, row in enumerate(rows) if len(row) != len(header)) + 3
         raise ResultsFileError(f"{path}: line {line} has not {len(header)} values")
-    try:
-        table = np.array(rows, dtype=np.int64).reshape(len(rows), len(header))
-    except (ValueError, OverflowError):
-        raise ResultsFileError(f"{path}: a value that is not an integer") from None
-    return metadata, {name: table[:, i] for i, name in enumerate(header)}
+    columns: dict[str, npt.NDArray[Any]] = {}
+    for i, name in enumerate(header):
+        values = [row[i] for row in rows]
+        if not all(v.isascii() and (v.isdigit() or (v[:1] == "-" and v[1:].isdigit())) for v in values):
+            raise ResultsFileError(f"{path}: column {quote(name)} holds a value that is not an integer")
+        try:
+            columns[name] = np.array(values, dtype=np.uint64 if name == "game" else np.int64)
+        except (ValueError, OverflowError):
+            raise ResultsFileError(f"{path}: column {quote(name)} has a value out of range") from None
+    return metadata, columns
 
 
 def _read_json(path: Path) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise ResultsFileError(f"{path}: not a text file") from None
-    body = _parse_json(path, text)
+    body = _parse_json(path, _read_text(path))
     if not isinstance(body, dict) or not isinstance(body.get("columns"), dict):
         raise ResultsFileError(f"{path}: not a results file: expected {{'metadata': ..., 'columns': ...}}")
     columns: dict[str, npt.NDArray[Any]] = {}
     for name, values in body["columns"].items():
-        if not isinstance(values, list) or not all(isinstance(v, (int, bool)) for v in values):
-            raise ResultsFileError(f"{path}: column {name!r} is not a list of integers")
+        if not isinstance(values, list) or not all(type(v) in (int, bool) for v in values):
+            raise ResultsFileError(f"{path}: column {quote(name)} is not a list of integers")
         try:
-            columns[name] = np.array(values, dtype=np.int64)
+            columns[name] = np.array(values, dtype=np.uint64 if name == "game" else np.int64)
         except OverflowError:
-            raise ResultsFileError(f"{path}: column {name!r} has a value out of range") from None
+            raise ResultsFileError(f"{path}: column {quote(name)} has a value out of range") from None
     return body.get("metadata"), columns
 
 
 def _parse_json(path: Path, text: str | bytes) -> Any:
+    return load_json(text, f"{path}: the metadata", ResultsFileError)
+
+
+def _integer(path: Path, metadata: Mapping[str, Any], key: str, low: int, high: int) -> int:
+    value = metadata.get(key)
+    if type(value) is not int or not low <= value <= high:
+        raise ResultsFileError(
+            f"{path}: metadata field {key!r} must be an integer from {low} to {high}, not {quote(value)}"
+        )
+    return value
+
+
+def _fields(path: Path, metadata: Any) -> dict[str, Any]:
+    """The metadata's fields, each checked for its type and range (a boolean is not a
+    number, a string is not a list, a seat count matches the rules)."""
+    if not isinstance(metadata, dict) or metadata.get("format") != FORMAT_NAME:
+        raise ResultsFileError(f"{path}: no carcassonne metadata: not a results file of this library")
+    if metadata.get("format_version") not in READS:
+        raise ResultsFileError(
+            f"{path}: results file layout {quote(metadata.get('format_version'))}; this version reads "
+            f"{', '.join(map(str, READS))}"
+        )
+    for key in ("rules", "seed", "first_game", "games", "seats", "score_kinds", "players", "policy", "threads",
+                "elapsed_seconds", "rules_version", "engine_version"):
+        if key not in metadata:
+            raise ResultsFileError(f"{path}: metadata field missing or wrong: {key!r} is missing")
+    if not isinstance(metadata["rules"], str):
+        raise ResultsFileError(f"{path}: metadata field 'rules' must be the rules' JSON text, not {quote(metadata['rules'])}")
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise ResultsFileError(f"{path}: the metadata is not valid JSON: {e}") from None
+        rules = Rules.from_json(metadata["rules"])
+    except RulesError as e:
+        raise ResultsFileError(f"{path}: the rules in the metadata do not load: {e}") from None
+    fields: dict[str, Any] = {"rules": rules}
+    fields["seed"] = _integer(path, metadata, "seed", 0, U64_MAX)
+    fields["first_game"] = _integer(path, metadata, "first_game", 0, U64_MAX)
+    fields["games"] = _integer(path, metadata, "games", 0, U64_MAX + 1 - fields["first_game"])
+    fields["seats"] = _integer(path, metadata, "seats", 1, 64)
+    if fields["seats"] != rules.players:
+        raise ResultsFileError(f"{path}: metadata says {fields['seats']} seats, its rules {rules.players} players")
+    fields["threads"] = _integer(path, metadata, "threads", 1, 1 << 16)
+    fields["rules_version"] = _integer(path, metadata, "rules_version", 0, 1 << 31)
+    for key in ("policy", "engine_version"):
+        if not isinstance(metadata[key], str):
+            raise ResultsFileError(f"{path}: metadata field {key!r} must be a string, not {quote(metadata[key])}")
+        fields[key] = metadata[key]
+    for key, length in (("players", fields["seats"]), ("score_kinds", len(SCORE_KINDS))):
+        names = metadata[key]
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ResultsFileError(f"{path}: metadata field {key!r} must be a list of names, not {quote(names)}")
+        if len(names) != length:
+            raise ResultsFileError(f"{path}: metadata field {key!r} has {len(names)} names, expected {length}")
+        fields[key] = tuple(names)
+    if fields["score_kinds"] != tuple(SCORE_KINDS):
+        raise ResultsFileError(f"{path}: score kinds {quote(list(fields['score_kinds']))}, this version has {SCORE_KINDS}")
+    elapsed = metadata["elapsed_seconds"]
+    if type(elapsed) not in (int, float) or not (math.isfinite(elapsed) and elapsed >= 0):
+        raise ResultsFileError(f"{path}: metadata field 'elapsed_seconds' must be a number of seconds, not {quote(elapsed)}")
+    fields["elapsed_seconds"] = float(elapsed)
+    started = metadata.get("started_at")
+    if started is not None and (type(started) not in (int, float) or not math.isfinite(started)):
+        raise ResultsFileError(f"{path}: metadata field 'started_at' must be a Unix time or null, not {quote(started)}")
+    fields["started_at"] = math.nan if started is None else float(started)
+    interrupted = metadata.get("interrupted", False)
+    if type(interrupted) is not bool:
+        raise ResultsFileError(f"{path}: metadata field 'interrupted' must be true or false, not {quote(interrupted)}")
+    fields["interrupted"] = interrupted
+    return fields
 
 
 def _result(path: Path, metadata: Any, columns: Mapping[str, npt.NDArray[Any]]) -> SimulationResult:
-    """Checks the metadata and the table and rebuilds the result."""
-    if not isinstance(metadata, dict) or metadata.get("format") != FORMAT_NAME:
-        raise ResultsFileError(f"{path}: no carcassonne metadata: not a results file of this library")
-    if metadata.get("format_version") != FORMAT_VERSION:
-        raise ResultsFileError(
-            f"{path}: results file layout {metadata.get('format_version')!r}; this version reads {FORMAT_VERSION}"
-        )
-    if metadata.get("engine_version") != ENGINE_VERSION or metadata.get("rules_version") != RULES_VERSION:
+    """Checks the metadata, the table and the checksum and rebuilds the result."""
+    f = _fields(path, metadata)
+    if f["engine_version"] != ENGINE_VERSION or f["rules_version"] != RULES_VERSION:
         warnings.warn(
-            f"{path}: written by engine {metadata.get('engine_version')} (rules version "
-            f"{metadata.get('rules_version')}); this is engine {ENGINE_VERSION} (rules version "
+            f"{path}: written by engine {_brief(f['engine_version'], 60)} (rules version "
+            f"{f['rules_version']}); this is engine {ENGINE_VERSION} (rules version "
             f"{RULES_VERSION}): the same seeds may not give the same games here",
             ResultsVersionWarning,
             stacklevel=3,
         )
-    try:
-        rules = Rules.from_json(metadata["rules"])
-        seats = int(metadata["seats"])
-        first_game = int(metadata["first_game"])
-        games = int(metadata["games"])
-        kinds = tuple(str(k) for k in metadata["score_kinds"])
-        players = tuple(str(p) for p in metadata["players"])
-        started = metadata.get("started_at")
-        seed = int(metadata["seed"])
-        policy = str(metadata["policy"])
-        threads = int(metadata["threads"])
-        elapsed = float(metadata["elapsed_seconds"])
-        rules_version = int(metadata["rules_version"])
-        engine_version = str(metadata["engine_version"])
-        started_at = math.nan if started is None else float(started)
-        interrupted = bool(metadata.get("interrupted", False))
-    except RulesError as e:
-        raise ResultsFileError(f"{path}: the rules in the metadata do not load: {e}") from None
-    except (KeyError, TypeError, ValueError) as e:
-        raise ResultsFileError(f"{path}: metadata field missing or wrong: {e}") from None
-    if seats < 1 or games < 0:
-        raise ResultsFileError(f"{path}: metadata says {games} games of {seats} seats")
+    rules, games, seats, first_game, kinds = f["rules"], f["games"], f["seats"], f["first_game"], f["score_kinds"]
     expected = ["game", "seat", "score", "winner", "turns", "discarded", "ships", "wares_left"]
     expected += [f"points_{k}" for k in kinds]
     if list(columns) != expected:
-        raise ResultsFileError(f"{path}: columns {list(columns)}, expected {expected}")
+        raise ResultsFileError(f"{path}: columns {quote(list(columns), 300)}, expected {expected}")
     rows = games * seats
     for name, col in columns.items():
         if col.shape != (rows,):
             raise ResultsFileError(f"{path}: column {name!r} has {col.shape[0]} rows, expected {games} x {seats}")
-    game_ids = np.repeat(np.arange(first_game, first_game + games, dtype=np.int64), seats)
-    if not (np.array_equal(columns["game"], game_ids) and np.array_equal(columns["seat"], np.tile(np.arange(seats), games))):
+    game_ids = np.repeat(np.arange(first_game, first_game + games, dtype=np.uint64), seats)
+    game_column = columns["game"]
+    if game_column.dtype.kind == "i" and game_column.size and game_column.min() < 0:
+        raise ResultsFileError(f"{path}: the rows are not games {first_game}.. by seat, in order")
+    if not (
+        np.array_equal(game_column.astype(np.uint64), game_ids)
+        and np.array_equal(columns["seat"], np.tile(np.arange(seats), games))
+    ):
         raise ResultsFileError(f"{path}: the rows are not games {first_game}.. by seat, in order")
 
     def seat_table(name: str, dtype: Any) -> npt.NDArray[Any]:
         return _exact(path, name, columns[name], dtype).reshape(games, seats)
 
-    def game_column(name: str, dtype: Any) -> npt.NDArray[Any]:
+    def per_game(name: str, dtype: Any) -> npt.NDArray[Any]:
         table = seat_table(name, dtype)
         if not (table == table[:, :1]).all():
             raise ResultsFileError(f"{path}: column {name!r} differs between the seats of one game")
@@ -309,27 +435,70 @@ def _result(path: Path, metadata: Any, columns: Mapping[str, npt.NDArray[Any]]) 
     points = np.stack([seat_table(f"points_{k}", np.int32) for k in kinds], axis=-1) if kinds else np.zeros(
         (games, seats, 0), dtype=np.int32
     )
+    scores = seat_table("score", np.int32)
+    winners = seat_table("winner", np.bool_)
+    ships = seat_table("ships", np.uint32)
+    wares_left = seat_table("wares_left", np.uint32)
+    _check_consistent(path, rules, kinds, scores, winners, points, ships, wares_left)
+    if metadata["format_version"] >= 2:
+        if metadata.get("checksum") != _checksum(metadata, {**columns, "game": game_column.astype(np.uint64)}):
+            raise ResultsFileError(
+                f"{path}: the checksum does not match: the file was changed after it was written"
+            )
+    else:
+        warnings.warn(
+            f"{path}: results file layout 1 has no checksum: it cannot be verified", ResultsVersionWarning, stacklevel=3
+        )
     return SimulationResult(
         rules=rules,
-        seed=seed,
+        seed=f["seed"],
         first_game=first_game,
-        policy=policy,
-        threads=threads,
-        elapsed_seconds=elapsed,
-        rules_version=rules_version,
-        engine_version=engine_version,
+        policy=f["policy"],
+        threads=f["threads"],
+        elapsed_seconds=f["elapsed_seconds"],
+        rules_version=f["rules_version"],
+        engine_version=f["engine_version"],
         score_kinds=kinds,
-        players=players,
-        started_at=started_at,
-        interrupted=interrupted,
-        scores=seat_table("score", np.int32),
-        winners=seat_table("winner", np.bool_),
-        turns=game_column("turns", np.uint32),
+        players=f["players"],
+        started_at=f["started_at"],
+        interrupted=f["interrupted"],
+        scores=scores,
+        winners=winners,
+        turns=per_game("turns", np.uint32),
         points_by_kind=points,
-        discarded=game_column("discarded", np.uint32),
-        ships=seat_table("ships", np.uint32),
-        wares_left=seat_table("wares_left", np.uint32),
+        discarded=per_game("discarded", np.uint32),
+        ships=ships,
+        wares_left=wares_left,
     )
+
+
+SOUTH_SEAS_KINDS = ("ships", "wares")
+"""The score kinds of South Seas games; classic games score every other kind."""
+
+
+def _check_consistent(
+    path: Path,
+    rules: Rules,
+    kinds: tuple[str, ...],
+    scores: npt.NDArray[Any],
+    winners: npt.NDArray[Any],
+    points: npt.NDArray[Any],
+    ships: npt.NDArray[Any],
+    wares_left: npt.NDArray[Any],
+) -> None:
+    """Refuses rows that no game of these rules can have: a score that is not the sum of
+    its points by kind, winners that are not the top scores, points or ships of the other
+    rule system (South Seas rules over classic rows, or the reverse)."""
+    if not np.array_equal(points.sum(axis=-1, dtype=np.int64), scores):
+        raise ResultsFileError(f"{path}: a score is not the sum of its points by kind")
+    if scores.size and not np.array_equal(winners, scores == scores.max(axis=1, keepdims=True)):
+        raise ResultsFileError(f"{path}: the winners are not the players with the top score")
+    south_seas = rules.system == "south-seas"
+    other = [k for k, kind in enumerate(kinds) if (kind in SOUTH_SEAS_KINDS) != south_seas]
+    if other and points[:, :, other].any():
+        raise ResultsFileError(f"{path}: points of another rule system than its rules ({rules.system})")
+    if not south_seas and (ships.any() or wares_left.any()):
+        raise ResultsFileError(f"{path}: ships or wares in games of classic rules")
 
 
 def _exact(path: Path, name: str, column: npt.NDArray[Any], dtype: Any) -> npt.NDArray[Any]:
