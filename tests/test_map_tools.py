@@ -298,7 +298,7 @@ def test_render_on_the_command_line_writes_atomically_and_never_over_its_input(t
     os.link(path, link)
     before = path.read_text()
     assert main(["map", "render", str(path), "-o", str(link)]) == 2
-    assert "is the input" in capsys.readouterr().err
+    assert "would overwrite its input file" in capsys.readouterr().err
     assert path.read_text() == before
     # Two half maps joined are drawn as one map.
     joined = tmp_path / "joined.svg"

@@ -254,6 +254,6 @@ def test_the_command_line_writes_results_files(tmp_path: Path, capsys: pytest.Ca
     assert main(["simulate", "--games", huge, "--out", str(tmp_path / "x.txt")]) == 2
     assert "unknown suffix '.txt'" in capsys.readouterr().err
     assert main(["simulate", "--games", huge, "--out", str(tmp_path / "no" / "x.csv")]) == 2
-    assert "cannot write: no directory" in capsys.readouterr().err
+    assert "cannot write the results file: no directory" in capsys.readouterr().err
     assert main(["simulate", "--games", huge, "--out", str(tmp_path), "--format", "csv"]) == 2
-    assert "cannot write: it is a directory" in capsys.readouterr().err
+    assert "cannot write the results file: it is a directory" in capsys.readouterr().err

@@ -26,11 +26,12 @@ def same_rows(a: SimulationResult, b: SimulationResult) -> None:
 
 
 def test_batches_cover_the_games_once() -> None:
-    assert batches(10, 5, 4, 1) == [(5, 4), (9, 4), (13, 2)]
-    assert batches(0, 5, None, 3) == []
+    assert list(batches(10, 5, 4, 1)) == [(5, 4), (9, 4), (13, 2)]
+    assert len(batches(2**62, 0, None, 1)) == 2**62 // 100_000 + 1
+    assert list(batches(0, 5, None, 3)) == []
     plan = batches(10**7, 0, None, 2)
     assert all(count == 100_000 for _, count in plan) and len(plan) == 100
-    assert batches(7, 0, None, 2) == [(0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1)]
+    assert list(batches(7, 0, None, 2)) == [(0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1)]
     with pytest.raises(BackendError, match="batch_games must be at least 1"):
         batches(10, 0, 0, 1)
 

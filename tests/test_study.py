@@ -112,7 +112,7 @@ def test_a_study_saves_and_loads_every_cell(tmp_path: Path) -> None:
         assert back.metadata() == result.metadata()
         assert back.to_pandas().equals(result.to_pandas())
     # Faults name the file.
-    with pytest.raises(ResultsFileError, match="study.json: no such file"):
+    with pytest.raises(ResultsFileError, match=r"study\.json: cannot read the study manifest \(study\.json\): no such file"):
         load_study(tmp_path / "nothing")
     manifest = tmp_path / "csv" / "study.json"
     data = json.loads(manifest.read_text())

@@ -26,10 +26,11 @@ from carcassonne._core import (
 from carcassonne.players import MCTS, PlayerLike, parse
 from carcassonne.results_file import FORMATS, ResultsFileError, check_target
 from carcassonne.scaleout import BACKENDS
+from carcassonne.study import check_study_directory
 from carcassonne.study_spec import load_spec
 from carcassonne.simulation import POLICIES, StudySummary, simulate, simulate_summary
 from carcassonne import maps
-from carcassonne.files import OutputFileError, write_text_atomically
+from carcassonne.files import OutputFileError, check_output, read_input, write_text_atomically
 from carcassonne.svg import board, map as map_picture
 
 
@@ -198,14 +199,7 @@ class _RenderError(Exception):
 
 def _read_record(path: str) -> Game:
     """The game a record file replays; _RenderError names the file and the fault."""
-    try:
-        size = os.stat(path).st_size
-        if size > MAX_RECORD_BYTES:
-            raise _RenderError(f"{path}: {size} bytes, more than the {MAX_RECORD_BYTES} a record may have")
-        with open(path, "rb") as f:
-            data = f.read(MAX_RECORD_BYTES + 1)
-    except OSError as e:
-        raise _RenderError(f"{path}: cannot read the record: {e.strerror or e}") from None
+    data = read_input(path, MAX_RECORD_BYTES, _RenderError, "record")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -222,17 +216,15 @@ def _render(args: argparse.Namespace) -> int:
     try:
         if args.size is not None and args.size < 1:
             raise _RenderError(f"--size must be at least 1 pixel, not {args.size}")
+        if args.output != "-":
+            check_output(args.output, [args.record], "picture")
         game = _read_record(args.record)
         picture = board(game, size=args.size, last_move=not args.no_last_move, legend=not args.no_legend)
         if args.output == "-":
             sys.stdout.write(picture + "\n")
         else:
-            try:
-                with open(args.output, "w", encoding="utf-8") as f:
-                    f.write(picture + "\n")
-            except OSError as e:
-                raise _RenderError(f"{args.output}: cannot write the picture: {e.strerror or e}") from None
-    except _RenderError as e:
+            write_text_atomically(args.output, picture + "\n", [args.record], "picture")
+    except (_RenderError, OutputFileError) as e:
         print(f"carcassonne: error: {e}", file=sys.stderr)
         return 2
     return 0
@@ -321,6 +313,24 @@ def _summary_json(result: StudySummary) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line. Bad input of any kind (a file that cannot be read, values out of
+    range, a spec too deep) ends with one line on stderr and status 2, Ctrl-C with one
+    line and 130: never a traceback. Each command catches the package's documented
+    errors itself; this is the net under them for what the system raises."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("carcassonne: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, ImportError, OSError, RecursionError, MemoryError, OverflowError) as e:
+        text = str(e) or type(e).__name__
+        if len(text) > 500:
+            text = text[:499] + "…"
+        print(f"carcassonne: error: {text}", file=sys.stderr)
+        return 2
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "version":
@@ -399,8 +409,9 @@ def _study_command(args: argparse.Namespace) -> int:
     interval, mean scores), every cell written to ``--out``."""
     try:
         study = load_spec(args.spec)
-        if args.out is not None and args.format == "parquet":
-            _check_parquet(args.out)
+        if args.out is not None:
+            # A directory that could not be written fails now, not after the games.
+            check_study_directory(args.out, args.format)
         result = study.run(threads=args.threads, progress=_progress(args.progress), backend=args.backend)
         if args.out is not None:
             result.save(args.out, args.format)
@@ -421,14 +432,6 @@ def _study_command(args: argparse.Namespace) -> int:
     if args.out is not None:
         print(f"written to {args.out} ({args.format})")
     return 0
-
-
-def _check_parquet(where: str) -> None:
-    """Parquet needs pyarrow: say so before the study runs, not after."""
-    try:
-        import pyarrow  # type: ignore[import-not-found, import-untyped, unused-ignore]  # noqa: F401
-    except ImportError:
-        raise ResultsFileError(f"{where}: Parquet needs pyarrow: pip install 'carcassonne[parquet]' (or --format csv)") from None
 
 
 def _progress(asked: bool | None) -> bool:
@@ -491,11 +494,8 @@ def _report_command(args: argparse.Namespace) -> int:
                     f"--label: {len(args.labels)} name(s) for {len(files)} file(s) ({', '.join(files)}): "
                     "give one name per file"
                 )
-            out = Path(args.out)
-            for f in files:
-                if Path(f).resolve() == out.resolve():
-                    raise ValueError(f"{args.out}: the report would overwrite its input file {f}")
-            path = write_report(files, out, labels=args.labels, title=args.title)
+            # write_report refuses an output that is one of the inputs by any link.
+            path = write_report(files, Path(args.out), labels=args.labels, title=args.title)
         except (ValueError, ImportError) as e:  # ResultsFileError, ReportError, no matplotlib
             error = e
     shown: set[str] = set()

@@ -72,15 +72,15 @@ def read_input(
         # O_NONBLOCK: opening a FIFO with no writer would wait forever.
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise error(f"{name}: no such {what}") from None
+        raise error(f"{name}: cannot read the {what}: no such file") from None
     except OSError as e:
         raise error(f"{name}: cannot read the {what}: {e.strerror or e}") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise error(f"{name}: is a directory, not a {what}")
+            raise error(f"{name}: cannot read the {what}: it is a directory")
         if not stat.S_ISREG(info.st_mode):
-            raise error(f"{name}: not a regular file (a FIFO, socket or device): not a {what}")
+            raise error(f"{name}: cannot read the {what}: not a regular file (a FIFO, socket or device)")
         if info.st_size > limit:
             raise error(f"{name}: {info.st_size} bytes, more than the {limit} a {what} may have")
         chunks = []
@@ -181,7 +181,9 @@ def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
 
 
-def check_output(path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = ()) -> str:
+def check_output(
+    path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = (), what: str = "file"
+) -> str:
     """Checks, before anything is played or computed, that ``path`` may be written: not
     one of ``inputs`` (by any link), not a directory or special file, in an existing
     directory this process may write into. Returns the path; ``OutputFileError``
@@ -189,16 +191,18 @@ def check_output(path: str | os.PathLike[str], inputs: Iterable[str | os.PathLik
     target = os.fspath(path)
     for given in inputs:
         if _same_file(target, given):
-            raise OutputFileError(f"{target}: is the input {os.fspath(given)}; choose another output file")
+            raise OutputFileError(
+                f"{target}: would overwrite its input file {os.fspath(given)}; choose another output file"
+            )
     if os.path.isdir(target):
-        raise OutputFileError(f"{target}: cannot write: it is a directory")
+        raise OutputFileError(f"{target}: cannot write the {what}: it is a directory")
     if os.path.lexists(target) and not os.path.isfile(target):
-        raise OutputFileError(f"{target}: not a regular file; choose another output file")
+        raise OutputFileError(f"{target}: cannot write the {what}: not a regular file")
     directory = os.path.dirname(os.path.abspath(target))
     if not os.path.isdir(directory):
-        raise OutputFileError(f"{target}: cannot write: no directory {directory}")
+        raise OutputFileError(f"{target}: cannot write the {what}: no directory {directory}")
     if not os.access(directory, os.W_OK | os.X_OK):
-        raise OutputFileError(f"{target}: cannot write: the directory {directory} is not writable")
+        raise OutputFileError(f"{target}: cannot write the {what}: the directory {directory} is not writable")
     return target
 
 
@@ -206,16 +210,17 @@ def write_atomically(
     path: str | os.PathLike[str],
     write: Callable[[str], None],
     inputs: Iterable[str | os.PathLike[str]] = (),
+    what: str = "file",
 ) -> None:
     """Calls ``write(temporary_path)`` to fill a new file beside ``path``, then renames it
     over ``path``; refuses what ``check_output`` refuses. An error (``OSError`` as
     ``OutputFileError``) leaves ``path`` as it was and no temporary file behind."""
-    target = check_output(path, inputs)
+    target = check_output(path, inputs, what)
     directory = os.path.dirname(os.path.abspath(target))
     try:
         fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=directory)
     except OSError as e:
-        raise OutputFileError(f"{target}: cannot write here: {e.strerror or e}") from None
+        raise OutputFileError(f"{target}: cannot write the {what}: {e.strerror or e}") from None
     os.close(fd)
     try:
         write(tmp)
@@ -230,12 +235,12 @@ def write_atomically(
         except OSError:
             pass
         if isinstance(e, OSError):
-            raise OutputFileError(f"{target}: cannot write: {e.strerror or e}") from None
+            raise OutputFileError(f"{target}: cannot write the {what}: {e.strerror or e}") from None
         raise
 
 
 def write_text_atomically(
-    path: str | os.PathLike[str], text: str, inputs: Iterable[str | os.PathLike[str]] = ()
+    path: str | os.PathLike[str], text: str, inputs: Iterable[str | os.PathLike[str]] = (), what: str = "file"
 ) -> None:
     """Writes ``text`` (UTF-8) to ``path`` with ``write_atomically``."""
 
@@ -243,4 +248,4 @@ def write_text_atomically(
         with open(tmp, "w", encoding="utf-8", newline="") as f:
             f.write(text)
 
-    write_atomically(path, write, inputs)
+    write_atomically(path, write, inputs, what)

@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from carcassonne import stats
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, Rules
+from carcassonne.files import OutputFileError, check_output, write_text_atomically
 from carcassonne.results_file import read_results
 from carcassonne.simulation import SimulationResult
 
@@ -179,6 +180,11 @@ def write_report(
         items = list(sources)
     if not items:
         raise ReportError("a report needs at least one study")
+    inputs = [item for item in items if isinstance(item, (str, os.PathLike))]
+    try:
+        check_output(out_path, inputs, "report")  # before reading any file or drawing any plot
+    except OutputFileError as e:
+        raise ReportError(str(e)) from None
     _matplotlib()  # before reading any file
     if labels is not None:
         labels = _label_list(labels, len(items))
@@ -200,9 +206,9 @@ def write_report(
     page = html_report(studies, labels=names, title=title)
     target = Path(out_path)
     try:
-        target.write_text(page, encoding="utf-8")
-    except OSError as e:
-        raise ReportError(f"{target}: cannot write the report: {e.strerror or e}") from e
+        write_text_atomically(target, page, inputs, "report")
+    except OutputFileError as e:
+        raise ReportError(str(e)) from None
     return target
 
 

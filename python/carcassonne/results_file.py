@@ -100,7 +100,7 @@ def write_results(result: SimulationResult, path: str | os.PathLike[str], format
                 f.write(json.dumps(body))
 
     try:
-        write_atomically(target, write)
+        write_atomically(target, write, what="results file")
     except OutputFileError as e:
         raise ResultsFileError(str(e)) from None
     return target
@@ -134,7 +134,7 @@ def check_target(path: str | os.PathLike[str], format: str | None = None) -> str
     target = Path(path)
     kind = _format(target, format)
     try:
-        check_output(target)
+        check_output(target, what="results file")
     except OutputFileError as e:
         raise ResultsFileError(str(e)) from None
     if kind == "parquet":

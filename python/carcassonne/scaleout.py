@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from carcassonne._core import RulesError
 
@@ -36,14 +36,50 @@ def batch_path(out_dir: str | os.PathLike[str], first_game: int) -> Path:
     return Path(out_dir) / f"batch-{first_game:020d}.parquet"
 
 
-def batches(games: int, first_game: int, batch_games: int | None, workers: int) -> list[tuple[int, int]]:
+MAX_JOBS = 1_000_000
+"""Most batches one study may send to a cluster (each is a task the scheduler holds):
+a larger plan is refused with the ``batch_games`` that would fit."""
+
+
+class Batches(Sequence[tuple[int, int]]):
+    """(first game, games) of each batch, computed on demand: a plan of any number of
+    games takes no memory (``simulate_summary(2**62, out_dir=...)`` is a plan of 4.6e13
+    batches)."""
+
+    def __init__(self, games: int, first_game: int, size: int) -> None:
+        self.games, self.first_game, self.size = games, first_game, size
+
+    def __len__(self) -> int:
+        return -(-self.games // self.size)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, int]: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[int, int]]: ...
+    def __getitem__(self, i: int | slice) -> tuple[int, int] | Sequence[tuple[int, int]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        start = i * self.size
+        return (self.first_game + start, min(self.size, self.games - start))
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        for start in range(0, self.games, self.size):
+            yield (self.first_game + start, min(self.size, self.games - start))
+
+
+def batches(games: int, first_game: int, batch_games: int | None, workers: int) -> Batches:
     """(first game, games) of each batch: ``batch_games`` each (default: about four
     batches per worker, at most ``MAX_BATCH_GAMES``)."""
     if batch_games is None:
         batch_games = min(MAX_BATCH_GAMES, max(1, math.ceil(games / (4 * max(1, workers)))))
     if batch_games < 1:
         raise BackendError(f"batch_games must be at least 1, got {batch_games}")
-    return [(first_game + start, min(batch_games, games - start)) for start in range(0, games, batch_games)]
+    return Batches(games, first_game, batch_games)
 
 
 def play_batch(
@@ -86,7 +122,12 @@ def run(
         Path(out_dir).mkdir(parents=True, exist_ok=True)
         target = str(out_dir)
     workers, play = submit
-    plan = batches(games, first_game, batch_games, workers)
+    plan: Sequence[tuple[int, int]] = batches(games, first_game, batch_games, workers)
+    if len(plan) > MAX_JOBS:
+        raise BackendError(
+            f"{games} games in {len(plan)} batches: a cluster takes at most {MAX_JOBS} batches per study; "
+            f"give batch_games={-(-games // MAX_JOBS)} or more"
+        )
     if not plan:
         plan = [(first_game, 0)]
     bar = None

@@ -598,7 +598,7 @@ def _in_parts(
         return None
     _check_count(games, first_game)
     if not totals:
-        _check_rows_fit(rules, games, first_game)
+        _check_rows_fit(rules, games, first_game, joined=True)
     if distributed:
         # On a cluster (``carcassonne.scaleout``), or here, one batch after another, for
         # ``out_dir``.
@@ -608,11 +608,19 @@ def _in_parts(
         kwargs = {"rules": rules, "seed": seed, "policy": policy, "players": players, "threads": threads}
         join: Callable[[list[Any]], Any] = StudySummary.concat if totals else SimulationResult.concat
         if backend == "local":
-            plan = scaleout.batches(operator.index(games), operator.index(first_game), batch_games, 1) or [(first_game, 0)]
+            plan = scaleout.batches(operator.index(games), operator.index(first_game), batch_games, 1)
             target = None if out_dir is None else str(out_dir)
             if target is not None:
                 Path(target).mkdir(parents=True, exist_ok=True)
-            return join([scaleout.play_batch(totals, kwargs, first, count, target) for first, count in plan])
+            if not totals or not plan:
+                # Rows: as many batches as fit in memory (checked above).
+                return join([scaleout.play_batch(totals, kwargs, first, count, target) for first, count in plan or [(first_game, 0)]])
+            # Totals: joined as they come, in constant memory for any number of batches.
+            whole = None
+            for first, count in plan:
+                part = scaleout.play_batch(totals, kwargs, first, count, target)
+                whole = part if whole is None else join([whole, part])
+            return whole
         return scaleout.run(
             backend,
             totals,
@@ -638,10 +646,19 @@ def _in_parts(
     )
 
 
-def _check_rows_fit(rules: Rules | None, games: int, first_game: int) -> None:
-    """The rows of batches are joined at the end: refuse, as one call would, what cannot
-    fit in memory, before the first batch."""
-    check_rows_fit(rules if rules is not None else Rules(), games, first_game=first_game)
+def _check_rows_fit(rules: Rules | None, games: int, first_game: int, joined: bool = False) -> None:
+    """Refuses, as one call would, rows that cannot fit in memory, before the first
+    batch. With ``joined`` the rows are played in batches and joined at the end, when
+    the parts and the whole are both in memory: twice the rows must fit."""
+    rules = rules if rules is not None else Rules()
+    check_rows_fit(rules, games, first_game=first_game)
+    if joined and games:
+        try:
+            check_rows_fit(rules, min(2 * games, U64_MAX))
+        except RulesError as e:
+            raise RulesError(
+                f"{games} games played in batches are joined at the end, which holds their rows twice: {e}"
+            ) from None
 
 
 def _check_count(games: int, first_game: int) -> None:

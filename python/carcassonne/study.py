@@ -32,13 +32,17 @@ from pathlib import Path
 from typing import Any
 
 from carcassonne import players as _players
-from carcassonne._core import ENGINE_VERSION, RULES_VERSION, Rules, RulesError
+from carcassonne._core import ENGINE_VERSION, RULES_VERSION, Rules, RulesError, check_rows_fit
+from carcassonne.files import OutputFileError, load_json, quote, read_text_input, write_text_atomically
 from carcassonne.simulation import SimulationResult, simulate
 
 U64_MAX = 2**64 - 1
 
 STUDY_FORMAT = "carcassonne-study"
 STUDY_FORMAT_VERSION = 1
+
+MAX_MANIFEST_BYTES = 1 << 24
+"""Largest ``study.json`` read (16 MiB; a manifest of a thousand cells is about 1 MB)."""
 
 
 class StudyError(ValueError):
@@ -97,23 +101,36 @@ class Study:
     paired: bool = False
 
     def __post_init__(self) -> None:
-        if not self.configs:
-            raise StudyError("a study needs at least one configuration")
-        if not self.lineups:
-            raise StudyError("a study needs at least one line-up")
+        if not isinstance(self.configs, Mapping) or not self.configs:
+            raise StudyError("configs: a study needs at least one configuration (a mapping of names to Rules)")
+        if not isinstance(self.lineups, Mapping) or not self.lineups:
+            raise StudyError("lineups: a study needs at least one line-up (a mapping of names to players)")
         for name in [*self.configs, *self.lineups]:
             if not isinstance(name, str) or not name:
-                raise StudyError(f"configurations and line-ups are named by non-empty strings, not {name!r}")
+                raise StudyError(f"configurations and line-ups are named by non-empty strings, not {quote(name)}")
         for name, rules in self.configs.items():
             if not isinstance(rules, Rules):
-                raise StudyError(f"configuration {name!r} is not a carcassonne.Rules: {type(rules).__name__}")
+                raise StudyError(f"configuration {quote(name)} is not a carcassonne.Rules: {type(rules).__name__}")
         if self.seats is not None:
+            if isinstance(self.seats, (str, bytes)) or not isinstance(self.seats, Sequence):
+                raise StudyError(f"seats must be a list of player counts, not {quote(self.seats)}")
+            if not all(type(n) is int and n >= 1 for n in self.seats):
+                raise StudyError(f"seats must list player counts (whole numbers from 1), got {quote(list(self.seats))}")
             if not self.seats or len(set(self.seats)) != len(self.seats):
                 raise StudyError(f"seats must list distinct player counts, got {list(self.seats)}")
-        if not isinstance(self.games, int) or self.games < 0:
-            raise StudyError(f"games must be a whole number of games per cell, got {self.games!r}")
-        if not isinstance(self.seed, int) or not 0 <= self.seed <= U64_MAX:
-            raise StudyError(f"seed must be between 0 and 2**64 - 1, got {self.seed!r}")
+        # bool is an int in Python: refused, True is not a number of games.
+        if type(self.games) is not int or self.games < 0:
+            raise StudyError(f"games must be a whole number of games per cell, got {quote(self.games)}")
+        if type(self.seed) is not int or not 0 <= self.seed <= U64_MAX:
+            raise StudyError(f"seed must be an integer between 0 and 2**64 - 1, got {quote(self.seed)}")
+        if type(self.paired) is not bool:
+            raise StudyError(f"paired must be True or False, got {quote(self.paired)}")
+        for seats in self.seats or ():
+            for name, rules in self.configs.items():
+                try:
+                    with_players(rules, seats)
+                except RulesError as e:
+                    raise StudyError(f"seats {seats} with configuration {quote(name)}: {e}") from None
         self.cells()  # every line-up must fit some player count
 
     def cells(self) -> list[Cell]:
@@ -152,6 +169,7 @@ class Study:
         ``carcassonne.scaleout``), with the same results."""
         if backend != "local" and partial:
             raise StudyError("partial=True is for local runs: a cluster's batches are not interrupted by Ctrl-C here")
+        self.check_fits()
         results: dict[tuple[str, int, str], SimulationResult] = {}
         for cell in self.cells():
             result = simulate(
@@ -170,6 +188,21 @@ class Study:
             if result.interrupted:
                 break
         return StudyResult(results, self.grid(), len(self.cells()))
+
+    def check_fits(self) -> None:
+        """Refuses, before any cell is played, a study whose cells' rows together would not
+        fit in the memory available now (each cell alone may fit); counted as if every
+        cell had the most seats of the study, and twice over when cells are played in
+        joined batches. ``RulesError``, as ``simulate`` raises for one cell."""
+        cells = self.cells()
+        widest = max(cells, key=lambda c: c.seats)
+        total = min(U64_MAX, len(cells) * self.games)
+        try:
+            check_rows_fit(widest.rules, total)
+        except RulesError as e:
+            raise RulesError(
+                f"the study's {len(cells)} cells of {self.games} games are kept in memory together: {e}"
+            ) from None
 
     def grid(self) -> dict[str, Any]:
         """What describes the grid (for ``StudyResult.metadata``): seed, games, pairing,
@@ -239,16 +272,16 @@ class StudyResult:
     def save(self, directory: str | os.PathLike[str], format: str = "parquet") -> Path:
         """Writes every cell to its own results file, ``cell-<n>.<format>`` (see
         ``carcassonne.results_file``), and ``study.json``, which names each cell's
-        configuration, seats, line-up and file; ``load_study`` reads the directory back."""
-        from carcassonne.results_file import FORMATS, ResultsFileError, write_results
+        configuration, seats, line-up and file; ``load_study`` reads the directory back.
+        ``directory`` must be new or empty (``check_study_directory``): results are never
+        written over other files. Every file is written atomically, the manifest last."""
+        from carcassonne.results_file import ResultsFileError, write_results
 
-        if format not in FORMATS:
-            raise ResultsFileError(f"{directory}: unknown format {format!r}: use one of {', '.join(FORMATS)}")
-        target = Path(directory)
+        target = check_study_directory(directory, format)
         try:
             target.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise ResultsFileError(f"{target}: cannot write: {e.strerror or e}") from e
+            raise ResultsFileError(f"{target}: cannot write: {e.strerror or e}") from None
         cells = []
         for n, ((config, seats, lineup), result) in enumerate(self.results.items()):
             name = f"cell-{n:03d}.{format}"
@@ -256,7 +289,10 @@ class StudyResult:
             cells.append({"config": config, "seats": seats, "lineup": lineup, "file": name})
         manifest = {k: v for k, v in self.metadata().items() if k != "cells"}
         manifest.update(format=STUDY_FORMAT, format_version=STUDY_FORMAT_VERSION, cell_count=self.cells, cells=cells)
-        (target / "study.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        try:
+            write_text_atomically(target / "study.json", json.dumps(manifest, indent=2))
+        except OutputFileError as e:
+            raise ResultsFileError(str(e)) from None
         return target
 
     def games_per_second(self) -> float:
@@ -266,39 +302,123 @@ class StudyResult:
         return games / seconds if seconds > 0 else math.inf
 
 
+def check_study_directory(directory: str | os.PathLike[str], format: str = "parquet") -> Path:
+    """Checks, before a study is played, that ``StudyResult.save`` can write ``directory``
+    in ``format``: a known format (pyarrow for Parquet), and a directory that is new (its
+    parent exists and is writable) or empty and writable. ``ResultsFileError`` otherwise."""
+    from carcassonne.results_file import FORMATS, ResultsFileError, _pyarrow
+
+    target = Path(directory)
+    if format not in FORMATS:
+        raise ResultsFileError(f"{target}: unknown format {quote(format)}: use one of {', '.join(FORMATS)}")
+    if target.exists() or target.is_symlink():
+        if not target.is_dir():
+            raise ResultsFileError(f"{target}: cannot write the study: it is not a directory")
+        try:
+            with os.scandir(target) as listing:
+                entries = next(listing, None)
+        except OSError as e:
+            raise ResultsFileError(f"{target}: cannot write the study: {e.strerror or e}") from None
+        if entries is not None:
+            raise ResultsFileError(f"{target}: cannot write the study: the directory is not empty (choose a new one)")
+        if not os.access(target, os.W_OK | os.X_OK):
+            raise ResultsFileError(f"{target}: cannot write the study: the directory is not writable")
+    else:
+        parent = target.parent
+        if not parent.is_dir():
+            raise ResultsFileError(f"{target}: cannot write the study: no directory {parent}")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise ResultsFileError(f"{target}: cannot write the study: {parent} is not writable")
+    if format == "parquet":
+        _pyarrow(target)
+    return target
+
+
 def load_study(directory: str | os.PathLike[str]) -> StudyResult:
     """Reads a directory ``StudyResult.save`` wrote: every cell's results, with the grid's
-    configurations and names (the line-ups as the names of their players). Raises
-    ``ResultsFileError`` naming the file and the fault."""
+    configurations and names (the line-ups as the names of their players). Each cell file
+    must be a regular file of the directory (not a link) whose metadata matches its
+    manifest entry (its configuration with its seats, its seed, its games), and no cell
+    may be listed twice. Raises ``ResultsFileError`` naming the file and the fault."""
     from carcassonne.results_file import ResultsFileError, read_results
 
     root = Path(directory)
     path = root / "study.json"
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ResultsFileError(f"{path}: no such file (not a study directory)") from None
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise ResultsFileError(f"{path}: cannot read the study: {e}") from None
+    text = read_text_input(path, MAX_MANIFEST_BYTES, ResultsFileError, "study manifest (study.json)")
+    manifest = load_json(text, f"{path}: cannot read the study: the manifest", ResultsFileError)
     if not isinstance(manifest, dict) or manifest.get("format") != STUDY_FORMAT:
         raise ResultsFileError(f"{path}: not a carcassonne study manifest")
     if manifest.get("format_version") != STUDY_FORMAT_VERSION:
-        raise ResultsFileError(f"{path}: study layout {manifest.get('format_version')!r}; this version reads 1")
+        raise ResultsFileError(
+            f"{path}: study layout {quote(manifest.get('format_version'))}; this version reads {STUDY_FORMAT_VERSION}"
+        )
+    missing = [k for k in ("seed", "games", "paired", "configs", "lineups", "seats", "cells", "cell_count") if k not in manifest]
+    if missing:
+        raise ResultsFileError(f"{path}: the manifest is incomplete: {missing[0]!r} is missing")
+    grid = {key: manifest[key] for key in ("seed", "games", "paired", "configs", "lineups", "seats")}
+
+    def wrong(key: str, what: str) -> ResultsFileError:
+        return ResultsFileError(f"{path}: {key!r} must be {what}, not {quote(manifest[key])}")
+
+    if type(grid["seed"]) is not int or not 0 <= grid["seed"] <= U64_MAX:
+        raise wrong("seed", "an integer from 0 to 2**64 - 1")
+    if type(grid["games"]) is not int or grid["games"] < 0:
+        raise wrong("games", "a whole number of games")
+    if type(grid["paired"]) is not bool:
+        raise wrong("paired", "true or false")
+    if not isinstance(grid["configs"], dict) or not all(isinstance(v, str) for v in grid["configs"].values()):
+        raise wrong("configs", "an object of rules JSON texts")
+    if not isinstance(grid["lineups"], list) or not all(isinstance(v, str) for v in grid["lineups"]):
+        raise wrong("lineups", "a list of line-up names")
+    if grid["seats"] is not None and (
+        not isinstance(grid["seats"], list) or not all(type(n) is int for n in grid["seats"])
+    ):
+        raise wrong("seats", "null or a list of player counts")
+    if not isinstance(manifest["cells"], list):
+        raise wrong("cells", "a list of cells")
+    cells = manifest["cell_count"]
+    if type(cells) is not int or cells < len(manifest["cells"]):
+        raise wrong("cell_count", f"a whole number of cells, at least the {len(manifest['cells'])} listed")
+    configs: dict[str, Rules] = {}
+    for name, text in grid["configs"].items():
+        try:
+            configs[name] = Rules.from_json(text)
+        except RulesError as e:
+            raise ResultsFileError(f"{path}: configuration {quote(name)} does not load: {e}") from None
     results: dict[tuple[str, int, str], SimulationResult] = {}
-    try:
-        grid = {key: manifest[key] for key in ("seed", "games", "paired", "configs", "lineups", "seats")}
-        for name, text in grid["configs"].items():
-            Rules.from_json(text)  # a configuration that does not load is a fault of the file
-        for cell in manifest["cells"]:
-            file = root / str(cell["file"])
-            if file.parent != root:
-                raise ResultsFileError(f"{path}: cell file {cell['file']!r} is outside the study directory")
-            results[(str(cell["config"]), int(cell["seats"]), str(cell["lineup"]))] = read_results(file)
-        cells = int(manifest["cell_count"])
-    except ResultsFileError:
-        raise
-    except RulesError as e:
-        raise ResultsFileError(f"{path}: a configuration does not load: {e}") from None
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise ResultsFileError(f"{path}: the manifest is incomplete or wrong: {e}") from None
+    files: set[str] = set()
+    for i, cell in enumerate(manifest["cells"]):
+        where = f"{path}: cell {i}"
+        if not isinstance(cell, dict) or set(cell) != {"config", "seats", "lineup", "file"}:
+            raise ResultsFileError(f"{where}: a cell is {{config, seats, lineup, file}}, not {quote(cell)}")
+        config, seats, lineup, name = cell["config"], cell["seats"], cell["lineup"], cell["file"]
+        if not (isinstance(config, str) and type(seats) is int and isinstance(lineup, str) and isinstance(name, str)):
+            raise ResultsFileError(f"{where}: config, lineup and file are strings and seats an integer: {quote(cell)}")
+        if config not in configs:
+            raise ResultsFileError(f"{where}: configuration {quote(config)} is not in the manifest's configs")
+        if lineup not in grid["lineups"]:
+            raise ResultsFileError(f"{where}: line-up {quote(lineup)} is not in the manifest's lineups")
+        if (config, seats, lineup) in results:
+            raise ResultsFileError(f"{where}: ({quote(config)}, {seats}, {quote(lineup)}) is listed twice")
+        file = root / name
+        if name in files:
+            raise ResultsFileError(f"{where}: file {quote(name)} is listed for two cells")
+        files.add(name)
+        if file.parent != root or name in ("", ".", ".."):
+            raise ResultsFileError(f"{where}: cell file {quote(name)} is outside the study directory")
+        if file.is_symlink():
+            raise ResultsFileError(f"{file}: a link: a study's cell files are its own files, not links")
+        result = read_results(file)
+        try:
+            expected = with_players(configs[config], seats)
+        except RulesError as e:
+            raise ResultsFileError(f"{where}: configuration {quote(config)} with {seats} seats: {e}") from None
+        seed = grid["seed"] if grid["paired"] else cell_seed(grid["seed"], config, seats, lineup)
+        if result.rules.to_json() != expected.to_json():
+            raise ResultsFileError(f"{file}: its rules are not configuration {quote(config)} with {seats} seats")
+        if result.seed != seed:
+            raise ResultsFileError(f"{file}: seed {result.seed}, but cell ({quote(config)}, {seats}, {quote(lineup)}) has seed {seed}")
+        if result.games != grid["games"] and not (result.interrupted and result.games < grid["games"]):
+            raise ResultsFileError(f"{file}: {result.games} games, the study has {grid['games']} per cell")
+        results[(config, seats, lineup)] = result
     return StudyResult(results, grid, cells)
