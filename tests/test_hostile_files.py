@@ -49,6 +49,8 @@ def spec_file(tmp_path: Path, change: dict[str, Any], name: str = "spec.json") -
         ({"seats": [99]}, "seats 99 with configuration 'base'"),
         ({"configs": []}, "'configs' maps names to Rules arguments"),
         ({"configs": {"x": {"farmers": "no"}}}, "configuration 'x'"),
+        ({"configs": {"x": {"players": True}}}, "configuration 'x': 'players' is not true or false"),
+        ({"configs": {"x": {"meeples": False}}}, "configuration 'x': 'meeples' is not true or false"),
         ({"lineups": {"m": {"mcts": {"playouts": True}}}}, "MCTS setting 'playouts' is a number"),
         ({"lineups": {"m": 5}}, "line-up 'm': a player is a name"),
         ({"colour": "red"}, "unknown key 'colour'"),
@@ -272,3 +274,14 @@ def test_a_study_too_large_for_memory_together_is_refused_before_the_first_cell(
     study = Study(configs=configs, games=10**9 // 4, seed=1)
     with pytest.raises(carcassonne.RulesError, match="the study's 40 cells"):
         study.run()
+
+
+def test_an_out_dir_that_is_a_file_is_a_documented_error(tmp_path: Path) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("mine")
+    for call in (carcassonne.simulate, carcassonne.simulate_summary):
+        with pytest.raises(ResultsFileError, match="cannot write batch files: it is not a directory"):
+            call(Rules(), 10, out_dir=taken)
+    with pytest.raises(ResultsFileError, match="cannot write batch files"):
+        carcassonne.simulate_summary(Rules(), 10, out_dir=taken / "below")
+    assert taken.read_text() == "mine"

@@ -31,6 +31,23 @@ class BackendError(RulesError):
     """A backend that cannot run the study: unknown, not installed, no cluster to run on."""
 
 
+def prepare_out_dir(out_dir: str | os.PathLike[str]) -> str:
+    """Makes ``out_dir`` (and its parents) if needed and checks it can take batch files,
+    before the first game; ``ResultsFileError`` naming it otherwise."""
+    from carcassonne.results_file import ResultsFileError
+
+    target = Path(out_dir)
+    if target.exists() and not target.is_dir():
+        raise ResultsFileError(f"{target}: cannot write batch files: it is not a directory")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ResultsFileError(f"{target}: cannot write batch files: {e.strerror or e}") from None
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise ResultsFileError(f"{target}: cannot write batch files: the directory is not writable")
+    return str(target)
+
+
 def batch_path(out_dir: str | os.PathLike[str], first_game: int) -> Path:
     """The Parquet file of the batch starting at ``first_game``."""
     return Path(out_dir) / f"batch-{first_game:020d}.parquet"
@@ -117,10 +134,7 @@ def run(
         submit = _ray(client)
     else:
         raise BackendError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
-    target = None
-    if out_dir is not None:
-        Path(out_dir).mkdir(parents=True, exist_ok=True)
-        target = str(out_dir)
+    target = None if out_dir is None else prepare_out_dir(out_dir)
     workers, play = submit
     plan: Sequence[tuple[int, int]] = batches(games, first_game, batch_games, workers)
     if len(plan) > MAX_JOBS:

@@ -609,9 +609,7 @@ def _in_parts(
         join: Callable[[list[Any]], Any] = StudySummary.concat if totals else SimulationResult.concat
         if backend == "local":
             plan = scaleout.batches(operator.index(games), operator.index(first_game), batch_games, 1)
-            target = None if out_dir is None else str(out_dir)
-            if target is not None:
-                Path(target).mkdir(parents=True, exist_ok=True)
+            target = None if out_dir is None else scaleout.prepare_out_dir(out_dir)
             if not totals or not plan:
                 # Rows: as many batches as fit in memory (checked above).
                 return join([scaleout.play_batch(totals, kwargs, first, count, target) for first, count in plan or [(first_game, 0)]])

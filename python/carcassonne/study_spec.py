@@ -64,9 +64,16 @@ def load_spec(path: str | Path) -> Study:
     if not isinstance(configs, dict):
         raise StudyError(f"{source}: 'configs' maps names to Rules arguments, not {quote(configs)}")
     rules = {}
+    defaults = Rules()
     for name, kwargs in configs.items():
         if not isinstance(kwargs, dict):
             raise StudyError(f"{source}: configuration {quote(name)} is not an object of Rules arguments")
+        # Rules takes True as 1 where a number is asked (as Python does); a spec does not.
+        for key, value in kwargs.items():
+            if isinstance(value, bool) and not isinstance(getattr(defaults, key, False), bool):
+                raise StudyError(
+                    f"{source}: configuration {quote(name)}: {quote(key)} is not true or false but a number or a name"
+                )
         try:
             rules[name] = Rules(**kwargs)
         except (TypeError, ValueError) as e:
