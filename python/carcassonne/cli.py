@@ -29,7 +29,7 @@ from carcassonne.scaleout import BACKENDS
 from carcassonne.study import check_study_directory
 from carcassonne.study_spec import load_spec
 from carcassonne.simulation import POLICIES, StudySummary, simulate, simulate_summary
-from carcassonne import maps
+from carcassonne import maps, stats
 from carcassonne.files import OutputFileError, check_output, read_input, write_text_atomically
 from carcassonne.svg import board, map as map_picture
 
@@ -278,6 +278,19 @@ def _report(result: StudySummary) -> str:
             f"{s.seat:>4}  {s.win_rate:>8.4f}  [{s.win_rate_low:.4f}, {s.win_rate_high:.4f}]  "
             f"{s.mean_score:>10.2f}  {s.score_sd:>6.2f}"
         )
+    if r.players >= 2 and result.games >= 2:
+        equal = stats.seats_equal(result)
+        spread = stats.spread(result)
+        flagged = [t.seat for t in equal.seats if t.p_adjusted < 0.05]
+        lines += [
+            "",
+            f"all seats equal: chi-square {equal.statistic:.2f} (df {equal.df}), p = {equal.p_value:.3g}"
+            + (f"; seats {', '.join(map(str, flagged))} differ (Holm, 5%)" if flagged else ""),
+            f"margin of victory {spread.margin.estimate:.2f} [{spread.margin.low:.2f}, {spread.margin.high:.2f}], "
+            f"score spread {spread.score_range.estimate:.2f} [{spread.score_range.low:.2f}, "
+            f"{spread.score_range.high:.2f}], ties {spread.tie_rate.estimate:.4f} "
+            f"[{spread.tie_rate.low:.4f}, {spread.tie_rate.high:.4f}]",
+        ]
     if r.system == "south-seas":
         lines += [
             "",
@@ -309,7 +322,19 @@ def _summary_json(result: StudySummary) -> str:
         "games_per_second": _finite(result.games_per_second),
         "threads": result.threads,
     }
+    if result.rules.players >= 2 and result.games >= 2:
+        summary["seats_equal"] = _finite_tree(asdict(stats.seats_equal(result)))
+        summary["spread"] = _finite_tree(asdict(stats.spread(result)))
     return json.dumps(summary, indent=2, allow_nan=False)
+
+
+def _finite_tree(value: Any) -> Any:
+    """``_finite`` through nested dicts and lists (JSON has no NaN or infinity)."""
+    if isinstance(value, dict):
+        return {k: _finite_tree(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite_tree(v) for v in value]
+    return _finite(value)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -250,6 +250,7 @@ def _study_section(result: SimulationResult, name: str, anchor: str, plots: _Plo
         f"(95% interval {adv.low:+.4f} to {adv.high:+.4f}), {_p_is(advantage.p_value)} "
         f"({_e(advantage.method)} test; {verdict}).</p>"
     )
+    out += _fairness(result)
 
     out += plots.figure(
         f"{anchor}-scores",
@@ -277,6 +278,36 @@ def _study_section(result: SimulationResult, name: str, anchor: str, plots: _Plo
     else:
         out.append('<p class="muted">No points were scored in this study.</p>')
     out.append("</section>")
+    return out
+
+
+def _fairness(result: SimulationResult) -> list[str]:
+    """All seats at once (a pattern that spares seat 0 is still flagged) and how close the
+    games are: margin of victory, spread, ties."""
+    out: list[str] = []
+    if result.scores.shape[1] < 2 or result.games < 2:
+        return out
+    equal = stats.seats_equal(result)
+    spread = stats.spread(result)
+    flagged = [t.seat for t in equal.seats if t.p_adjusted < 0.05]
+    which = f"; seats {', '.join(map(str, flagged))} differ from the fair share (Holm, 5%)" if flagged else ""
+    verdict = "significant at 5%" if equal.p_value < 0.05 else "not significant at 5%"
+    out.append(
+        f'<p class="fairness">All seats equal: chi-square {equal.statistic:.2f} on {equal.df} degree(s) of freedom, '
+        f"{_p_is(equal.p_value)} ({_e(equal.method)}; {verdict}){_e(which)}.</p>"
+    )
+    out.append('<table class="spread">')
+    out.append('<tr><th class="text">how close the games are</th><th>mean</th><th>95% interval</th></tr>')
+    for label, interval, digits in [
+        ("margin of victory (top minus runner-up)", spread.margin, 2),
+        ("score spread (top minus bottom)", spread.score_range, 2),
+        ("tie rate (games won by several players)", spread.tie_rate, 4),
+    ]:
+        out.append(
+            f'<tr><td class="text">{label}</td><td>{interval.estimate:.{digits}f}</td>'
+            f"<td>{_interval(interval, digits)}</td></tr>"
+        )
+    out.append("</table>")
     return out
 
 

@@ -2,7 +2,8 @@
 with identical arrays and metadata.
 
 Every format holds the same tidy table, one row per (game, seat) in game order (the
-columns of ``SimulationResult.to_pandas()``), and the study's metadata as JSON: the rules
+columns of ``SimulationResult.to_pandas()`` but the derived ``player``, ``seed`` and
+``win_share``), and the study's metadata as JSON: the rules
 (``Rules.to_json()``), seed, game range, players, threads, timing, rules and engine
 versions. Where the metadata lives:
 

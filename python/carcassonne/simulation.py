@@ -84,6 +84,19 @@ class StudyTotals:
     wares_left: tuple[int, ...]
     turns: int
     discarded: int
+    win_share_products: tuple[tuple[int, ...], ...] = ()
+    """(players, players): sums of the products of two seats' win shares (units squared),
+    for the covariances of a test of all seats at once."""
+    score_products: tuple[tuple[int, ...], ...] = ()
+    """(players, players): sums of the products of two seats' scores."""
+    margins: int = 0
+    """Sum of the margin of victory: the top score minus the runner-up's (0 on a tie)."""
+    margins_squared: int = 0
+    ranges: int = 0
+    """Sum of the spread within a game: the top score minus the bottom score."""
+    ranges_squared: int = 0
+    ties: int = 0
+    """Games won by more than one player."""
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> StudyTotals:
@@ -99,6 +112,13 @@ class StudyTotals:
             wares_left=tuple(int(v) for v in d["wares_left"]),
             turns=int(d["turns"]),
             discarded=int(d["discarded"]),
+            win_share_products=tuple(tuple(int(v) for v in row) for row in d["win_share_products"]),
+            score_products=tuple(tuple(int(v) for v in row) for row in d["score_products"]),
+            margins=int(d["margins"]),
+            margins_squared=int(d["margins_squared"]),
+            ranges=int(d["ranges"]),
+            ranges_squared=int(d["ranges_squared"]),
+            ties=int(d["ties"]),
         )
 
     @property
@@ -125,6 +145,13 @@ class StudyTotals:
             wares_left=add(self.wares_left, other.wares_left),
             turns=self.turns + other.turns,
             discarded=self.discarded + other.discarded,
+            win_share_products=tuple(add(a, b) for a, b in zip(self.win_share_products, other.win_share_products)),
+            score_products=tuple(add(a, b) for a, b in zip(self.score_products, other.score_products)),
+            margins=self.margins + other.margins,
+            margins_squared=self.margins_squared + other.margins_squared,
+            ranges=self.ranges + other.ranges,
+            ranges_squared=self.ranges_squared + other.ranges_squared,
+            ties=self.ties + other.ties,
         )
 
     def seats(self) -> list[SeatSummary]:
@@ -161,6 +188,23 @@ class StudyTotals:
     def mean_wares_left(self) -> float:
         """Wares left per player and game (South Seas)."""
         return _mean(sum(self.wares_left), self.games * self.players)
+
+
+def margins_and_ranges(scores: npt.NDArray[Any]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Per game: the margin of victory (top score minus runner-up, 0 on a tie) and the
+    spread (top minus bottom); zeros for one-seat games."""
+    s = np.sort(scores.astype(np.int64), axis=1)
+    if s.shape[1] < 2:
+        zero = np.zeros(s.shape[0], dtype=np.int64)
+        return zero, zero.copy()
+    return s[:, -1] - s[:, -2], s[:, -1] - s[:, 0]
+
+
+def _products(values: npt.NDArray[np.int64]) -> tuple[tuple[int, ...], ...]:
+    """Sums of the products of every two columns, exactly: in 64 bits, which holds the
+    sums of 10**12 games of scores up to 3,000 (rows in memory are far fewer)."""
+    out = values.T @ values
+    return tuple(tuple(int(v) for v in row) for row in out)
 
 
 def _mean(total: int, n: int, unit: int = 1) -> float:
@@ -343,6 +387,7 @@ class SimulationResult:
         winners = self.winners.astype(np.int64)
         shares = winners * (unit // np.maximum(winners.sum(axis=1, keepdims=True), 1))
         scores = self.scores.astype(np.int64)
+        margins, ranges = margins_and_ranges(self.scores)
         return StudyTotals(
             games=self.games,
             win_share_unit=unit,
@@ -357,6 +402,13 @@ class SimulationResult:
             wares_left=tuple(int(v) for v in self.wares_left.astype(np.int64).sum(axis=0)),
             turns=int(self.turns.astype(np.int64).sum()),
             discarded=int(self.discarded.astype(np.int64).sum()),
+            win_share_products=_products(shares),
+            score_products=_products(scores),
+            margins=int(margins.sum()),
+            margins_squared=int((margins * margins).sum()),
+            ranges=int(ranges.sum()),
+            ranges_squared=int((ranges * ranges).sum()),
+            ties=int((winners.sum(axis=1) > 1).sum()),
         )
 
     def summary(self) -> StudySummary:
@@ -399,16 +451,27 @@ class SimulationResult:
         return read_results(path, format)
 
     def to_pandas(self) -> Any:
-        """One row per (game, seat); needs pandas (``pip install carcassonne[analysis]``)."""
+        """One row per (game, seat): game, seat, the seat's player, the study's seed,
+        score, winner (every tied winner is True), win_share (1/k for each of k tied
+        winners: average this, not ``winner``, for win rates that sum to 1), turns,
+        discarded, ships, wares_left and the points by kind; ``metadata()`` in
+        ``DataFrame.attrs``. Needs pandas (``pip install carcassonne[analysis]``)."""
         # pandas is optional and may be absent, untyped or typed (pandas-stubs): ignore whichever applies.
         import pandas as pd  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
         games, players = self.scores.shape
+        names = list(self.players) if len(self.players) == players else [self.policy] * players
         data: dict[str, Any] = {
-            "game": np.repeat(np.arange(self.first_game, self.first_game + games), players),
+            # Unsigned: game indices run to 2**64 - 1.
+            "game": np.repeat(np.arange(self.first_game, self.first_game + games, dtype=np.uint64), players),
             "seat": np.tile(np.arange(players), games),
+            "player": pd.Categorical(np.tile(np.array(names, dtype=object), games), categories=sorted(set(names))),
+            "seed": np.full(games * players, self.seed, dtype=np.uint64),
             "score": self.scores.ravel(),
             "winner": self.winners.ravel(),
+            # Ties split: 1/k to each of k winners, so a seat's mean is its win share and
+            # the seats' means sum to 1 (``winner.mean()`` counts a tie as a win for each).
+            "win_share": self.win_shares().ravel(),
             "turns": np.repeat(self.turns, players),
             "discarded": np.repeat(self.discarded, players),
             "ships": self.ships.ravel(),

@@ -27,13 +27,14 @@ import math
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from statistics import NormalDist
 from typing import Literal, SupportsFloat, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
 
-from carcassonne.simulation import SimulationResult, StudySummary
+from carcassonne.simulation import SimulationResult, StudySummary, StudyTotals, margins_and_ranges
 
 DEFAULT_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 """The score quantiles ``scores()`` reports unless told otherwise."""
@@ -492,6 +493,34 @@ def compare(
             f"the studies have different numbers of seats ({players} and "
             f"{int(variant.scores.shape[1])}): compare compares seat by seat"
         )
+    # Per-game values, columns: each seat's win share, then each seat's score.
+    paired, method, differences = _differences(
+        baseline, variant, _per_game_values(baseline), _per_game_values(variant), confidence, paired, bootstrap, seed
+    )
+    return Comparison(
+        paired=paired,
+        games=(baseline.games, variant.games),
+        confidence=float(confidence),
+        method=method,
+        seats=[
+            SeatComparison(seat=seat, win_share=differences[seat], mean_score=differences[players + seat])
+            for seat in range(players)
+        ],
+    )
+
+
+def _differences(
+    baseline: SimulationResult,
+    variant: SimulationResult,
+    a: npt.NDArray[np.float64],
+    b: npt.NDArray[np.float64],
+    confidence: float,
+    paired: bool | None,
+    bootstrap: int,
+    seed: int,
+) -> tuple[bool, str, list[Difference]]:
+    """Each column of per-game values ``b`` (variant) against ``a`` (baseline), paired or
+    independent, normal or bootstrap, as ``compare`` documents."""
     n_a = _at_least_two_games(baseline, "baseline")
     n_b = _at_least_two_games(variant, "variant")
     z = z_value(confidence)
@@ -509,9 +538,6 @@ def compare(
             f"(got seed {baseline.seed}/{variant.seed}, first_game "
             f"{baseline.first_game}/{variant.first_game}, games {n_a}/{n_b})"
         )
-    # Per-game values, columns: each seat's win share, then each seat's score.
-    a = _per_game_values(baseline)
-    b = _per_game_values(variant)
     mean_a = a.mean(axis=0)
     mean_b = b.mean(axis=0)
     estimate = mean_b - mean_a
@@ -533,31 +559,302 @@ def compare(
         low, high = estimate - z * se, estimate + z * se
         method = f"normal ({kind})"
     p_values = [_z_test(float(d), float(s)) for d, s in zip(estimate, se)]
-
-    def difference(column: int) -> Difference:
-        return Difference(
-            baseline=float(mean_a[column]),
-            variant=float(mean_b[column]),
-            difference=Interval(
-                estimate=float(estimate[column]),
-                low=float(low[column]),
-                high=float(high[column]),
-                confidence=float(confidence),
-                method=method,
-            ),
-            p_value=p_values[column],
-        )
-
-    return Comparison(
-        paired=paired,
-        games=(n_a, n_b),
-        confidence=float(confidence),
-        method=method,
-        seats=[
-            SeatComparison(seat=seat, win_share=difference(seat), mean_score=difference(players + seat))
-            for seat in range(players)
+    return (
+        paired,
+        method,
+        [
+            Difference(
+                baseline=float(mean_a[c]),
+                variant=float(mean_b[c]),
+                difference=Interval(
+                    estimate=float(estimate[c]),
+                    low=float(low[c]),
+                    high=float(high[c]),
+                    confidence=float(confidence),
+                    method=method,
+                ),
+                p_value=p_values[c],
+            )
+            for c in range(a.shape[1])
         ],
     )
+
+
+# ----- spread and fairness -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spread:
+    """How close and how swingy the games of a study are."""
+
+    games: int
+    margin: Interval
+    """Mean margin of victory: the top score minus the runner-up's (0 when the top is
+    tied), normal interval."""
+    score_range: Interval
+    """Mean spread within a game: the top score minus the bottom score."""
+    tie_rate: Interval
+    """Share of games won by more than one player (Wilson interval)."""
+    score_differences: list[Interval]
+    """Per seat: its mean score minus the mean score of the other seats (the per-game
+    difference, so seats' correlation is accounted for), normal interval."""
+
+
+def spread(result: SimulationResult | StudySummary, confidence: float = 0.95) -> Spread:
+    """Margin of victory, score spread within a game, tie rate and each seat's mean score
+    against the others', with intervals (from exact totals, so a ``simulate_summary`` of
+    any size works as well as rows). Needs at least 2 games and 2 seats."""
+    t = _totals_of(result, "spread")
+    n, p = t.games, t.players
+    if p < 2:
+        raise StatsError("spread needs at least 2 seats")
+    z = z_value(confidence)
+
+    def mean_interval(total: int, squares: int) -> Interval:
+        return _normal_interval(Fraction(total, n), _variance(total, squares, n), n, z, confidence)
+
+    differences = []
+    for seat in range(p):
+        # d = score[seat] - mean of the others' = a . scores, a = (1 at seat, -1/(p-1) elsewhere).
+        a = [Fraction(1) if j == seat else Fraction(-1, p - 1) for j in range(p)]
+        total = sum((a[j] * t.scores[j] for j in range(p)), Fraction(0))
+        squares = sum((a[i] * a[j] * t.score_products[i][j] for i in range(p) for j in range(p)), Fraction(0))
+        differences.append(_normal_interval(total / n, _variance(total, squares, n), n, z, confidence))
+    return Spread(
+        games=n,
+        margin=mean_interval(t.margins, t.margins_squared),
+        score_range=mean_interval(t.ranges, t.ranges_squared),
+        tie_rate=wilson(t.ties, n, confidence),
+        score_differences=differences,
+    )
+
+
+@dataclass(frozen=True)
+class SeatTest:
+    """One seat's win share against the fair ``1/players``."""
+
+    seat: int
+    win_share: Interval
+    """The seat's win share (ties split) with a simultaneous interval: Bonferroni over
+    the seats, so all of them hold together at the stated confidence."""
+    p_value: float
+    """Two-sided p-value of "this seat wins 1/players" (z test on the per-game shares)."""
+    p_adjusted: float
+    """``p_value`` with Holm's correction over the seats (compare it with alpha)."""
+
+
+@dataclass(frozen=True)
+class SeatsEqual:
+    """A test that every seat wins equally often."""
+
+    games: int
+    statistic: float
+    """Wald chi-square of the seats' mean win shares against ``1/players`` each, with
+    their covariance estimated from the games (exact with ties split, which a Pearson
+    test on counts is not)."""
+    df: int
+    p_value: float
+    method: str
+    seats: list[SeatTest]
+
+
+def seats_equal(result: SimulationResult | StudySummary, confidence: float = 0.95) -> SeatsEqual:
+    """Tests "all seats win equally often" over every seat at once (a chi-square test on
+    the win shares), and each seat on its own with Holm's correction and simultaneous
+    intervals: a pattern like 0.235 / 0.220 / 0.282 / 0.264 is flagged even when seat 0
+    looks fair. Needs at least 2 games and 2 seats."""
+    t = _totals_of(result, "seats_equal")
+    n, p, unit = t.games, t.players, t.win_share_unit
+    if p < 2:
+        raise StatsError("seats_equal needs at least 2 seats")
+    means = np.array([t.win_shares[k] / (n * unit) for k in range(p)])
+    cov = np.array(
+        [
+            [
+                float((Fraction(t.win_share_products[i][j]) - Fraction(t.win_shares[i] * t.win_shares[j], n)) / ((n - 1) * unit * unit))
+                for j in range(p)
+            ]
+            for i in range(p)
+        ]
+    )
+    # The shares sum to 1 in every game: drop the last seat, whose share the others fix.
+    d = means[: p - 1] - 1 / p
+    c = cov[: p - 1, : p - 1]
+    df = int(np.linalg.matrix_rank(c)) if c.size else 0
+    statistic = float(n * d @ np.linalg.pinv(c) @ d) if df else (0.0 if not d.any() else math.inf)
+    p_value = chi2_sf(statistic, df) if df else (1.0 if statistic == 0 else 0.0)
+    alpha = 1 - float(confidence)
+    z_simultaneous = NormalDist().inv_cdf(1 - alpha / (2 * p))
+    raw = []
+    for k in range(p):
+        se = math.sqrt(max(cov[k, k], 0.0) / n)
+        raw.append(_z_test(float(means[k] - 1 / p), se))
+    adjusted = holm(raw)
+    seats = []
+    for k in range(p):
+        half = z_simultaneous * math.sqrt(max(cov[k, k], 0.0) / n)
+        seats.append(
+            SeatTest(
+                seat=k,
+                win_share=Interval(
+                    estimate=float(means[k]),
+                    low=max(0.0, float(means[k]) - half),
+                    high=min(1.0, float(means[k]) + half),
+                    confidence=float(confidence),
+                    method=f"normal, Bonferroni over {p} seats",
+                ),
+                p_value=raw[k],
+                p_adjusted=adjusted[k],
+            )
+        )
+    return SeatsEqual(
+        games=n,
+        statistic=statistic,
+        df=df,
+        p_value=p_value,
+        method="Wald chi-square on win shares (ties split), Holm per seat",
+        seats=seats,
+    )
+
+
+@dataclass(frozen=True)
+class SpreadComparison:
+    """The spread statistics of two studies (see ``compare_spread``)."""
+
+    paired: bool
+    games: tuple[int, int]
+    confidence: float
+    method: str
+    margin: Difference
+    score_range: Difference
+    tie_rate: Difference
+
+
+def compare_spread(
+    baseline: SimulationResult,
+    variant: SimulationResult,
+    *,
+    confidence: float = 0.95,
+    paired: bool | None = None,
+    bootstrap: int = 0,
+    seed: int = 0,
+) -> SpreadComparison:
+    """Margin of victory, score spread and tie rate in ``variant`` against ``baseline``
+    ("does Friday make the game swingier?"), paired or independent and with normal or
+    bootstrap intervals exactly as ``compare``. The studies may have different numbers of
+    seats."""
+    _require_result(baseline, "baseline")
+    _require_result(variant, "variant")
+    paired, method, (margin, score_range, tie_rate) = _differences(
+        baseline, variant, _spread_values(baseline), _spread_values(variant), confidence, paired, bootstrap, seed
+    )
+    return SpreadComparison(
+        paired=paired,
+        games=(baseline.games, variant.games),
+        confidence=float(confidence),
+        method=method,
+        margin=margin,
+        score_range=score_range,
+        tie_rate=tie_rate,
+    )
+
+
+def _spread_values(result: SimulationResult) -> npt.NDArray[np.float64]:
+    """(games, 3): margin, range, tie (0 or 1) of each game."""
+    if result.scores.shape[1] < 2:
+        raise StatsError("spread statistics need at least 2 seats")
+    margins, ranges = margins_and_ranges(result.scores)
+    ties = (result.winners.sum(axis=1) > 1).astype(np.float64)
+    return np.column_stack([margins.astype(np.float64), ranges.astype(np.float64), ties])
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment of ``p_values`` (in their order): controls the chance
+    of any false rejection at alpha, uniformly more powerful than Bonferroni."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    m = len(p_values)
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X > x) for a chi-square variable with ``df`` degrees of freedom (the regularized
+    upper incomplete gamma function, by its series or continued fraction)."""
+    if df < 1:
+        raise StatsError(f"a chi-square needs at least 1 degree of freedom (got {df})")
+    if x <= 0:
+        return 1.0
+    if math.isinf(x):
+        return 0.0
+    a, y = df / 2, x / 2
+    if y < a + 1:
+        return max(0.0, 1.0 - _gamma_series(a, y))
+    return _gamma_fraction(a, y)
+
+
+def _gamma_series(a: float, x: float) -> float:
+    """The regularized lower incomplete gamma P(a, x) by its series (x < a + 1)."""
+    term = total = 1 / a
+    ap = a
+    for _ in range(10_000):
+        ap += 1
+        term *= x / ap
+        total += term
+        if abs(term) < abs(total) * 1e-16:
+            break
+    return total * math.exp(-x + a * math.log(x) - math.lgamma(a))
+
+
+def _gamma_fraction(a: float, x: float) -> float:
+    """The regularized upper incomplete gamma Q(a, x) by Lentz's continued fraction
+    (x >= a + 1)."""
+    tiny = 1e-300
+    b = x + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-16:
+            break
+    return math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
+
+
+def _totals_of(result: SimulationResult | StudySummary, name: str) -> StudyTotals:
+    if isinstance(result, SimulationResult):
+        totals = result.totals()
+    elif isinstance(result, StudySummary):
+        totals = result.totals
+    else:
+        raise StatsError(f"{name} takes a SimulationResult or a StudySummary, not {type(result).__name__}")
+    if totals.games < 2:
+        raise StatsError(f"{name} needs at least 2 games (got {totals.games})")
+    if not totals.win_share_products:
+        raise StatsError(f"{name}: these totals were made without the products it needs (an older summary)")
+    return totals
+
+
+def _variance(total: Fraction | int, squares: Fraction | int, n: int) -> Fraction:
+    """Sample variance (n - 1) from a sum and a sum of squares, exactly."""
+    return (Fraction(squares) - Fraction(total) * Fraction(total) / n) / (n - 1)
+
+
+def _normal_interval(mean: Fraction, variance: Fraction, n: int, z: float, confidence: float) -> Interval:
+    half = z * math.sqrt(max(float(variance), 0.0) / n)
+    m = float(mean)
+    return Interval(estimate=m, low=m - half, high=m + half, confidence=float(confidence), method="normal")
 
 
 def _per_game_values(result: SimulationResult) -> npt.NDArray[np.float64]:

@@ -126,6 +126,19 @@ pub struct Totals {
     pub wares_left: [u64; MAX_PLAYERS],
     pub turns: u64,
     pub discarded: u64,
+    /// Per pair of seats: sum of the products of their win shares (units squared) and of
+    /// their scores, for the covariances a test of all seats at once needs.
+    pub win_share_products: [[u128; MAX_PLAYERS]; MAX_PLAYERS],
+    pub score_products: [[i128; MAX_PLAYERS]; MAX_PLAYERS],
+    /// Sum (and sum of squares) of the margin of victory: the top score minus the next
+    /// seat's (0 when the top is tied).
+    pub margins: u64,
+    pub margins_squared: u128,
+    /// Sum (and sum of squares) of the spread within a game: top score minus bottom.
+    pub ranges: u64,
+    pub ranges_squared: u128,
+    /// Games won by more than one player.
+    pub ties: u64,
 }
 
 impl Totals {
@@ -154,5 +167,37 @@ impl Totals {
         }
         self.turns += u64::from(r.turns);
         self.discarded += u64::from(r.discarded);
+        let scores = &r.scores[..self.players];
+        for p in 0..self.players {
+            let sp = if r.winners & (1 << p) != 0 { share } else { 0 };
+            for q in 0..self.players {
+                let sq = if r.winners & (1 << q) != 0 { share } else { 0 };
+                self.win_share_products[p][q] += u128::from(sp * sq);
+                self.score_products[p][q] += i128::from(scores[p]) * i128::from(scores[q]);
+            }
+        }
+        // The two highest scores and the lowest, in one pass.
+        let (mut top, mut next, mut bottom) = (i64::MIN, i64::MIN, i64::MAX);
+        for &s in scores {
+            let s = i64::from(s);
+            if s > top {
+                next = top;
+                top = s;
+            } else if s > next {
+                next = s;
+            }
+            bottom = bottom.min(s);
+        }
+        if self.players >= 2 {
+            let margin = (top - next) as u64;
+            let range = (top - bottom) as u64;
+            self.margins += margin;
+            self.margins_squared += u128::from(margin) * u128::from(margin);
+            self.ranges += range;
+            self.ranges_squared += u128::from(range) * u128::from(range);
+        }
+        if r.winners.count_ones() > 1 {
+            self.ties += 1;
+        }
     }
 }

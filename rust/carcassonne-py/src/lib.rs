@@ -1374,6 +1374,13 @@ impl Game {
     fn scores(&self) -> Vec<i32> {
         self.inner.scores().to_vec()
     }
+    /// Each player's score if the game ended now: the points scored so far plus the
+    /// end-of-game scoring of every unfinished occupied feature (and South Seas wares),
+    /// what the greedy player and the MCTS cut-off judge by. Once the game is over, the
+    /// final scores. Pending South Seas decisions are not anticipated.
+    fn virtual_scores(&self) -> Vec<i32> {
+        self.inner.virtual_scores()[..self.inner.rules().players()].to_vec()
+    }
     /// Meeples each player has in supply.
     #[getter]
     fn supply(&self) -> Vec<u32> {

@@ -184,6 +184,25 @@ pub fn simulate_totals<'py>(
     d.set_item("wares_left", t.wares_left[..p].to_vec())?;
     d.set_item("turns", t.turns)?;
     d.set_item("discarded", t.discarded)?;
+    d.set_item(
+        "win_share_products",
+        t.win_share_products[..p]
+            .iter()
+            .map(|row| row[..p].to_vec())
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item(
+        "score_products",
+        t.score_products[..p]
+            .iter()
+            .map(|row| row[..p].to_vec())
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item("margins", t.margins)?;
+    d.set_item("margins_squared", t.margins_squared)?;
+    d.set_item("ranges", t.ranges)?;
+    d.set_item("ranges_squared", t.ranges_squared)?;
+    d.set_item("ties", t.ties)?;
     d.set_item("threads", study.threads)?;
     d.set_item("players", study.players.names(rules.inner.players()))?;
     Ok(d)
