@@ -110,7 +110,7 @@ def page(studies: dict[str, SimulationResult]) -> str:
 
 def test_the_report_renders_every_rule_system(page: str, studies: dict[str, SimulationResult]) -> None:
     checker = check_page(page)
-    plots = PLOTS_PER_STUDY * len(studies) + 1  # + the comparison plot
+    plots = PLOTS_PER_STUDY * len(studies) + 2  # + the summary and the comparison plots
     assert checker.tags["svg"] == plots
     assert page.count('<figure class="plot"') == plots
     assert checker.svg_parents == ["figure"] * plots, "every plot is an inline <svg> in its <figure>"
@@ -270,7 +270,7 @@ def test_cli_writes_the_report(files: dict[str, Path], tmp_path: Path, capsys: p
     assert f"wrote {out} (2 studies)" in captured.out
     page = out.read_text(encoding="utf-8")
     checker = check_page(page)
-    assert checker.tags["svg"] == 2 * PLOTS_PER_STUDY + 1
+    assert checker.tags["svg"] == 2 * PLOTS_PER_STUDY + 2
     assert "<h1>Islands</h1>" in page and "<h2>classic</h2>" in page and "<h2>islands</h2>" in page
     assert "<h3>islands against classic</h3>" in page
     # Default labels: the file names without their suffix; one file, no comparisons.
@@ -302,7 +302,7 @@ def test_cli_bad_input(files: dict[str, Path], tmp_path: Path, capsys: pytest.Ca
     unknown.write_text("x")
     assert f"{unknown}: unknown suffix '.txt'" in cli_error(["report", str(unknown), "-o", str(out)], capsys)
     message = cli_error(["report", str(files["parquet"]), str(files["csv"]), "-o", str(out), "--label", "one"], capsys)
-    assert "--label: 1 name(s) for 2 file(s)" in message and str(files["csv"]) in message
+    assert "1 label(s) for 2 studies" in message and str(files["csv"]) in message
     message = cli_error(["report", str(files["csv"]), "-o", str(files["csv"])], capsys)
     assert "would overwrite its input file" in message
     assert not out.exists()

@@ -165,3 +165,37 @@ def test_virtual_scores_are_the_final_scores_once_over_and_lead_the_banked_ones(
         assert all(v >= s for v, s in zip(virtual, game.scores))  # classic scoring only adds
         game.play(game.legal_moves()[0])
     assert game.virtual_scores() == game.scores
+
+
+def test_win_shares_sum_to_one_in_every_output(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Ties split everywhere: stats, the command line, frames, a study's frame and the
+    README's seat-bias tables (their script rerun on a few games)."""
+    import re
+    import subprocess
+    import sys
+
+    from carcassonne import Study
+    from carcassonne.cli import main
+
+    rules = Rules(players=4)
+    result = simulate(rules, 300, seed=2, policy="greedy")
+    assert sum(s.share.estimate for s in stats.win_shares(result)) == pytest.approx(1.0)
+    assert sum(s.win_rate for s in result.seats()) == pytest.approx(1.0)
+    assert main(["simulate", "--games", "300", "--players", "4", "--policy", "greedy", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    rates = [float(m) for m in re.findall(r"^\s+\d+\s+(0\.\d+)\s+\[", out, flags=re.M)]
+    assert len(rates) == 4 and sum(rates) == pytest.approx(1.0, abs=2e-4)
+    pd = pytest.importorskip("pandas")
+    frame = Study(configs={"base": rules}, games=100, seed=1, lineups={"greedy": "greedy"}).run().to_pandas()
+    assert frame.groupby("seat").win_share.mean().sum() == pytest.approx(1.0)
+    assert isinstance(frame, pd.DataFrame)
+    root = __import__("pathlib").Path(__file__).resolve().parent.parent
+    table = subprocess.run(
+        [sys.executable, str(root / "tools" / "seat_bias.py"), "table", "--games", "60"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "(" in line and "system" not in line]
+    assert len(rows) == 6
+    for row in rows:
+        shares = [float(c.split()[0]) for c in row.split("|")[2:6]]
+        assert sum(shares) == pytest.approx(1.0, abs=2.5e-3), row

@@ -26,9 +26,9 @@ from carcassonne._core import (
 from carcassonne.players import MCTS, PlayerLike, parse
 from carcassonne.results_file import FORMATS, ResultsFileError, check_target
 from carcassonne.scaleout import BACKENDS
-from carcassonne.study import check_study_directory
+from carcassonne.study import Cell, check_study_directory
 from carcassonne.study_spec import load_spec
-from carcassonne.simulation import POLICIES, StudySummary, simulate, simulate_summary
+from carcassonne.simulation import POLICIES, SimulationResult, StudySummary, simulate, simulate_summary
 from carcassonne import maps, stats
 from carcassonne.files import OutputFileError, check_output, read_input, write_text_atomically
 from carcassonne.svg import board, map as map_picture
@@ -431,13 +431,30 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _study_command(args: argparse.Namespace) -> int:
     """``carcassonne study SPEC``: one line per cell (seat 0's win share with its
-    interval, mean scores), every cell written to ``--out``."""
+    interval, the all-seats test, mean scores), printed as each cell finishes; every cell
+    written to ``--out``."""
+
+    def line(cell: Cell, r: SimulationResult) -> None:
+        seat0 = r.seats()[0]
+        means = " ".join(f"{s.mean_score:.1f}" for s in r.seats())
+        equal = f"{stats.seats_equal(r).p_value:.3g}" if r.games >= 2 and cell.seats >= 2 else "-"
+        print(
+            f"{cell.config:<16} {cell.seats:>5}  {cell.lineup:<20} {r.games:>8}  {seat0.win_rate:>11.4f}  "
+            f"[{seat0.win_rate_low:.3f}, {seat0.win_rate_high:.3f}]  {equal:>9}  {means}",
+            flush=True,
+        )
+
     try:
         study = load_spec(args.spec)
         if args.out is not None:
             # A directory that could not be written fails now, not after the games.
             check_study_directory(args.out, args.format)
-        result = study.run(threads=args.threads, progress=_progress(args.progress), backend=args.backend)
+        print(
+            f"{'config':<16} {'seats':>5}  {'line-up':<20} {'games':>8}  {'seat 0 wins':>11}  {'95% interval':>15}  "
+            f"{'all equal':>9}  mean scores",
+            flush=True,
+        )
+        result = study.run(threads=args.threads, progress=_progress(args.progress), backend=args.backend, on_cell=line)
         if args.out is not None:
             result.save(args.out, args.format)
     except (ValueError, ImportError) as e:
@@ -446,14 +463,6 @@ def _study_command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("carcassonne: interrupted", file=sys.stderr)
         return 130
-    print(f"{'config':<16} {'seats':>5}  {'line-up':<20} {'games':>8}  {'seat 0 wins':>11}  {'95% interval':>15}  mean scores")
-    for (config, seats, lineup), r in result.results.items():
-        seat0 = r.seats()[0]
-        means = " ".join(f"{s.mean_score:.1f}" for s in r.seats())
-        print(
-            f"{config:<16} {seats:>5}  {lineup:<20} {r.games:>8}  {seat0.win_rate:>11.4f}  "
-            f"[{seat0.win_rate_low:.3f}, {seat0.win_rate_high:.3f}]  {means}"
-        )
     if args.out is not None:
         print(f"written to {args.out} ({args.format})")
     return 0
@@ -507,20 +516,15 @@ def _report_command(args: argparse.Namespace) -> int:
     import warnings
     from pathlib import Path
 
-    from carcassonne.report import write_report
+    from carcassonne.report import _write_report
 
     files: list[str] = args.files
     error: Exception | None = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            if args.labels is not None and len(args.labels) != len(files):
-                raise ValueError(
-                    f"--label: {len(args.labels)} name(s) for {len(files)} file(s) ({', '.join(files)}): "
-                    "give one name per file"
-                )
             # write_report refuses an output that is one of the inputs by any link.
-            path = write_report(files, Path(args.out), labels=args.labels, title=args.title)
+            path, count = _write_report(files, Path(args.out), labels=args.labels, title=args.title)
         except (ValueError, ImportError) as e:  # ResultsFileError, ReportError, no matplotlib
             error = e
     shown: set[str] = set()
@@ -532,7 +536,7 @@ def _report_command(args: argparse.Namespace) -> int:
     if error is not None:
         print(f"carcassonne: error: {error}", file=sys.stderr)
         return 2
-    print(f"carcassonne: wrote {path} ({len(files)} stud{'y' if len(files) == 1 else 'ies'})")
+    print(f"carcassonne: wrote {path} ({count} stud{'y' if count == 1 else 'ies'})")
     return 0
 
 

@@ -132,11 +132,14 @@ def html_report(
     ]
     if len(studies) > 1:
         body.append("<nav><ul>")
+        body.append('<li><a href="#summary">Summary of all studies</a></li>')
         for i, name in enumerate(names):
             body.append(f'<li><a href="#study-{i + 1}">{_e(name)}</a></li>')
         body.append('<li><a href="#comparisons">Comparisons</a></li>')
         body.append("</ul></nav>")
     body.append("</header>")
+    if len(studies) > 1:
+        body += _summary_section(studies, names, plots)
     for i, (result, name) in enumerate(zip(studies, names)):
         body += _study_section(result, name, f"study-{i + 1}", plots)
     if len(studies) > 1:
@@ -172,8 +175,23 @@ def write_report(
     the path. Each source is a ``SimulationResult`` or the path of a results file (Parquet,
     CSV or JSON, read with ``read_results``: a file from another engine version warns with
     ``ResultsVersionWarning`` and is still used; one that cannot be read raises
-    ``ResultsFileError`` naming the file and the fault). ``labels`` defaults to the files'
-    stems (and rules descriptions for results given as objects)."""
+    ``ResultsFileError`` naming the file and the fault), or a directory: a study directory
+    (``StudyResult.save``, ``carcassonne study --out``) gives one study per cell, labelled
+    by configuration, seats and line-up from its manifest; an ``out_dir`` of batches gives
+    one study of all its batches. ``labels`` (one per study, after directories are
+    expanded) defaults to the files' stems, the cells' names and rules descriptions for
+    results given as objects."""
+    return _write_report(sources, out_path, labels=labels, title=title)[0]
+
+
+def _write_report(
+    sources: str | os.PathLike[str] | SimulationResult | Sequence[str | os.PathLike[str] | SimulationResult],
+    out_path: str | os.PathLike[str],
+    *,
+    labels: Sequence[str] | None = None,
+    title: str | None = None,
+) -> tuple[Path, int]:
+    """``write_report``, also returning how many studies the page holds."""
     if isinstance(sources, (str, os.PathLike, SimulationResult)):
         items: list[str | os.PathLike[str] | SimulationResult] = [sources]
     else:
@@ -186,30 +204,106 @@ def write_report(
     except OutputFileError as e:
         raise ReportError(str(e)) from None
     _matplotlib()  # before reading any file
-    if labels is not None:
-        labels = _label_list(labels, len(items))
     studies: list[SimulationResult] = []
     names: list[str] = []
     for i, item in enumerate(items):
         if isinstance(item, SimulationResult):
             studies.append(item)
-            names.append(labels[i] if labels is not None else _rules_label(item))
+            names.append(_rules_label(item))
             continue
         if not isinstance(item, (str, os.PathLike)):
             raise ReportError(f"study {i + 1}: expected a results file path or a SimulationResult, got {type(item).__name__}")
         path = Path(item)
-        result = read_results(path)
-        if result.games < MIN_GAMES:
-            raise ReportError(f"{path}: {result.games} game(s): a report needs at least {MIN_GAMES}")
-        studies.append(result)
-        names.append(labels[i] if labels is not None else path.stem)
+        for result, name in _read_source(path):
+            where = f"{path} ({name})" if path.is_dir() else str(path)
+            if result.games < MIN_GAMES:
+                raise ReportError(f"{where}: {result.games} game(s): a report needs at least {MIN_GAMES}")
+            studies.append(result)
+            names.append(name)
+    if labels is not None:
+        try:
+            names = _label_list(labels, len(studies))
+        except ReportError as e:
+            given = ", ".join(str(i) for i in items if not isinstance(i, SimulationResult))
+            raise ReportError(f"{e} (studies from {given})" if given else str(e)) from None
     page = html_report(studies, labels=names, title=title)
     target = Path(out_path)
     try:
         write_text_atomically(target, page, inputs, "report")
     except OutputFileError as e:
         raise ReportError(str(e)) from None
-    return target
+    return target, len(studies)
+
+
+def _read_source(path: Path) -> list[tuple[SimulationResult, str]]:
+    """The studies a path holds, with their labels: a results file (its stem), a study
+    directory (one per cell, "config, N seats, line-up"), an out_dir of batches (all of
+    them joined, the directory's name)."""
+    if path.is_dir() and (path / "study.json").exists():
+        from carcassonne.study import cell_label, load_study
+
+        study = load_study(path)
+        return [(r, cell_label(*key)) for key, r in study.results.items()]
+    return [(read_results(path), path.name if path.is_dir() else path.stem)]
+
+
+def _summary_section(studies: Sequence[SimulationResult], names: Sequence[str], plots: _Plots) -> list[str]:
+    """One row per study: first-seat advantage, the all-seats test and the spread, with
+    intervals, and a plot of the advantage and the margin per study."""
+    out = ['<section class="summary" id="summary">', "<h2>Summary of all studies</h2>", '<table class="summary">']
+    out.append(
+        '<tr><th class="text">study</th><th>games</th><th>seats</th><th>first-seat advantage</th>'
+        "<th>95% interval</th><th>all seats equal (p)</th><th>margin of victory</th><th>95% interval</th>"
+        "<th>tie rate</th></tr>"
+    )
+    rows = []
+    for result, name in zip(studies, names):
+        advantage = stats.first_seat_advantage(result).advantage
+        seats = int(result.scores.shape[1])
+        equal = stats.seats_equal(result).p_value if seats > 1 else math.nan
+        spread = stats.spread(result) if seats > 1 else None
+        rows.append((name, advantage, spread))
+        margin = spread.margin if spread is not None else None
+        out.append(
+            f'<tr><td class="text">{_e(name)}</td><td>{result.games}</td><td>{seats}</td>'
+            f"<td>{advantage.estimate:+.4f}</td><td>{_interval(advantage, 4)}</td>"
+            f"<td>{'-' if math.isnan(equal) else f'{equal:.3g}'}</td>"
+            f"<td>{'' if margin is None else f'{margin.estimate:.2f}'}</td>"
+            f"<td>{'' if margin is None else _interval(margin, 2)}</td>"
+            f"<td>{'' if spread is None else f'{spread.tie_rate.estimate:.4f}'}</td></tr>"
+        )
+    out.append("</table>")
+    out += plots.figure(
+        "summary-plot",
+        None,
+        _summary_figure(plots, rows),
+        "Left: seat 0's win share minus the fair 1/players, per study, with its 95% interval (dashed: no "
+        "advantage). Right: the mean margin of victory with its 95% interval.",
+    )
+    out.append("</section>")
+    return out
+
+
+def _summary_figure(plots: _Plots, rows: list[tuple[str, stats.Interval, stats.Spread | None]]) -> Figure:
+    with plots.style():
+        fig, (left, right) = plots.new(9.0, max(2.4, 0.42 * len(rows) + 1.2), columns=2)
+        y = np.arange(len(rows))[::-1]
+        columns: list[tuple[Any, list[stats.Interval | None], str]] = [
+            (left, [r[1] for r in rows], "first-seat advantage"),
+            (right, [r[2].margin if r[2] is not None else None for r in rows], "margin of victory (points)"),
+        ]
+        for ax, intervals, label in columns:
+            for yi, interval in zip(y, intervals):
+                if interval is None:
+                    continue
+                ax.errorbar(
+                    interval.estimate, yi, xerr=[[interval.estimate - interval.low], [interval.high - interval.estimate]],
+                    fmt="o", color="C0", ecolor="black", capsize=4,
+                )
+            ax.set_xlabel(label)
+            ax.set_yticks(y, [r[0] for r in rows] if ax is left else [""] * len(rows))
+        left.axvline(0, color="grey", linestyle="--", linewidth=1)
+    return fig
 
 
 # ----- one study -----------------------------------------------------------------------------

@@ -108,7 +108,8 @@ def write_results(result: SimulationResult, path: str | os.PathLike[str], format
 
 
 def read_results(path: str | os.PathLike[str], format: str | None = None) -> SimulationResult:
-    """Reads a file ``write_results`` wrote (``format`` by default from the suffix).
+    """Reads a file ``write_results`` wrote (``format`` by default from the suffix), or an
+    ``out_dir`` of batch files (``simulate(..., out_dir=...)``), joined into one result.
 
     Raises ``ResultsFileError`` naming the file and the fault: not a regular file, too
     large (CSV and JSON at most ``MAX_TEXT_BYTES``; Parquet whose pages would decode to
@@ -116,6 +117,8 @@ def read_results(path: str | os.PathLike[str], format: str | None = None) -> Sim
     the checksum not matching (a changed byte); warns with ``ResultsVersionWarning`` (and
     still reads) if another engine or rules version wrote it."""
     source = Path(path)
+    if source.is_dir() and format is None:
+        return _read_batches(source)
     kind = _format(source, format)
     if kind == "parquet":
         _regular_file(source)
@@ -125,6 +128,24 @@ def read_results(path: str | os.PathLike[str], format: str | None = None) -> Sim
     else:
         metadata, columns = _read_json(source)
     return _result(source, metadata, columns)
+
+
+def _read_batches(directory: Path) -> SimulationResult:
+    """An ``out_dir`` of batch files (``simulate(..., out_dir=...)``), joined in game order
+    into one result; a study directory is refused with the function that reads it."""
+    if (directory / "study.json").exists():
+        raise ResultsFileError(
+            f"{directory}: a study directory (one result per cell): read it with carcassonne.load_study, "
+            "or report it with carcassonne report DIR"
+        )
+    files = sorted(directory.glob("batch-*.parquet"))
+    if not files:
+        raise ResultsFileError(f"{directory}: a directory without batch files (batch-*.parquet): not an out_dir")
+    parts = [read_results(f) for f in files]
+    try:
+        return SimulationResult.concat(parts)
+    except ValueError as e:
+        raise ResultsFileError(f"{directory}: the batch files are not one study: {e}") from None
 
 
 def check_target(path: str | os.PathLike[str], format: str | None = None) -> str:

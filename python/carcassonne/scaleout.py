@@ -126,6 +126,7 @@ def run(
     client: Any,
     progress: bool,
     join: Callable[[list[Any]], Any],
+    label: str = "simulate",
 ) -> Any:
     """Plays the study's batches on ``backend`` and joins them (see the module comment)."""
     if backend == "dask":
@@ -148,7 +149,7 @@ def run(
     if progress:
         from carcassonne.batches import _bar
 
-        bar = _bar(games, f"simulate ({backend})")
+        bar = _bar(games, f"{label} ({backend})")
     try:
         parts = play([(totals, kwargs, first, count, target) for first, count in plan], bar)
     finally:

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from carcassonne import players as _players
 from carcassonne import scaleout
-from carcassonne.batches import play_in_batches
+from carcassonne.batches import _bar, play_in_batches
 from carcassonne._core import (
     ENGINE_VERSION,
     RULES_VERSION,
@@ -539,6 +539,7 @@ def simulate(
     batch_games: int | None = None,
     out_dir: str | os.PathLike[str] | None = None,
     client: Any = None,
+    label: str = "simulate",
 ) -> SimulationResult:
     """Plays ``games`` whole games in Rust, in parallel, with the GIL released, and returns
     one row per game.
@@ -563,10 +564,12 @@ def simulate(
     carcassonne[progress]``). ``partial=True`` makes Ctrl-C return the games played so far
     (``result.interrupted`` is True; the batch in flight, at most about half a second of
     play, is dropped) instead of raising ``KeyboardInterrupt``. Either plays the study in
-    batches of about half a second each: the same games and rows as one call.
+    batches of about half a second each: the same games and rows as one call. ``label`` is
+    what the progress bar says (a study names each cell).
     """
     parts = _in_parts(
-        False, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client
+        False, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client,
+        label,
     )
     if parts is not None:
         rows: SimulationResult = parts
@@ -621,13 +624,15 @@ def simulate_summary(
     batch_games: int | None = None,
     out_dir: str | os.PathLike[str] | None = None,
     client: Any = None,
+    label: str = "simulate",
 ) -> StudySummary:
     """Plays a study like ``simulate`` (the same games for the same arguments) but keeps
     only exact per-seat totals: constant memory for any number of games. Its ``seats()``
     equal those of ``simulate(...)`` with the same arguments. ``progress`` and ``partial``
     as in ``simulate``."""
     parts = _in_parts(
-        True, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client
+        True, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client,
+        label,
     )
     if parts is not None:
         summary: StudySummary = parts
@@ -651,6 +656,7 @@ def _in_parts(
     batch_games: int | None,
     out_dir: str | os.PathLike[str] | None,
     client: Any,
+    label: str = "simulate",
 ) -> Any:
     """The study played in parts and joined (``simulate_summary``'s totals if ``totals``,
     else ``simulate``'s rows): on a backend or to ``out_dir``, or here in
@@ -673,15 +679,27 @@ def _in_parts(
         if backend == "local":
             plan = scaleout.batches(operator.index(games), operator.index(first_game), batch_games, 1)
             target = None if out_dir is None else scaleout.prepare_out_dir(out_dir)
-            if not totals or not plan:
-                # Rows: as many batches as fit in memory (checked above).
-                return join([scaleout.play_batch(totals, kwargs, first, count, target) for first, count in plan or [(first_game, 0)]])
-            # Totals: joined as they come, in constant memory for any number of batches.
-            whole = None
-            for first, count in plan:
-                part = scaleout.play_batch(totals, kwargs, first, count, target)
-                whole = part if whole is None else join([whole, part])
-            return whole
+            bar = _bar(operator.index(games), label) if progress else None
+            try:
+                if not totals or not plan:
+                    # Rows: as many batches as fit in memory (checked above).
+                    parts = []
+                    for first, count in plan or [(first_game, 0)]:
+                        parts.append(scaleout.play_batch(totals, kwargs, first, count, target))
+                        if bar is not None:
+                            bar.update(count)
+                    return join(parts)
+                # Totals: joined as they come, in constant memory for any number of batches.
+                whole = None
+                for first, count in plan:
+                    part = scaleout.play_batch(totals, kwargs, first, count, target)
+                    whole = part if whole is None else join([whole, part])
+                    if bar is not None:
+                        bar.update(count)
+                return whole
+            finally:
+                if bar is not None:
+                    bar.close()
         return scaleout.run(
             backend,
             totals,
@@ -693,6 +711,7 @@ def _in_parts(
             client=client,
             progress=progress,
             join=join,
+            label=label,
         )
     play: Callable[..., Any] = simulate_summary if totals else simulate
     return play_in_batches(
@@ -703,7 +722,7 @@ def _in_parts(
         operator.index(first_game),
         progress=progress,
         partial=partial,
-        description="simulate",
+        description=label,
     )
 
 

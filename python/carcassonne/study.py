@@ -26,7 +26,7 @@ import hashlib
 import json
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,11 @@ class Cell:
     @property
     def key(self) -> tuple[str, int, str]:
         return (self.config, self.seats, self.lineup)
+
+
+def cell_label(config: str, seats: int, lineup: str) -> str:
+    """How a cell is named in progress bars, reports and on the command line."""
+    return f"{config}, {seats} seats, {lineup}"
 
 
 def cell_seed(seed: int, config: str, seats: int, lineup: str) -> int:
@@ -161,10 +166,13 @@ class Study:
         backend: str = "local",
         client: Any = None,
         batch_games: int | None = None,
+        on_cell: Callable[[Cell, SimulationResult], None] | None = None,
     ) -> StudyResult:
         """Plays every cell (one after another, each on ``threads``); ``progress`` shows
-        one bar per cell; with ``partial`` a Ctrl-C keeps the cells played so far and the
-        games of the cell in flight (``StudyResult.interrupted``; local runs only).
+        one bar per cell, labelled with its configuration, seats and line-up; with
+        ``partial`` a Ctrl-C keeps the cells played so far and the games of the cell in
+        flight (``StudyResult.interrupted``; local runs only). ``on_cell(cell, result)`` is
+        called as each cell finishes (the command line prints its line then).
         ``backend="dask"`` or ``"ray"`` plays each cell's batches on the cluster (see
         ``carcassonne.scaleout``), with the same results."""
         if backend != "local" and partial:
@@ -183,8 +191,11 @@ class Study:
                 backend=backend,
                 client=client,
                 batch_games=batch_games,
+                label=cell_label(*cell.key),
             )
             results[cell.key] = result
+            if on_cell is not None:
+                on_cell(cell, result)
             if result.interrupted:
                 break
         return StudyResult(results, self.grid(), len(self.cells()))

@@ -1,0 +1,73 @@
+"""Study directories and out_dirs are first-class: ``read_results(out_dir)`` joins the
+batches, ``carcassonne report DIR`` reports a study directory cell by cell (labelled from
+the manifest, with the cross-study summary) or an out_dir as one study."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from carcassonne import ResultsFileError, Rules, Study, read_results, simulate, simulate_summary
+from carcassonne.cli import main
+
+pytest.importorskip("pyarrow")
+
+
+def test_read_results_joins_an_out_dir_of_batches(tmp_path: Path) -> None:
+    whole = simulate(Rules(), 50, seed=3)
+    simulate_summary(Rules(), 50, seed=3, out_dir=tmp_path / "batches", batch_games=12)
+    back = read_results(tmp_path / "batches")
+    assert back.games == 50 and np.array_equal(back.scores, whole.scores)
+    (tmp_path / "batches" / "batch-00000000000000000012.parquet").unlink()
+    with pytest.raises(ResultsFileError, match="not one study"):
+        read_results(tmp_path / "batches")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ResultsFileError, match="without batch files"):
+        read_results(tmp_path / "empty")
+
+
+def test_read_results_points_a_study_directory_to_load_study(tmp_path: Path) -> None:
+    Study(configs={"base": Rules()}, games=3, seed=1).run().save(tmp_path / "s", format="csv")
+    with pytest.raises(ResultsFileError, match="load_study"):
+        read_results(tmp_path / "s")
+
+
+def test_report_of_a_study_directory_labels_cells_and_summarises_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("matplotlib")
+    study = Study(
+        configs={"base": Rules(), "no farmers": Rules(farmers=False)},
+        games=30,
+        seed=2,
+        seats=[2, 3],
+        lineups={"greedy": "greedy"},
+    )
+    directory = study.run().save(tmp_path / "study", format="parquet")
+    out = tmp_path / "report.html"
+    assert main(["report", str(directory), "-o", str(out)]) == 0
+    assert "(4 studies)" in capsys.readouterr().out
+    page = out.read_text()
+    for label in ("base, 2 seats, greedy", "no farmers, 3 seats, greedy"):
+        assert f"<h2>{label}</h2>" in page
+    assert "cell-000" not in page
+    assert 'id="summary"' in page and page.count("<tr><td class=\"text\">") >= 4
+    # An out_dir reports as one study named after its directory.
+    simulate_summary(Rules(), 20, seed=1, out_dir=tmp_path / "run", batch_games=7)
+    assert main(["report", str(tmp_path / "run"), "-o", str(out)]) == 0
+    assert "<h2>run</h2>" in out.read_text()
+
+
+def test_progress_is_labelled_per_cell_and_works_with_out_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("tqdm")
+    seen = []
+    Study(configs={"base": Rules(), "small": Rules(farmers=False)}, games=20, seed=1).run(
+        progress=True, on_cell=lambda cell, result: seen.append((cell.key, result.games))
+    )
+    err = capsys.readouterr().err
+    assert "base, 2 seats, random" in err and "small, 2 seats, random" in err
+    assert seen == [(("base", 2, "random"), 20), (("small", 2, "random"), 20)]
+    simulate(Rules(), 30, seed=1, out_dir=tmp_path / "rows", progress=True, batch_games=10, label="my run")
+    assert "my run" in capsys.readouterr().err
