@@ -240,7 +240,7 @@ def test_a_cell_listed_twice_is_refused(saved: Path) -> None:
     [
         ({"paired": "false"}, "'paired' must be true or false"),
         ({"games": True}, "'games' must be a whole number"),
-        ({"configs": {"base": {"players": 2}}}, "'configs' must be an object of rules JSON texts"),
+        ({"configs": {"base": '{"players": 2}'}}, "'configs' must be an object of rules objects"),
         ({"cell_count": 1}, "'cell_count' must be a whole number of cells, at least the 4 listed"),
         ({"cells": "all"}, "'cells' must be a list"),
     ],

@@ -43,13 +43,16 @@ def test_the_grid_runs_every_cell_with_its_own_seed() -> None:
         assert np.array_equal(got.scores, alone.scores) and got.rules.players == cell.seats
         assert got.rules == with_players(study.configs[cell.config], cell.seats)
     df = result.to_pandas()
-    assert list(df.columns[:5]) == ["config", "seats", "lineup", "game", "seat"]
+    assert list(df.columns[:8]) == ["study", "cell", "config", "seats", "lineup", "game", "seat", "player"]
+    assert df.study.cat.categories.tolist() == [result.name] and df.attrs["study"] == result.name
+    assert "no farmers, 3 seats, greedy" in df.cell.cat.categories
     assert len(df) == sum(60 * c.seats for c in cells)
     three = df[(df.config == "no farmers") & (df.seats == 3) & (df.lineup == "greedy")]
     assert (three.score.to_numpy() == result[("no farmers", 3, "greedy")].scores.ravel()).all()
     assert df.attrs["seed"] == 9 and len(df.attrs["cells"]) == len(cells)
     assert df.attrs["cells"][1]["players"] == ["greedy", "random"]
-    assert Rules.from_json(df.attrs["configs"]["no farmers"]) == Rules(farmers=False)
+    # Configurations are JSON objects (not JSON text in a string).
+    assert Rules.from_json(json.dumps(df.attrs["configs"]["no farmers"])) == Rules(farmers=False)
     # Adding a cell leaves the others' games as they were.
     bigger = Study(configs={"base": Rules(), "ferries": Rules(tile_sets=("base", "ferries"))}, games=60, seed=9)
     assert np.array_equal(bigger.run()[("base", 2, "random")].scores, result[("base", 2, "random")].scores)

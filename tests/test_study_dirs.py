@@ -71,3 +71,23 @@ def test_progress_is_labelled_per_cell_and_works_with_out_dir(tmp_path: Path, ca
     assert seen == [(("base", 2, "random"), 20), (("small", 2, "random"), 20)]
     simulate(Rules(), 30, seed=1, out_dir=tmp_path / "rows", progress=True, batch_games=10, label="my run")
     assert "my run" in capsys.readouterr().err
+
+
+def test_pandas_round_trips_keep_metadata_and_categories(tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    import carcassonne
+
+    result = simulate(Rules(players=3), 12, seed=4)
+    frame = pd.read_parquet(result.save(tmp_path / "r.parquet"))
+    assert frame.attrs["seed"] == 4 and frame.attrs["games"] == 12
+    assert frame.attrs == {**result.metadata(), **{k: frame.attrs[k] for k in ("format", "format_version", "checksum")}}
+    one = Study(configs={"base": Rules()}, games=5, seed=1).run().to_pandas()
+    two = Study(configs={"ferries": Rules(tile_sets=("base", "ferries"))}, games=5, seed=2).run().to_pandas()
+    both = carcassonne.concat_frames([one, two])
+    assert len(both) == len(one) + len(two)
+    assert isinstance(both.config.dtype, pd.CategoricalDtype)
+    assert set(both.config.cat.categories) == {"base", "ferries"}
+    assert set(both.attrs["studies"]) == set(both.study.cat.categories) and len(both.attrs["studies"]) == 2
+    assert both.attrs["studies"][one.attrs["study"]]["seed"] == 1
+    with pytest.raises(ValueError, match="columns"):
+        carcassonne.concat_frames([one, result.to_pandas()])

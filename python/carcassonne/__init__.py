@@ -41,6 +41,7 @@ from carcassonne._core import (
 )
 from carcassonne import maps, players, svg
 from carcassonne.phase import Phase
+from carcassonne.frames import concat_frames
 from carcassonne.results_file import ResultsFileError, ResultsVersionWarning, read_results, write_results
 from carcassonne.simulation import (
     POLICIES,
@@ -96,6 +97,7 @@ __all__ = [
     "Ship",
     "SimulationResult",
     "Study",
+    "concat_frames",
     "StudyError",
     "StudyResult",
     "StudySummary",

@@ -8,7 +8,8 @@ columns of ``SimulationResult.to_pandas()`` but the derived ``player``, ``seed``
 versions. Where the metadata lives:
 
 - Parquet (needs pyarrow, ``pip install carcassonne[parquet]``): in the file's schema
-  metadata under the key ``carcassonne``, so pandas and other readers see a plain table;
+  metadata under the key ``carcassonne``, and again under ``PANDAS_ATTRS``, so
+  ``pandas.read_parquet(path).attrs`` holds it and other readers see a plain table;
 - CSV: in the first line, ``# carcassonne-results {...}``; ``pandas.read_csv(path,
   comment="#")`` reads the table;
 - JSON: ``{"metadata": {...}, "columns": {"game": [...], ...}}``.
@@ -60,6 +61,10 @@ U64_MAX = 2**64 - 1
 METADATA_KEY = "carcassonne"
 """The Parquet schema metadata key holding the study's metadata."""
 
+PANDAS_ATTRS_KEY = "PANDAS_ATTRS"
+"""The key pandas (2.1 and later) reads ``DataFrame.attrs`` from: the same metadata, so
+``pandas.read_parquet(path).attrs`` holds it."""
+
 CSV_PREFIX = "# carcassonne-results "
 
 
@@ -87,7 +92,9 @@ def write_results(result: SimulationResult, path: str | os.PathLike[str], format
         if kind == "parquet":
             pa, pq = _pyarrow(target)
             table = pa.table(columns)
-            table = table.replace_schema_metadata({METADATA_KEY: json.dumps(metadata)})
+            # Also under pandas' own key, so that pandas.read_parquet gives it in attrs.
+            text = json.dumps(metadata)
+            table = table.replace_schema_metadata({METADATA_KEY: text, PANDAS_ATTRS_KEY: text})
             pq.write_table(table, tmp, write_page_checksum=True)
         elif kind == "csv":
             with open(tmp, "w", newline="", encoding="utf-8") as f:
@@ -211,16 +218,9 @@ def _pyarrow(path: Path) -> tuple[Any, Any]:
 
 def _metadata(result: SimulationResult) -> dict[str, Any]:
     meta = result.metadata()
-    meta.update(
-        format=FORMAT_NAME,
-        format_version=FORMAT_VERSION,
-        seats=int(result.scores.shape[1]),
-        threads=result.threads,
-        elapsed_seconds=result.elapsed_seconds,
-        # JSON has no NaN: an unknown start is written as null.
-        started_at=None if math.isnan(result.started_at) else result.started_at,
-        score_kinds=list(result.score_kinds),
-    )
+    if int(result.scores.shape[1]) != meta["seats"]:
+        raise ResultsFileError(f"the result has {result.scores.shape[1]} seats, its rules {meta['seats']} players")
+    meta.update(format=FORMAT_NAME, format_version=FORMAT_VERSION, score_kinds=list(result.score_kinds))
     return meta
 
 

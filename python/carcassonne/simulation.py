@@ -282,17 +282,25 @@ class StudySummary:
 
 
 def _metadata(study: StudySummary | SimulationResult) -> dict[str, Any]:
+    """What reproduces and describes a study, as JSON values: the same in memory and in a
+    results file (which adds only its format, layout and checksum)."""
     return {
         "rules": study.rules.to_json(),
         "seed": study.seed,
         "first_game": study.first_game,
         "games": study.games,
+        "seats": study.rules.players,
         "policy": study.policy,
         "players": list(study.players),
         "rules_version": study.rules_version,
         "engine_version": study.engine_version,
         "rng": "xoshiro256** seeded by SplitMix64 from (seed, game index)",
         "interrupted": study.interrupted,
+        "threads": study.threads,
+        "elapsed_seconds": study.elapsed_seconds,
+        # JSON has no NaN: an unknown start is null.
+        "started_at": None if math.isnan(study.started_at) else study.started_at,
+        "score_kinds": list(SCORE_KINDS),
     }
 
 

@@ -39,7 +39,10 @@ from carcassonne.simulation import SimulationResult, simulate
 U64_MAX = 2**64 - 1
 
 STUDY_FORMAT = "carcassonne-study"
-STUDY_FORMAT_VERSION = 1
+STUDY_FORMAT_VERSION = 2
+"""The layout of ``study.json``: 2 stores each configuration as a JSON object (1, still
+read, as JSON text inside a string)."""
+STUDY_READS = (1, 2)
 
 MAX_MANIFEST_BYTES = 1 << 24
 """Largest ``study.json`` read (16 MiB; a manifest of a thousand cells is about 1 MB)."""
@@ -217,12 +220,13 @@ class Study:
 
     def grid(self) -> dict[str, Any]:
         """What describes the grid (for ``StudyResult.metadata``): seed, games, pairing,
-        configurations (as rules JSON), line-up names, player counts."""
+        configurations (each as the object of its rules JSON), line-up names, player
+        counts."""
         return {
             "seed": self.seed,
             "games": self.games,
             "paired": self.paired,
-            "configs": {name: rules.to_json() for name, rules in self.configs.items()},
+            "configs": {name: json.loads(rules.to_json()) for name, rules in self.configs.items()},
             # Each cell's metadata names its players seat by seat.
             "lineups": list(self.lineups),
             "seats": None if self.seats is None else list(self.seats),
@@ -260,12 +264,23 @@ class StudyResult:
             "interrupted": self.interrupted,
         }
 
-    def to_pandas(self) -> Any:
-        """One row per (cell, game, seat): the columns of ``SimulationResult.to_pandas()``
-        after ``config``, ``seats`` and ``lineup`` columns (categoricals), with
-        ``metadata()`` in ``DataFrame.attrs``. Needs pandas."""
+    @property
+    def name(self) -> str:
+        """A short name of this study for frames: "study-" and 8 hex digits of the SHA-256
+        of its grid, so two studies told apart in one frame keep their names."""
+        digest = hashlib.sha256(json.dumps(dict(self.grid), sort_keys=True).encode()).hexdigest()
+        return f"study-{digest[:8]}"
+
+    def to_pandas(self, name: str | None = None) -> Any:
+        """One row per (cell, game, seat): ``study`` (``name``, default ``self.name``),
+        ``cell`` ("config, N seats, line-up"), ``config``, ``seats`` and ``lineup``, then
+        the columns of ``SimulationResult.to_pandas()`` (each seat's ``player``, the cell's
+        ``seed``, ``win_share``...); text columns are categoricals; ``metadata()`` in
+        ``DataFrame.attrs``. Join frames of several studies with
+        ``carcassonne.concat_frames``, which keeps each study's metadata. Needs pandas."""
         import pandas as pd  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
+        study = self.name if name is None else name
         frames = []
         for (config, seats, lineup), result in self.results.items():
             frame = result.to_pandas()
@@ -273,11 +288,15 @@ class StudyResult:
             frame.insert(0, "lineup", lineup)
             frame.insert(0, "seats", seats)
             frame.insert(0, "config", config)
+            frame.insert(0, "cell", cell_label(config, seats, lineup))
+            frame.insert(0, "study", study)
+            frame["player"] = frame["player"].astype(object)
             frames.append(frame)
         df = pd.concat(frames, ignore_index=True)
-        for column in ("config", "lineup"):
+        for column in ("study", "cell", "config", "lineup", "player"):
             df[column] = df[column].astype("category")
         df.attrs.update(self.metadata())
+        df.attrs["study"] = study
         return df
 
     def save(self, directory: str | os.PathLike[str], format: str = "parquet") -> Path:
@@ -359,10 +378,12 @@ def load_study(directory: str | os.PathLike[str]) -> StudyResult:
     manifest = load_json(text, f"{path}: cannot read the study: the manifest", ResultsFileError)
     if not isinstance(manifest, dict) or manifest.get("format") != STUDY_FORMAT:
         raise ResultsFileError(f"{path}: not a carcassonne study manifest")
-    if manifest.get("format_version") != STUDY_FORMAT_VERSION:
+    if manifest.get("format_version") not in STUDY_READS:
         raise ResultsFileError(
-            f"{path}: study layout {quote(manifest.get('format_version'))}; this version reads {STUDY_FORMAT_VERSION}"
+            f"{path}: study layout {quote(manifest.get('format_version'))}; this version reads "
+            f"{', '.join(map(str, STUDY_READS))}"
         )
+    text_configs = manifest["format_version"] == 1
     missing = [k for k in ("seed", "games", "paired", "configs", "lineups", "seats", "cells", "cell_count") if k not in manifest]
     if missing:
         raise ResultsFileError(f"{path}: the manifest is incomplete: {missing[0]!r} is missing")
@@ -377,8 +398,9 @@ def load_study(directory: str | os.PathLike[str]) -> StudyResult:
         raise wrong("games", "a whole number of games")
     if type(grid["paired"]) is not bool:
         raise wrong("paired", "true or false")
-    if not isinstance(grid["configs"], dict) or not all(isinstance(v, str) for v in grid["configs"].values()):
-        raise wrong("configs", "an object of rules JSON texts")
+    kind = str if text_configs else dict
+    if not isinstance(grid["configs"], dict) or not all(isinstance(v, kind) for v in grid["configs"].values()):
+        raise wrong("configs", "an object of rules JSON texts" if text_configs else "an object of rules objects")
     if not isinstance(grid["lineups"], list) or not all(isinstance(v, str) for v in grid["lineups"]):
         raise wrong("lineups", "a list of line-up names")
     if grid["seats"] is not None and (
@@ -391,9 +413,9 @@ def load_study(directory: str | os.PathLike[str]) -> StudyResult:
     if type(cells) is not int or cells < len(manifest["cells"]):
         raise wrong("cell_count", f"a whole number of cells, at least the {len(manifest['cells'])} listed")
     configs: dict[str, Rules] = {}
-    for name, text in grid["configs"].items():
+    for name, given in grid["configs"].items():
         try:
-            configs[name] = Rules.from_json(text)
+            configs[name] = Rules.from_json(given if text_configs else json.dumps(given))
         except RulesError as e:
             raise ResultsFileError(f"{path}: configuration {quote(name)} does not load: {e}") from None
     results: dict[tuple[str, int, str], SimulationResult] = {}
@@ -432,4 +454,6 @@ def load_study(directory: str | os.PathLike[str]) -> StudyResult:
         if result.games != grid["games"] and not (result.interrupted and result.games < grid["games"]):
             raise ResultsFileError(f"{file}: {result.games} games, the study has {grid['games']} per cell")
         results[(config, seats, lineup)] = result
+    if text_configs:  # as a study of this version describes its grid
+        grid["configs"] = {name: json.loads(rules.to_json()) for name, rules in configs.items()}
     return StudyResult(results, grid, cells)
