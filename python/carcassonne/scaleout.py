@@ -48,6 +48,94 @@ def prepare_out_dir(out_dir: str | os.PathLike[str]) -> str:
     return str(target)
 
 
+ROWS_DIR = "rows"
+"""Where ``stream_rows`` keeps the columns of a streamed study inside its ``out_dir``: one
+``.npy`` file per column, memory-mapped."""
+
+
+def _row_shapes(rules: Any, games: int) -> dict[str, tuple[tuple[int, ...], Any]]:
+    """Shape and dtype of each column of a study's rows."""
+    import numpy as np
+
+    from carcassonne._core import SCORE_KINDS
+
+    players = rules.players if rules is not None else 2
+    return {
+        "scores": ((games, players), np.int32),
+        "winners": ((games, players), np.bool_),
+        "turns": ((games,), np.uint32),
+        "points_by_kind": ((games, players, len(SCORE_KINDS)), np.int32),
+        "discarded": ((games,), np.uint32),
+        "ships": ((games, players), np.uint32),
+        "wares_left": ((games, players), np.uint32),
+    }
+
+
+def check_disk(out_dir: str | os.PathLike[str], rules: Any, games: int) -> None:
+    """Refuses, before anything is created or played, a streamed study whose rows would not
+    fit on the disk of ``out_dir`` (the columns, and as much again for the batch files)."""
+    import shutil
+
+    import numpy as np
+
+    from carcassonne.results_file import ResultsFileError
+
+    need = 2 * sum(int(np.prod(shape)) * np.dtype(dtype).itemsize for shape, dtype in _row_shapes(rules, games).values())
+    place = Path(out_dir).absolute()
+    while not place.exists() and place != place.parent:
+        place = place.parent
+    try:
+        free = shutil.disk_usage(place).free
+    except OSError as e:
+        raise ResultsFileError(f"{out_dir}: cannot write batch files: {e.strerror or e}") from None
+    if need > free:
+        raise ResultsFileError(
+            f"{out_dir}: {games} games need about {need} bytes on disk, {free} are free there; "
+            "keep only the totals (simulate_summary) or choose another out_dir"
+        )
+
+
+def stream_rows(
+    plan: Sequence[tuple[int, int]], kwargs: dict[str, Any], out_dir: str, games: int, first_game: int, bar: Any
+) -> Any:
+    """Plays the batches one after another, writes each to its batch file and copies its
+    rows into memory-mapped column files (``out_dir/rows/*.npy``), dropping it before the
+    next: the memory a study takes is one batch's, whatever its size, and the result's
+    columns are read from disk as they are used (``check_disk`` first)."""
+    import dataclasses
+
+    import numpy as np
+
+    shapes = _row_shapes(kwargs["rules"], games)
+    rows = Path(out_dir) / ROWS_DIR
+    rows.mkdir(exist_ok=True)
+    columns = {
+        name: np.lib.format.open_memmap(rows / f"{name}.npy", mode="w+", dtype=dtype, shape=shape)
+        for name, (shape, dtype) in shapes.items()
+    }
+    head = None
+    elapsed = 0.0
+    threads = 1
+    for first, count in plan or [(first_game, 0)]:
+        part = play_batch(False, kwargs, first, count, out_dir)
+        at = first - first_game
+        for name, column in columns.items():
+            column[at : at + count] = getattr(part, name)
+        elapsed += part.elapsed_seconds
+        threads = max(threads, part.threads)
+        if head is None:
+            head = part
+        if bar is not None:
+            bar.update(count)
+        del part
+    for column in columns.values():
+        column.flush()
+    del columns
+    assert head is not None  # the plan has at least one batch
+    read = {name: np.load(rows / f"{name}.npy", mmap_mode="r") for name in shapes}
+    return dataclasses.replace(head, first_game=first_game, elapsed_seconds=elapsed, threads=threads, **read)
+
+
 def batch_path(out_dir: str | os.PathLike[str], first_game: int) -> Path:
     """The Parquet file of the batch starting at ``first_game``."""
     return Path(out_dir) / f"batch-{first_game:020d}.parquet"

@@ -674,8 +674,12 @@ def _in_parts(
     if not (distributed or progress or partial):
         return None
     _check_count(games, first_game)
-    if not totals:
+    streamed = backend == "local" and out_dir is not None
+    if not totals and not streamed:
         _check_rows_fit(rules, games, first_game, joined=True)
+    if not totals and streamed:
+        assert out_dir is not None
+        scaleout.check_disk(out_dir, rules, operator.index(games))
     if distributed:
         # On a cluster (``carcassonne.scaleout``), or here, one batch after another, for
         # ``out_dir``.
@@ -689,6 +693,9 @@ def _in_parts(
             target = None if out_dir is None else scaleout.prepare_out_dir(out_dir)
             bar = _bar(operator.index(games), label) if progress else None
             try:
+                if not totals and target is not None:
+                    # Rows to out_dir: streamed to disk, none kept in memory.
+                    return scaleout.stream_rows(plan, kwargs, target, operator.index(games), operator.index(first_game), bar)
                 if not totals or not plan:
                     # Rows: as many batches as fit in memory (checked above).
                     parts = []
