@@ -241,6 +241,26 @@ def test_south_seas_boat_tokens_and_islands() -> None:
     assert boats > 0
 
 
+def test_friday_tiles_are_drawn_with_friday_on_his_tile() -> None:
+    for name in (n for n in ALL_CONFIGS if ALL_CONFIGS[n].get("friday")):
+        for stage in ("mid", "end"):
+            game = game_of(name, stage)
+            root = picture_of(name, stage)[1]
+            cards = groups(root, "friday-tile")
+            assert [c.get("data-tile") for c in cards] == game.friday_revealed
+            here = [c.get("data-tile") for c in cards if "friday-here" in (c.get("class") or "")]
+            assert here == ([game.friday_at] if game.friday_at is not None else [])
+            assert len(groups(root, "friday-figure")) == len(here)
+    # Without Friday there is no Friday row.
+    assert not groups(picture_of("base-2p", "end")[1], "friday-tile")
+
+
+def test_the_legend_names_seats_from_0() -> None:
+    root = picture_of("base-2p", "end")[1]
+    texts = [t.text for t in root.iter() if t.tag.endswith("text") and t.text and t.text.startswith("Seat")]
+    assert [t.split(":")[0] for t in texts] == ["Seat 0", "Seat 1"]
+
+
 def test_tile_drawings_put_meeples_on_their_features() -> None:
     """For every tile of every set (and the maps' printed pieces): a city's spot lies in
     its outline and in no other, a field's clear of cities, roads and buildings, a road's

@@ -1002,7 +1002,9 @@ def board(
     column = 60 + 15 * max(len(t) for t in labels)  # a swatch and the text (26-unit sans-serif)
     per_row = max(1, min(rules.players, vw // column))
     legend_h = 60 * math.ceil(rules.players / per_row) if legend else 0
-    vh = board_h + legend_h
+    friday = _friday_cards(game)
+    friday_h = _FRIDAY_ROW if friday else 0
+    vh = board_h + friday_h + legend_h
     width = size if size is not None else max(1, (vw * 50) // SQUARE)
     height = max(1, round(width * vh / vw))
 
@@ -1078,9 +1080,58 @@ def board(
         at = (p.x * SQUARE + anchor[0], p.y * SQUARE + anchor[1])
         _meeple(meeples, at, palette[player], player, p, index, kind, lying=kind == "field")
 
+    if friday:
+        _friday_panel(svg, friday, vx, vy + board_h, vw)
     if legend:
-        _legend(svg, labels, palette, vx, vy + board_h, vw, per_row)
+        _legend(svg, labels, palette, vx, vy + board_h + friday_h, vw, per_row)
     return SvgWrapper(ET.tostring(svg, encoding="unicode"))
+
+
+_FRIDAY_ROW = 120
+"""Height of the row of revealed Friday tiles under a South Seas board with Friday."""
+
+
+def _friday_cards(game: Game) -> list[tuple[str, str, bool]]:
+    """(id, bonus, Friday stands here) of each Friday tile revealed so far, in order."""
+    if not game.rules.friday:
+        return []
+    bonuses = dict(game.rules.friday_tiles())
+    return [(tile, bonuses.get(tile, ""), tile == game.friday_at) for tile in game.friday_revealed]
+
+
+def _friday_panel(svg: ET.Element, cards: Sequence[tuple[str, str, bool]], x0: int, y0: int, width: int) -> None:
+    """The revealed Friday tiles as cards in a row, each with its bonus; the one Friday
+    stands on is outlined and carries his figure."""
+    g = _el(svg, "g", **{"class": "friday"})
+    heading = _el(g, "text", x=str(x0 + 20), y=str(y0 + 64), fill="#222222", font_family="sans-serif", font_size="24")
+    heading.text = "Friday:"
+    card_w = max(60, min(170, (width - 130) // max(1, len(cards)) - 10))
+    for i, (tile, bonus, here) in enumerate(cards):
+        x, y = x0 + 120 + i * (card_w + 10), y0 + 8
+        _el(
+            g,
+            "rect",
+            x=str(x),
+            y=str(y),
+            width=str(card_w),
+            height="100",
+            rx="8",
+            fill="#f3e2b3" if here else "#efe9da",
+            stroke="#7a4b12" if here else "#8a8170",
+            stroke_width="6" if here else "2",
+            **{"class": "friday-tile" + (" friday-here" if here else ""), "data-tile": tile},
+        )
+        _label(g, (x + card_w / 2, y + 30), tile, size=24)
+        # The bonus in two short lines ("wares: every player" / "takes 1 fish").
+        words = bonus.split()
+        half = (len(words) + 1) // 2
+        for line, text in enumerate((" ".join(words[:half]), " ".join(words[half:]))):
+            _label(g, (x + card_w / 2, y + 58 + line * 20), text, size=max(9, min(15, int(1.9 * card_w / max(1, len(text))))))
+        if here:
+            # Friday: a small figure on the card's corner.
+            cx, cy = x + card_w - 16, y + 18
+            _el(g, "circle", cx=str(cx), cy=str(cy - 6), r="6", fill="#3e2612", **{"class": "friday-figure"})
+            _el(g, "path", d=f"M{cx - 8},{cy + 12} L{cx},{cy} L{cx + 8},{cy + 12} Z", fill="#3e2612")
 
 
 def _labels(game: Game) -> list[str]:
@@ -1090,7 +1141,8 @@ def _labels(game: Game) -> list[str]:
     winners = set(game.winners) if game.is_over else set()
     out = []
     for player in range(rules.players):
-        parts = [f"Player {player + 1}: {game.scores[player]}"]
+        # Seats are numbered from 0, as in every other output.
+        parts = [f"Seat {player}: {game.scores[player]}"]
         if rules.system == "south-seas":
             ships = sum(1 for who, _ in game.ships_taken if who == player)
             parts.append(f"({ships} ship{'' if ships == 1 else 's'})")
