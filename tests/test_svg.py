@@ -255,6 +255,29 @@ def test_friday_tiles_are_drawn_with_friday_on_his_tile() -> None:
     assert not groups(picture_of("base-2p", "end")[1], "friday-tile")
 
 
+def test_boats_printed_on_south_seas_tiles_are_drawn() -> None:
+    drawn = 0
+    for name in (n for n in ALL_CONFIGS if "south-seas" in str(ALL_CONFIGS[n].get("tile_sets"))):
+        game = game_of(name, "end")
+        printed = sum(f.boat for p in game.board for f in game.rules.tile_symbols(p.tile))
+        assert len(groups(picture_of(name, "end")[1], "printed-boat")) == printed
+        drawn += printed
+    assert drawn > 0
+
+
+def test_tile_symbols_are_structured_tile_data() -> None:
+    rules = Rules(tile_sets=("base", "inns-and-cathedrals", "traders-and-builders"))
+    features = rules.tile_symbols("base/D", 1)
+    assert [f.kind for f in features] == [d.split()[0] for d in rules.tile_features("base/D", 1)]
+    assert [" ".join([f.kind, *f.places]) for f in features] == rules.tile_features("base/D", 1)
+    fields = [f for f in features if f.kind == "field"]
+    assert any(f.adjacent_cities for f in fields)
+    assert sum(f.pennants for t in rules.tile_ids() for f in rules.tile_symbols(t)) > 0
+    assert sum(f.inns for t in rules.tile_ids() for f in rules.tile_symbols(t)) > 0
+    with pytest.raises(carcassonne.UnknownTileError):
+        rules.tile_symbols("base/ZZ")
+
+
 def test_the_legend_names_seats_from_0() -> None:
     root = picture_of("base-2p", "end")[1]
     texts = [t.text for t in root.iter() if t.tag.endswith("text") and t.text and t.text.startswith("Seat")]

@@ -18,6 +18,7 @@ __all__ = [
     "Game",
     "PlacedTile",
     "Feature",
+    "TileFeature",
     "ScoreEvent",
     "Ship",
     "Delivery",
@@ -285,6 +286,13 @@ class Rules:
         Raises UnknownTileError for an unknown tile id.
         """
 
+    def tile_symbols(self, tile: str, rotation: SupportsIndex = 0) -> list[TileFeature]:
+        """The features of a tile as data, with the symbols printed on each (pennants, inns,
+        cathedrals, goods or wares, fish pairs, boats), in board orientation for ``rotation``.
+
+        Raises UnknownTileError for an unknown tile id.
+        """
+
     def tile_edges(self, tile: str, rotation: SupportsIndex = 0) -> str:
         """Side kinds of a tile, N E S W, after ``rotation`` quarter turns clockwise, in the
         letters of its rule system's files: "CRFR" (C city, R road, F field) or "ISBS" (I island,
@@ -546,6 +554,40 @@ class PlacedTile:
     @property
     def meeple(self) -> tuple[int, int] | None:
         """``(player, feature index)`` of the meeple standing on this tile, if any."""
+
+@final
+class TileFeature:
+    """One feature of a tile (``Rules.tile_symbols``), in board orientation: its index (a
+    ``Move``'s meeple), kind, where it lies and the symbols printed on it."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def kind(self) -> str:
+        """"road", "city", "monastery", "field", "island", "bridge", "market" or "sea"."""
+    @property
+    def places(self) -> list[str]:
+        """Sides ("N", "E"...) for roads, cities, islands and bridges; half-edges ("NL",
+        "ER"...) for fields and sea, ["I"] when enclosed; empty for a monastery or market."""
+    @property
+    def pennants(self) -> int: ...
+    @property
+    def inns(self) -> int: ...
+    @property
+    def cathedrals(self) -> int: ...
+    @property
+    def goods(self) -> tuple[int, int, int]:
+        """Traders & Builders goods (wine, grain, cloth) on a city; South Seas wares (shell,
+        banana, fish) on an island, bridge or sea."""
+    @property
+    def fish_pairs(self) -> int:
+        """South Seas: fish printed as pairs (each also counted in ``goods``)."""
+    @property
+    def boat(self) -> bool:
+        """South Seas: a fishing boat printed on this sea."""
+    @property
+    def adjacent_cities(self) -> list[int]:
+        """For a field: the indices of the cities of this tile it borders."""
 
 @final
 class Feature:

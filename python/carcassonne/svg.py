@@ -26,13 +26,12 @@ and is deterministic: the same game gives the same bytes. Board coordinates: one
 from __future__ import annotations
 
 import functools
-import json
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from carcassonne._core import Feature, Game, PlacedTile, Rules
+from carcassonne._core import Game, PlacedTile, Rules
 
 __all__ = ["COLORS", "SQUARE", "SvgWrapper", "board", "map"]
 
@@ -422,44 +421,25 @@ class _Symbols:
     inns: int = 0
     cathedrals: int = 0
     goods: tuple[int, int, int] = (0, 0, 0)
+    boat: bool = False
+    """South Seas: a fishing boat printed on this sea."""
 
     def any(self) -> bool:
-        return bool(self.pennants or self.inns or self.cathedrals or any(self.goods))
+        return bool(self.pennants or self.inns or self.cathedrals or any(self.goods) or self.boat)
 
 
 _NO_SYMBOLS = _Symbols()
 
 
-def _symbols_of(feature: Feature) -> _Symbols:
-    return _Symbols(feature.pennants, feature.inns, feature.cathedrals, feature.goods)
-
-
-_DEFAULT_RULES_JSON = Rules().to_json()
-
-
-@functools.lru_cache(maxsize=1024)
-def _tile_symbols(rules_json: str, tile: str) -> dict[int, _Symbols]:
-    """Symbols of each feature of a tile: the binding reports them per board feature only,
-    so the tile is put down alone, as the start tile of a game of the same tile sets."""
+def _tile_symbols(rules: Rules, tile: str) -> dict[int, _Symbols]:
+    """Symbols of each feature of a tile, by feature index (``Rules.tile_symbols``)."""
     if tile.startswith("map/"):
         return {}
-    # Only the tile sets matter: every other option (a map above all) as by default.
-    spec = json.loads(_DEFAULT_RULES_JSON)
-    given = json.loads(rules_json)
-    for key in ("tile_sets", "ferries_edition"):
-        spec[key] = given[key]
-    spec["start_tile"] = tile
-    try:
-        probe = Game(Rules.from_json(json.dumps(spec)))
-    except ValueError:  # not a tile that can start a game: drawn without symbols
-        return {}
     out: dict[int, _Symbols] = {}
-    for f in probe.features():
-        symbols = _symbols_of(f)
+    for f in rules.tile_symbols(tile):
+        symbols = _Symbols(f.pennants, f.inns, f.cathedrals, f.goods, f.boat)
         if symbols.any():
-            for x, y, index in f.segments:
-                if (x, y) == (0, 0):
-                    out[index] = symbols
+            out[f.index] = symbols
     return out
 
 
@@ -469,9 +449,8 @@ def _board_symbols(game: Game, placed: Sequence[PlacedTile]) -> dict[tuple[int, 
     arms of the printed pieces (what their board features hold beyond the tiles' symbols)."""
     rules = game.rules
     out: dict[tuple[int, int] | str, dict[int, _Symbols]] = {}
-    rules_json = rules.to_json()
     for p in placed:
-        symbols = _tile_symbols(rules_json, p.tile)
+        symbols = _tile_symbols(rules, p.tile)
         if symbols:
             out[(p.x, p.y)] = symbols
     printed = {(p.x, p.y) for p in placed if p.tile.startswith("map/")}
@@ -530,6 +509,13 @@ def _inn(parent: ET.Element, at: Point, upright: str) -> None:
     _el(g, "circle", cx="4", cy="5", r="4", fill=_LAKE)
     _el(g, "rect", x="-7", y="-3", width="9", height="7", fill="#f4e3c1", stroke="#5b3a1a", stroke_width="1")
     _el(g, "path", d="M-8.5,-3 L-2.5,-9 L3.5,-3 Z", fill="#b5442e", stroke="#5b3a1a", stroke_width="1")
+
+
+def _printed_boat(parent: ET.Element, at: Point, upright: str) -> None:
+    """A fishing boat printed on a South Seas sea (not the boat tokens the game adds)."""
+    g = _el(parent, "g", transform=f"translate({_pt(at)}){upright}", **{"class": "printed-boat"})
+    _el(g, "path", d="M-9,1 H9 L6,6 H-6 Z", fill="#7a4b12", stroke="#3e2612", stroke_width="0.8")
+    _el(g, "path", d="M0,1 V-10 L7,-1 Z", fill="#fdfaf2", stroke="#3e2612", stroke_width="0.8")
 
 
 def _cathedral(parent: ET.Element, at: Point, upright: str) -> None:
@@ -836,8 +822,11 @@ def _tile(
         glyphs += ["inn"] * sym.inns + ["cathedral"] * sym.cathedrals
         for name, count in zip(_GOODS_ORDER.get(system, _GOODS_ORDER["classic"]), sym.goods):
             glyphs += [name] * count
+        glyphs += ["boat"] if sym.boat else []
         for glyph, at in zip(glyphs, _symbol_spots(layout, index, lake, len(glyphs))):
-            if glyph == "pennant":
+            if glyph == "boat":
+                _printed_boat(g, at, upright)
+            elif glyph == "pennant":
                 _pennant(g, at, sym.pennants, upright)
             elif glyph == "inn":
                 _inn(g, at, upright)

@@ -10,6 +10,7 @@ mod maps;
 mod players;
 mod simulation;
 mod south_seas;
+mod tiles;
 use args::{I32_MAX, I32_MIN, Int, U64_MAX};
 use south_seas::{Delivery, SeaEvent, Ship};
 
@@ -636,6 +637,18 @@ impl Rules {
         Ok((0..def.segments.len())
             .map(|s| def.describe_segment(s, rotation))
             .collect())
+    }
+    /// The features of a tile as data, with the symbols printed on each (pennants, inns,
+    /// cathedrals, goods or wares, fish pairs, boats), in board orientation for `rotation`.
+    #[pyo3(signature = (tile, rotation=Int::of(0)))]
+    #[pyo3(text_signature = "($self, tile, rotation=0)")]
+    fn tile_symbols(&self, tile: &str, rotation: Int) -> PyResult<Vec<tiles::TileFeature>> {
+        let rotation = rotation_arg(rotation, RulesError::new_err)?;
+        let i = self
+            .inner
+            .tile_index(tile)
+            .ok_or_else(|| rules_err(CoreRulesError::UnknownTile(tile.into())))?;
+        Ok(tiles::tile_features(&self.inner.tiles[i as usize], rotation))
     }
     /// Side kinds of a tile, N E S W, after `rotation` quarter turns clockwise ("CRFR").
     #[pyo3(signature = (tile, rotation=Int::of(0)))]
@@ -1901,6 +1914,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<PlacedTile>()?;
     m.add_class::<Feature>()?;
+    m.add_class::<tiles::TileFeature>()?;
     m.add_class::<ScoreEvent>()?;
     m.add_class::<Ship>()?;
     m.add_class::<Delivery>()?;
