@@ -430,6 +430,9 @@ class _Symbols:
 
 _NO_SYMBOLS = _Symbols()
 
+_FERRY_ROUTE = "#3e2612"
+"""The dark line under a ferry's route and its end marks."""
+
 
 def _tile_symbols(rules: Rules, tile: str) -> dict[int, _Symbols]:
     """Symbols of each feature of a tile, by feature index (``Rules.tile_symbols``)."""
@@ -789,16 +792,16 @@ def _tile(
         )
         if ferry is not None and ferry[0] in layout.ends and ferry[1] in layout.ends:
             a, b = layout.ends[ferry[0]], layout.ends[ferry[1]]
-            _el(
-                g,
-                "path",
-                d=f"M{_pt(a)} Q50,50 {_pt(b)}",
-                stroke="#ffffff",
-                stroke_width="3",
-                stroke_dasharray="5,3",
-                fill="none",
-                **{"class": "ferry", "data-ends": f"{ferry[0]},{ferry[1]}"},
-            )
+            route = _el(g, "g", **{"class": "ferry", "data-ends": f"{ferry[0]},{ferry[1]}"})
+            # A dark route under a white dashed one, with the two linked road ends marked:
+            # which ends the ferry joins reads at the default size.
+            _el(route, "path", d=f"M{_pt(a)} Q50,50 {_pt(b)}", stroke=_FERRY_ROUTE, stroke_width="7", fill="none",
+                stroke_linecap="round", **{"class": "ferry-route-under"})
+            _el(route, "path", d=f"M{_pt(a)} Q50,50 {_pt(b)}", stroke="#ffffff", stroke_width="3",
+                stroke_dasharray="5,3", fill="none")
+            for end in (a, b):
+                _el(route, "circle", cx=_fmt(end[0]), cy=_fmt(end[1]), r="5", fill=_FERRY_ROUTE,
+                    stroke="#ffffff", stroke_width="1.5", **{"class": "ferry-end"})
             m = _quad(a, _CENTRE, b, 2)[1]
             boat = _el(g, "g", transform=f"translate({_pt(m)}){upright}", **{"class": "ferry-boat"})
             _el(boat, "path", d="M-11,-3 H11 L7,5 H-7 Z", fill="#8b5a2b", stroke="#3e2612", stroke_width="1.2")
@@ -847,7 +850,20 @@ def _tile(
         stroke_dasharray="3,3" if printed else "none",
         **{"class": "edge"},
     )
+    if printed and not ferry_piece:
+        # Printed on the map, not placed: light stripes over it and a dashed frame of its
+        # own, so a large-city square or border piece reads as the map's at any size.
+        marks = _el(g, "g", **{"class": "printed-mark"})
+        for k in (25, 50, 75, 100, 125, 150, 175):
+            x0, y0 = max(0, k - 100), min(100, k)
+            x1, y1 = min(100, k), max(0, k - 100)
+            _el(marks, "path", d=f"M{x0},{y0} L{x1},{y1}", stroke="#ffffff", stroke_opacity="0.35", stroke_width="5")
+        _el(marks, "rect", x="4", y="4", width="92", height="92", fill="none", stroke=_PRINTED_FRAME,
+            stroke_width="4", stroke_dasharray="10,6")
 
+
+_PRINTED_FRAME = "#6b3f16"
+"""The dashed frame of a piece printed on a map."""
 
 _MEEPLE = (
     "M-3,-4 L-10,-1.5 Q-12.5,0 -11,2.5 L-5,3 L-9,10.5 Q-9.5,12.5 -7,12.5 L-2.5,12.5 L0,8 L2.5,12.5 "
