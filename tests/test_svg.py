@@ -278,6 +278,17 @@ def test_tile_symbols_are_structured_tile_data() -> None:
         rules.tile_symbols("base/ZZ")
 
 
+def test_coats_of_arms_on_map_island_squares_are_drawn() -> None:
+    from carcassonne.maps import summary
+
+    rules = Rules(map="coastal")
+    arms = summary(rules).island_arms
+    assert arms, "the coastal map prints coats of arms on island squares"
+    root = parse(svg.board(Game(rules, seed=1)))
+    drawn = [e for e in groups(root, "island-arms") if e.get("data-x") is not None]
+    assert sorted((int(e.get("data-x", "")), int(e.get("data-y", "")), int(e.get("data-arms", ""))) for e in drawn) == sorted(arms)
+
+
 def test_the_legend_names_seats_from_0() -> None:
     root = picture_of("base-2p", "end")[1]
     texts = [t.text for t in root.iter() if t.tag.endswith("text") and t.text and t.text.startswith("Seat")]

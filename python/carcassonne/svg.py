@@ -500,8 +500,8 @@ def _el(parent: ET.Element, tag: str, **attrs: str) -> ET.Element:
     return ET.SubElement(parent, tag, {k.replace("_", "-"): v for k, v in attrs.items()})
 
 
-def _pennant(parent: ET.Element, at: Point, count: int, upright: str) -> None:
-    g = _el(parent, "g", transform=f"translate({_pt(at)}){upright}", **{"class": "pennant", "data-count": str(count)})
+def _pennant(parent: ET.Element, at: Point, count: int, upright: str, cls: str = "pennant") -> None:
+    g = _el(parent, "g", transform=f"translate({_pt(at)}){upright}", **{"class": cls, "data-count": str(count)})
     _el(g, "path", d="M-6,-7 H6 V0 Q6,6 0,9 Q-6,6 -6,0 Z", fill="#2457a6", stroke="#ffffff", stroke_width="1.6")
     if count > 1:
         _el(g, "circle", cx="0", cy="0", r="2.2", fill="#ffffff")
@@ -1085,6 +1085,14 @@ def board(
         at = (p.x * SQUARE + anchor[0], p.y * SQUARE + anchor[1])
         _meeple(meeples, at, palette[player], player, p, index, kind, lying=kind == "field")
 
+    if grid:
+        from carcassonne.maps import summary as map_summary
+
+        # Coats of arms printed on the map's island squares, over whatever tile lies there.
+        arms_layer = _el(svg, "g", **{"class": "island-arms"})
+        for col, row, count in map_summary(rules).island_arms:
+            g = _el(arms_layer, "g", **{"class": "island-arms", "data-x": str(col), "data-y": str(row), "data-arms": str(count)})
+            _arms(g, (col * SQUARE + 78, row * SQUARE + 22), count, "island-shield")
     if friday:
         _friday_panel(svg, friday, vx, vy + board_h, vw)
     if legend:
@@ -1368,7 +1376,8 @@ def map(rules: Rules, *, size: int | None = None, coordinates: bool = True) -> S
     return SvgWrapper(ET.tostring(svg, encoding="unicode"))
 
 
-def _arms(parent: ET.Element, at: Point, count: int) -> None:
-    """Coats of arms on the map: a large shield with the count."""
-    _pennant(parent, at, count, " scale(2.2)")
+def _arms(parent: ET.Element, at: Point, count: int, cls: str = "pennant") -> None:
+    """Coats of arms on the map: a large shield with the count. On a board, the arms of
+    an island square are the map's, not a tile's (``cls`` tells them apart)."""
+    _pennant(parent, at, count, " scale(2.2)", cls)
     _label(parent, (at[0] + 1, at[1] + 30), f"x{count}", 16, "#1f3f7f")
