@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import carcassonne
 from carcassonne import (
     Decision,
     Delivery,
@@ -321,7 +322,9 @@ def test_bad_player_settings() -> None:
             simulate(Rules(), 1, players=[tampered, "random"])
     with pytest.raises(PlayerError, match="not both"):
         simulate(Rules(), 5, policy="random", players="greedy")
-    assert issubclass(PlayerError, RulesError) and issubclass(PlayerError, ValueError)
+    # A player's fault is not a rules fault; both are CarcassonneErrors (ValueErrors).
+    assert not issubclass(PlayerError, RulesError) and issubclass(PlayerError, carcassonne.CarcassonneError)
+    assert issubclass(PlayerError, ValueError)
 
 
 @given(st.integers(min_value=0, max_value=2**64 - 1), st.sampled_from(sorted(ALL_CONFIGS)))

@@ -61,6 +61,14 @@ def test_exception_hierarchy() -> None:
     assert issubclass(RecordError, ValueError)
     assert not issubclass(RecordError, RulesError)
     assert not issubclass(IllegalMoveError, RulesError)
+    # One base for every error of the library, each still a ValueError.
+    import carcassonne
+
+    errors = [getattr(carcassonne, n) for n in carcassonne.__all__ if n.endswith("Error")]
+    errors += [carcassonne.stats.StatsError, carcassonne.scaleout.BackendError]
+    assert len(errors) >= 12
+    for error in errors:
+        assert issubclass(error, carcassonne.CarcassonneError) and issubclass(error, ValueError), error
     for exc in (IllegalMoveError, GameOverError, RulesError, TileDataError, UnknownTileError, RecordError):
         assert exc.__doc__, exc
 

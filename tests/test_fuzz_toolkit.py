@@ -81,7 +81,7 @@ def test_fuzzed_spec_values(key: str, value: Any) -> None:
         path.write_text(json.dumps({**GOOD_SPEC, key: value}))
         try:
             study = load_spec(path)
-        except (StudyError, RulesError) as e:  # PlayerError is a RulesError
+        except (StudyError, RulesError, PlayerError) as e:
             short(e)
             assert str(path) in str(e)
             return
@@ -99,7 +99,7 @@ def test_fuzzed_spec_text(data: st.DataObject) -> None:
         path.write_bytes(mutate(text, data.draw))
         try:
             load_spec(path)
-        except (StudyError, RulesError) as e:
+        except (StudyError, RulesError, PlayerError) as e:
             short(e)
 
 

@@ -12,6 +12,7 @@ The rules engine is Rust (``carcassonne._core``); this package is its typed Pyth
 """
 
 from carcassonne._core import (
+    CarcassonneError,
     ENGINE_VERSION,
     MAX_DATA_FILE_BYTES,
     MAX_RECORD_BYTES,
@@ -66,6 +67,7 @@ Action = Move | Decision
 (``Move``) or any other decision (``Decision``)."""
 
 __all__ = [
+    "CarcassonneError",
     "ENGINE_VERSION",
     "MAX_DATA_FILE_BYTES",
     "MAX_RECORD_BYTES",

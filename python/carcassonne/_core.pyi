@@ -17,6 +17,7 @@ __all__ = [
     "Move",
     "Game",
     "PlacedTile",
+    "CarcassonneError",
     "Feature",
     "TileFeature",
     "ScoreEvent",
@@ -73,13 +74,17 @@ MAX_RECORD_BYTES: int
 
 # ----- exceptions --------------------------------------------------------------------
 
-class IllegalMoveError(ValueError):
+class CarcassonneError(ValueError):
+    """The base of every error this library raises for bad input or a refused action (a
+    ValueError): catch it to catch them all."""
+
+class IllegalMoveError(CarcassonneError):
     """A move the rules do not allow; the game is unchanged."""
 
 class GameOverError(IllegalMoveError):
     """A move was played after the game ended."""
 
-class RulesError(ValueError):
+class RulesError(CarcassonneError):
     """An invalid rules configuration (players, meeples, tile sets, deck) or study setting
     (games, seed, threads, a study too large for memory)."""
 
@@ -90,14 +95,14 @@ class TileDataError(RulesError):
 class UnknownTileError(RulesError):
     """A tile id that none of the chosen tile sets defines."""
 
-class RecordError(ValueError):
+class RecordError(CarcassonneError):
     """A game record (JSON) that cannot be loaded; the fault found while loading (an
     invalid rules part, an illegal move) is its ``__cause__``."""
 
-class PositionError(ValueError):
+class PositionError(CarcassonneError):
     """A question about the board naming a square or feature the position does not have."""
 
-class PlayerError(RulesError):
+class PlayerError(CarcassonneError):
     """A player that cannot take a seat (unknown name, bad settings, wrong number of
     seats) or that failed during a game (chose an illegal action, raised, returned
     something that is not an action); names the game, the seat and the fault. The

@@ -20,6 +20,8 @@ import tempfile
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from carcassonne._core import CarcassonneError
+
 __all__ = [
     "InputFileError",
     "MAX_JSON_DEPTH",
@@ -40,12 +42,12 @@ QUOTE_CHARS = 60
 """Longest quote of an input in a message."""
 
 
-class OutputFileError(ValueError):
+class OutputFileError(CarcassonneError):
     """An output file that cannot or must not be written (it is an input, its directory is
     missing or not writable); the message names the file."""
 
 
-class InputFileError(ValueError):
+class InputFileError(CarcassonneError):
     """An input file that cannot be read: missing, not a regular file, too large, not
     text; the message names the file. Each reader raises its own documented subclass of
     ValueError (``StudyError``, ``ResultsFileError``...) with this message."""

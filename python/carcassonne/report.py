@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from carcassonne import stats
-from carcassonne._core import ENGINE_VERSION, RULES_VERSION, Rules
+from carcassonne._core import ENGINE_VERSION, RULES_VERSION, CarcassonneError, Rules
 from carcassonne.files import OutputFileError, check_output, write_text_atomically
 from carcassonne.results_file import read_results
 from carcassonne.simulation import SimulationResult
@@ -97,7 +97,7 @@ nav ul { padding-left: 1.2em; }
 """
 
 
-class ReportError(ValueError):
+class ReportError(CarcassonneError):
     """A report that cannot be made: no studies, a study with too few games, labels that
     do not match the studies, an output file that cannot be written. The message names
     the study (its label or file) and the fault."""

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from carcassonne._core import ENGINE_VERSION, RULES_VERSION, SCORE_KINDS, Rules, RulesError
+from carcassonne._core import ENGINE_VERSION, RULES_VERSION, SCORE_KINDS, CarcassonneError, Rules, RulesError
 from carcassonne.files import OutputFileError, check_output, load_json, quote, read_text_input, write_atomically
 from carcassonne.simulation import SimulationResult
 
@@ -68,7 +68,7 @@ PANDAS_ATTRS_KEY = "PANDAS_ATTRS"
 CSV_PREFIX = "# carcassonne-results "
 
 
-class ResultsFileError(ValueError):
+class ResultsFileError(CarcassonneError):
     """A results file that cannot be written or read: the message names the file and
     the fault (missing, not in the format, corrupted, columns or metadata wrong)."""
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, overload
 
-from carcassonne._core import RulesError
+from carcassonne._core import CarcassonneError
 
 BACKENDS = ("local", "dask", "ray")
 """Where ``simulate(..., backend=...)`` plays: here, on a Dask cluster, on Ray."""
@@ -27,7 +27,7 @@ MAX_BATCH_GAMES = 100_000
 its rows) is small against its play, small enough to spread work and stream results."""
 
 
-class BackendError(RulesError):
+class BackendError(CarcassonneError):
     """A backend that cannot run the study: unknown, not installed, no cluster to run on."""
 
 

@@ -34,6 +34,7 @@ from typing import Literal, SupportsFloat, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
+from carcassonne._core import CarcassonneError
 from carcassonne.simulation import SimulationResult, StudySummary, StudyTotals, margins_and_ranges
 
 DEFAULT_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -53,7 +54,7 @@ _BOOTSTRAP_CHUNK_VALUES = 4_000_000
 """At most this many resampled values are held at once while bootstrapping."""
 
 
-class StatsError(ValueError):
+class StatsError(CarcassonneError):
     """Input a statistic cannot be computed from: no games, a confidence outside (0, 1),
     studies of different seat counts, a negative precision, ... The message names the
     argument and what was wrong."""

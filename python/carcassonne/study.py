@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from carcassonne import players as _players
-from carcassonne._core import ENGINE_VERSION, RULES_VERSION, Rules, RulesError, check_rows_fit
+from carcassonne._core import ENGINE_VERSION, RULES_VERSION, CarcassonneError, Rules, RulesError, check_rows_fit
 from carcassonne.files import OutputFileError, load_json, quote, read_text_input, write_text_atomically
 from carcassonne.simulation import SimulationResult, simulate
 
@@ -48,7 +48,7 @@ MAX_MANIFEST_BYTES = 1 << 24
 """Largest ``study.json`` read (16 MiB; a manifest of a thousand cells is about 1 MB)."""
 
 
-class StudyError(ValueError):
+class StudyError(CarcassonneError):
     """A study grid that cannot be run: no configurations, a line-up whose seats do not
     match a player count, a duplicate or empty name."""
 

@@ -35,8 +35,14 @@ use pyo3::types::{PyDict, PyTuple};
 
 create_exception!(
     _core,
-    IllegalMoveError,
+    CarcassonneError,
     PyValueError,
+    "The base of every error this library raises for bad input or a refused action (a ValueError): catch it to catch them all."
+);
+create_exception!(
+    _core,
+    IllegalMoveError,
+    CarcassonneError,
     "A move the rules do not allow; the game is unchanged."
 );
 create_exception!(
@@ -48,7 +54,7 @@ create_exception!(
 create_exception!(
     _core,
     RulesError,
-    PyValueError,
+    CarcassonneError,
     "An invalid rules configuration (players, meeples, tile sets, deck) or study setting (games, seed, threads)."
 );
 create_exception!(
@@ -66,13 +72,13 @@ create_exception!(
 create_exception!(
     _core,
     RecordError,
-    PyValueError,
+    CarcassonneError,
     "A game record (JSON) that cannot be loaded; the fault found while loading is its __cause__."
 );
 create_exception!(
     _core,
     PositionError,
-    PyValueError,
+    CarcassonneError,
     "A question about the board naming a square or feature the position does not have."
 );
 
@@ -1928,6 +1934,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulation::replay_game, m)?)?;
     m.add_function(wrap_pyfunction!(simulation::check_rows_fit, m)?)?;
     m.add_function(wrap_pyfunction!(simulation::max_threads_py, m)?)?;
+    m.add("CarcassonneError", py.get_type::<CarcassonneError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("GameOverError", py.get_type::<GameOverError>())?;
     m.add("RulesError", py.get_type::<RulesError>())?;

@@ -15,12 +15,12 @@ use carcassonne_core::rng::Rng;
 
 use crate::actions::action_of;
 use crate::interrupt::Host;
-use crate::{Game, RulesError, type_name};
+use crate::{CarcassonneError, Game, type_name};
 
 create_exception!(
     _core,
     PlayerError,
-    RulesError,
+    CarcassonneError,
     "A player that cannot take a seat (unknown name, bad settings, wrong number of seats) or that failed during a game (chose an illegal action, raised, returned something that is not an action); names the game, the seat and the fault."
 );
 
