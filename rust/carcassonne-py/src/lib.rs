@@ -654,7 +654,10 @@ impl Rules {
             .inner
             .tile_index(tile)
             .ok_or_else(|| rules_err(CoreRulesError::UnknownTile(tile.into())))?;
-        Ok(tiles::tile_features(&self.inner.tiles[i as usize], rotation))
+        Ok(tiles::tile_features(
+            &self.inner.tiles[i as usize],
+            rotation,
+        ))
     }
     /// Side kinds of a tile, N E S W, after `rotation` quarter turns clockwise ("CRFR").
     #[pyo3(signature = (tile, rotation=Int::of(0)))]
