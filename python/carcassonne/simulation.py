@@ -575,14 +575,12 @@ def simulate(
     batches of about half a second each: the same games and rows as one call. ``label`` is
     what the progress bar says (a study names each cell).
     """
-    parts = _in_parts(
-        False, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client,
-        label,
-    )
+    plan = _Plan(rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client, label)
+    parts = _in_parts(False, plan)
     if parts is not None:
         rows: SimulationResult = parts
         return rows
-    study, cols = _run(simulate_batch, rules, games, seed, policy, players, threads, first_game)
+    study, cols = _run(simulate_batch, plan)
     return SimulationResult(
         **study,
         scores=cols["scores"],
@@ -638,38 +636,44 @@ def simulate_summary(
     only exact per-seat totals: constant memory for any number of games. Its ``seats()``
     equal those of ``simulate(...)`` with the same arguments. ``progress`` and ``partial``
     as in ``simulate``."""
-    parts = _in_parts(
-        True, rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client,
-        label,
-    )
+    plan = _Plan(rules, games, seed, policy, players, threads, first_game, progress, partial, backend, batch_games, out_dir, client, label)
+    parts = _in_parts(True, plan)
     if parts is not None:
         summary: StudySummary = parts
         return summary
-    study, totals = _run(simulate_totals, rules, games, seed, policy, players, threads, first_game)
+    study, totals = _run(simulate_totals, plan)
     return StudySummary(**study, totals=StudyTotals.from_dict(totals))
 
 
-def _in_parts(
-    totals: bool,
-    rules: Rules | None,
-    games: int,
-    seed: int,
-    policy: str | None,
-    players: _players.PlayerLike | Sequence[_players.PlayerLike] | None,
-    threads: int | None,
-    first_game: int,
-    progress: bool,
-    partial: bool,
-    backend: str,
-    batch_games: int | None,
-    out_dir: str | os.PathLike[str] | None,
-    client: Any,
-    label: str = "simulate",
-) -> Any:
+@dataclass(frozen=True)
+class _Plan:
+    """One study as ``simulate`` and ``simulate_summary`` are asked for it: the arguments
+    both take, passed on as one object (the rows or the totals are the only difference)."""
+
+    rules: Rules | None
+    games: int
+    seed: int
+    policy: str | None
+    players: _players.PlayerLike | Sequence[_players.PlayerLike] | None
+    threads: int | None
+    first_game: int
+    progress: bool
+    partial: bool
+    backend: str
+    batch_games: int | None
+    out_dir: str | os.PathLike[str] | None
+    client: Any
+    label: str
+
+
+def _in_parts(totals: bool, p: _Plan) -> Any:
     """The study played in parts and joined (``simulate_summary``'s totals if ``totals``,
     else ``simulate``'s rows): on a backend or to ``out_dir``, or here in
     timed batches for a progress bar or partial results; None when one native call plays
     it."""
+    rules, games, seed, policy, players, threads = p.rules, p.games, p.seed, p.policy, p.players, p.threads
+    first_game, progress, partial, backend, out_dir = p.first_game, p.progress, p.partial, p.backend, p.out_dir
+    batch_games, client, label = p.batch_games, p.client, p.label
     distributed = backend != "local" or out_dir is not None
     if not (distributed or progress or partial):
         return None
@@ -769,20 +773,12 @@ def _check_count(games: int, first_game: int) -> None:
         raise RulesError(f"games {first} to {first} + {n} go past the last game index, 2**64 - 1")
 
 
-def _run(
-    batch: Callable[..., dict[str, Any]],
-    rules: Rules | None,
-    games: int,
-    seed: int,
-    policy: str | None,
-    players: _players.PlayerLike | Sequence[_players.PlayerLike] | None,
-    threads: int | None,
-    first_game: int,
-) -> tuple[dict[str, Any], dict[str, Any]]:
+def _run(batch: Callable[..., dict[str, Any]], plan: _Plan) -> tuple[dict[str, Any], dict[str, Any]]:
     """Plays a study with one of the native batch functions, timed; returns what every
     result records of the study, and what the function returned."""
-    rules = rules if rules is not None else Rules()
-    policy, specs = _lineup_specs(policy, players)
+    rules = plan.rules if plan.rules is not None else Rules()
+    games, seed, threads, first_game = plan.games, plan.seed, plan.threads, plan.first_game
+    policy, specs = _lineup_specs(plan.policy, plan.players)
     started_at = time.time()
     start = time.perf_counter()
     out = batch(rules, games, seed=seed, first_game=first_game, policy=policy or "random", players=specs, threads=threads)
