@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from carcassonne import _core
+import carcassonne._core as _core
 from carcassonne._core import Rules
 from carcassonne.files import write_text_atomically
 
