@@ -41,7 +41,7 @@ from carcassonne import stats
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, CarcassonneError, Rules
 from carcassonne.files import OutputFileError, check_output, write_text_atomically
 from carcassonne.results_file import read_results
-from carcassonne.simulation import SimulationResult
+from carcassonne.results import SimulationResult
 
 if TYPE_CHECKING:
     # matplotlib is optional at run time; it ships its own types.

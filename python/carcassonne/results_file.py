@@ -38,7 +38,8 @@ import numpy.typing as npt
 
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, SCORE_KINDS, CarcassonneError, Rules, RulesError
 from carcassonne.files import OutputFileError, check_output, load_json, quote, read_text_input, write_atomically
-from carcassonne.simulation import SimulationResult
+from carcassonne import _io
+from carcassonne.results import SimulationResult
 
 FORMATS = ("parquet", "csv", "json")
 """The formats ``write_results`` writes and ``read_results`` reads."""
@@ -534,6 +535,8 @@ def _exact(path: Path, name: str, column: npt.NDArray[Any], dtype: Any) -> npt.N
         raise ResultsFileError(f"{path}: column {name!r} holds values out of range for {np.dtype(dtype).name}")
     return column.astype(dtype)
 
+
+_io.register(write_results, read_results)
 
 __all__ = [
     "FORMATS",

@@ -96,7 +96,13 @@ def check_disk(out_dir: str | os.PathLike[str], rules: Any, games: int) -> None:
 
 
 def stream_rows(
-    plan: Sequence[tuple[int, int]], kwargs: dict[str, Any], out_dir: str, games: int, first_game: int, bar: Any
+    plan: Sequence[tuple[int, int]],
+    kwargs: dict[str, Any],
+    out_dir: str,
+    games: int,
+    first_game: int,
+    bar: Any,
+    play_batch: Callable[..., Any],
 ) -> Any:
     """Plays the batches one after another, writes each to its batch file and copies its
     rows into memory-mapped column files (``out_dir/rows/*.npy``), dropping it before the
@@ -187,21 +193,6 @@ def batches(games: int, first_game: int, batch_games: int | None, workers: int) 
     return Batches(games, first_game, batch_games)
 
 
-def play_batch(
-    totals: bool, kwargs: dict[str, Any], first_game: int, games: int, out_dir: str | None
-) -> Any:
-    """One batch on a worker: ``simulate`` (rows) or ``simulate_summary`` (totals), the
-    rows written to ``out_dir`` first if given."""
-    from carcassonne.simulation import simulate, simulate_summary
-
-    if totals and out_dir is None:
-        return simulate_summary(games=games, first_game=first_game, **kwargs)
-    rows = simulate(games=games, first_game=first_game, **kwargs)
-    if out_dir is not None:
-        rows.save(batch_path(out_dir, first_game))
-    return rows.summary() if totals else rows
-
-
 def run(
     backend: str,
     totals: bool,
@@ -214,13 +205,14 @@ def run(
     client: Any,
     progress: bool,
     join: Callable[[list[Any]], Any],
+    play_batch: Callable[..., Any],
     label: str = "simulate",
 ) -> Any:
     """Plays the study's batches on ``backend`` and joins them (see the module comment)."""
     if backend == "dask":
-        submit = _dask(client)
+        submit = _dask(client, play_batch)
     elif backend == "ray":
-        submit = _ray(client)
+        submit = _ray(client, play_batch)
     else:
         raise BackendError(f"unknown backend {backend!r}: use one of {', '.join(BACKENDS)}")
     target = None if out_dir is None else prepare_out_dir(out_dir)
@@ -246,7 +238,7 @@ def run(
     return join(parts)
 
 
-def _dask(client: Any) -> tuple[int, Callable[[list[tuple[Any, ...]], Any], list[Any]]]:
+def _dask(client: Any, play_batch: Callable[..., Any]) -> tuple[int, Callable[[list[tuple[Any, ...]], Any], list[Any]]]:
     try:
         import distributed  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError:
@@ -275,7 +267,7 @@ def _dask(client: Any) -> tuple[int, Callable[[list[tuple[Any, ...]], Any], list
     return workers, play
 
 
-def _ray(client: Any) -> tuple[int, Callable[[list[tuple[Any, ...]], Any], list[Any]]]:
+def _ray(client: Any, play_batch: Callable[..., Any]) -> tuple[int, Callable[[list[tuple[Any, ...]], Any], list[Any]]]:
     try:
         import ray  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError:
