@@ -427,6 +427,25 @@ class SimulationResult:
         result: SimulationResult = _io.reader()(path, format)
         return result
 
+    def table(self) -> dict[str, npt.NDArray[Any]]:
+        """The tidy table a results file stores, one row per (game, seat) in game order:
+        game, seat, score, winner, turns, discarded, ships, wares_left, points by kind."""
+        games, seats = self.scores.shape
+        cols: dict[str, npt.NDArray[Any]] = {
+            # Unsigned: game indices run to 2**64 - 1.
+            "game": np.repeat(np.arange(self.first_game, self.first_game + games, dtype=np.uint64), seats),
+            "seat": np.tile(np.arange(seats, dtype=np.int64), games),
+            "score": self.scores.ravel(),
+            "winner": self.winners.ravel(),
+            "turns": np.repeat(self.turns, seats),
+            "discarded": np.repeat(self.discarded, seats),
+            "ships": self.ships.ravel(),
+            "wares_left": self.wares_left.ravel(),
+        }
+        for k, kind in enumerate(self.score_kinds):
+            cols[f"points_{kind}"] = self.points_by_kind[:, :, k].ravel()
+        return cols
+
     def to_pandas(self) -> Any:
         """One row per (game, seat): game, seat, the seat's player, the study's seed,
         score, winner (every tied winner is True), win_share (1/k for each of k tied
@@ -438,24 +457,19 @@ class SimulationResult:
 
         games, players = self.scores.shape
         names = list(self.players) if len(self.players) == players else [self.policy] * players
-        data: dict[str, Any] = {
-            # Unsigned: game indices run to 2**64 - 1.
-            "game": np.repeat(np.arange(self.first_game, self.first_game + games, dtype=np.uint64), players),
-            "seat": np.tile(np.arange(players), games),
-            "player": pd.Categorical(np.tile(np.array(names, dtype=object), games), categories=sorted(set(names))),
-            "seed": np.full(games * players, self.seed, dtype=np.uint64),
-            "score": self.scores.ravel(),
-            "winner": self.winners.ravel(),
-            # Ties split: 1/k to each of k winners, so a seat's mean is its win share and
-            # the seats' means sum to 1 (``winner.mean()`` counts a tie as a win for each).
-            "win_share": self.win_shares().ravel(),
-            "turns": np.repeat(self.turns, players),
-            "discarded": np.repeat(self.discarded, players),
-            "ships": self.ships.ravel(),
-            "wares_left": self.wares_left.ravel(),
-        }
-        for k, kind in enumerate(self.score_kinds):
-            data[f"points_{kind}"] = self.points_by_kind[:, :, k].ravel()
+        stored = self.table()
+        # The stored columns, with the derived ones where a reader looks for them: each
+        # seat's player and the seed after the seat, the win share after the winner.
+        data: dict[str, Any] = {}
+        for name, column in stored.items():
+            data[name] = column
+            if name == "seat":
+                data["player"] = pd.Categorical(np.tile(np.array(names, dtype=object), games), categories=sorted(set(names)))
+                data["seed"] = np.full(games * players, self.seed, dtype=np.uint64)
+            elif name == "winner":
+                # Ties split: 1/k to each of k winners, so a seat's mean is its win share
+                # and the seats' means sum to 1 (``winner.mean()`` counts a tie for each).
+                data["win_share"] = self.win_shares().ravel()
         df = pd.DataFrame(data)
         df.attrs.update(self.metadata())
         return df

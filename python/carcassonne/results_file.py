@@ -226,22 +226,8 @@ def _metadata(result: SimulationResult) -> dict[str, Any]:
 
 
 def _columns(result: SimulationResult) -> dict[str, npt.NDArray[Any]]:
-    """The tidy table: one row per (game, seat), in game order."""
-    games, seats = result.scores.shape
-    cols: dict[str, npt.NDArray[Any]] = {
-        # Unsigned: game indices run to 2**64 - 1.
-        "game": np.repeat(np.arange(result.first_game, result.first_game + games, dtype=np.uint64), seats),
-        "seat": np.tile(np.arange(seats, dtype=np.int64), games),
-        "score": result.scores.ravel(),
-        "winner": result.winners.ravel(),
-        "turns": np.repeat(result.turns, seats),
-        "discarded": np.repeat(result.discarded, seats),
-        "ships": result.ships.ravel(),
-        "wares_left": result.wares_left.ravel(),
-    }
-    for k, kind in enumerate(result.score_kinds):
-        cols[f"points_{kind}"] = result.points_by_kind[:, :, k].ravel()
-    return cols
+    """The tidy table: one row per (game, seat), in game order (``SimulationResult.table``)."""
+    return result.table()
 
 
 def _csv_values(column: npt.NDArray[Any]) -> Iterator[int]:
