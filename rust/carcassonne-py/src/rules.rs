@@ -1,0 +1,606 @@
+//! `Rules`: a validated configuration, its options, tiles and map, from Python.
+
+use super::*;
+
+// ----- Rules -----------------------------------------------------------------------
+
+/// Validated rules: players, meeples, tile sets and rules options.
+#[pyclass(frozen, module = "carcassonne._core")]
+pub(crate) struct Rules {
+    pub(crate) inner: Arc<CoreRules>,
+}
+
+/// The map(s) of `Rules(map=...)`: a built-in name or a map file, two of them joined (a
+/// pair, or built-in names written "west+east").
+pub(crate) fn map_sources(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+) -> PyResult<(DataSource, Option<DataSource>)> {
+    if let Ok(pair) = obj.cast::<pyo3::types::PyTuple>() {
+        if pair.len() != 2 {
+            return Err(RulesError::new_err(format!(
+                "map takes one map or a pair of half maps to join, got {} maps",
+                pair.len()
+            )));
+        }
+        return Ok((
+            data_source(py, &pair.get_item(0)?, DataKind::Map)?,
+            Some(data_source(py, &pair.get_item(1)?, DataKind::Map)?),
+        ));
+    }
+    if let Ok(text) = obj.extract::<String>()
+        && let Some((a, b)) = text.split_once('+')
+        && DataKind::Map.builtin_text(a).is_some()
+        && DataKind::Map.builtin_text(b).is_some()
+    {
+        return Ok((
+            DataSource::Builtin(a.to_string()),
+            Some(DataSource::Builtin(b.to_string())),
+        ));
+    }
+    Ok((data_source(py, obj, DataKind::Map)?, None))
+}
+
+pub(crate) fn tile_set_source(py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<DataSource> {
+    data_source(py, item, DataKind::Tiles)
+}
+
+/// A built-in data set of `kind`, or a `.toml` file (read now, so the rules are
+/// self-contained; refused unread when it is not a regular file or is too large).
+pub(crate) fn data_source(
+    py: Python<'_>,
+    item: &Bound<'_, PyAny>,
+    kind: DataKind,
+) -> PyResult<DataSource> {
+    let os = py.import("os")?;
+    let text: String = os.call_method1("fspath", (item,))?.extract()?;
+    if kind.builtin_text(&text).is_some() {
+        return Ok(DataSource::Builtin(text));
+    }
+    let path = std::path::Path::new(&text);
+    // A path that exists is read as one (a directory or FIFO is refused unread below).
+    if text.ends_with(".toml") || path.exists() {
+        let cannot = |why: String| {
+            TileDataError::new_err(message(format!(
+                "{}: cannot read the {}: {why}",
+                carcassonne_core::quote::path(&text),
+                kind.file_noun()
+            )))
+        };
+        let meta = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(cannot("not a regular file".into()));
+        }
+        carcassonne_core::data::check_size(kind, &text, meta.len())
+            .map_err(|e| rules_err(e.into()))?;
+        // Read at most one byte past the limit, in case the file grew since.
+        let mut bytes = Vec::new();
+        use std::io::Read;
+        std::fs::File::open(path)
+            .and_then(|f| {
+                f.take(carcassonne_core::data::MAX_DATA_FILE_BYTES as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
+            .map_err(|e| cannot(e.to_string()))?;
+        carcassonne_core::data::check_size(kind, &text, bytes.len() as u64)
+            .map_err(|e| rules_err(e.into()))?;
+        let toml = String::from_utf8(bytes).map_err(|e| cannot(e.to_string()))?;
+        return Ok(DataSource::File { path: text, toml });
+    }
+    Err(rules_err(SourceError::UnknownBuiltin(kind, text).into()))
+}
+
+#[pymethods]
+impl Rules {
+    #[new]
+    #[pyo3(signature = (*, players=Int::of(2), meeples=None, tile_sets=None, start_tile=None, farmers=true,
+                        inns_and_cathedrals_scoring=false, traders_goods=false, ferries_edition="C3",
+                        ships=None, retrieve_only_when_supply_empty=false,
+                        boat_evaluates_unoccupied=false, friday=false, friday_tiles=None,
+                        map=None, start_squares=None, start_rotations=None, deck_size=None,
+                        small_towns=None))]
+    #[pyo3(
+        text_signature = "(*, players=2, meeples=None, tile_sets=None, start_tile=None, farmers=True, inns_and_cathedrals_scoring=False, traders_goods=False, ferries_edition='C3', ships=None, retrieve_only_when_supply_empty=False, boat_evaluates_unoccupied=False, friday=False, friday_tiles=None, map=None, start_squares=None, start_rotations=None, deck_size=None, small_towns=None)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        py: Python<'_>,
+        players: Int,
+        meeples: Option<Int>,
+        tile_sets: Option<Bound<'_, PyAny>>,
+        start_tile: Option<&str>,
+        farmers: bool,
+        inns_and_cathedrals_scoring: bool,
+        traders_goods: bool,
+        ferries_edition: &str,
+        ships: Option<Bound<'_, PyAny>>,
+        retrieve_only_when_supply_empty: bool,
+        boat_evaluates_unoccupied: bool,
+        friday: bool,
+        friday_tiles: Option<Bound<'_, PyAny>>,
+        map: Option<Bound<'_, PyAny>>,
+        start_squares: Option<Bound<'_, PyAny>>,
+        start_rotations: Option<Bound<'_, PyAny>>,
+        deck_size: Option<Int>,
+        small_towns: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let small_towns: Vec<u8> = match small_towns {
+            None => Vec::new(),
+            Some(obj) => {
+                let mut out = Vec::new();
+                for item in obj.try_iter()? {
+                    let v: Int = item?.extract()?;
+                    out.push(v.within("a small-town variant", 1, 3, RulesError::new_err)?);
+                    if out.len() > 3 {
+                        return Err(RulesError::new_err(
+                            "small_towns lists the variants 1, 2 and 3, each at most once",
+                        ));
+                    }
+                }
+                out
+            }
+        };
+        let (map, join_map) = match map {
+            None => (None, None),
+            Some(obj) => {
+                let (first, second) = map_sources(py, &obj)?;
+                (Some(first), second)
+            }
+        };
+        let start_squares = start_squares
+            .map(|obj| maps::start_squares(&obj))
+            .transpose()?;
+        let start_rotations = start_rotations
+            .map(|obj| maps::start_rotations(&obj))
+            .transpose()?
+            .unwrap_or_default();
+        let deck_size: Option<u32> = deck_size
+            .map(|n| n.within("deck_size", 0, MAX_DECK as i128, RulesError::new_err))
+            .transpose()?;
+        let players: u32 = players.within(
+            "players",
+            MIN_PLAYERS as i128,
+            MAX_PLAYERS as i128,
+            RulesError::new_err,
+        )?;
+        let chosen_meeples: Option<u32> = meeples
+            .map(|m| {
+                m.within(
+                    "meeples per player",
+                    0,
+                    MAX_MEEPLES as i128,
+                    RulesError::new_err,
+                )
+            })
+            .transpose()?;
+        let sets = match tile_sets {
+            // Maps recommend base + Inns & Cathedrals + Traders & Builders (M-3).
+            None if map.is_some() => RulesSpec::maps("", players).tile_sets,
+            None => vec![DataSource::Builtin("base".into())],
+            Some(obj) => {
+                if obj.is_instance_of::<pyo3::types::PyString>() {
+                    return Err(RulesError::new_err(
+                        "tile_sets must be a sequence of names or paths, e.g. (\"base\",)",
+                    ));
+                }
+                let mut out = Vec::new();
+                for item in obj.try_iter()? {
+                    // Each set adds at least one tile: more sets than this make too large
+                    // a deck, and an endless iterator must not hang.
+                    if out.len() > MAX_DECK {
+                        return Err(RulesError::new_err(format!(
+                            "tile_sets lists more than {MAX_DECK} sets"
+                        )));
+                    }
+                    out.push(tile_set_source(py, &item?)?);
+                }
+                out
+            }
+        };
+        // Options of another rule system are refused, even when they name the default.
+        let (ships_given, friday_tiles_given) = (ships.is_some(), friday_tiles.is_some());
+        let ships = match ships {
+            None => RulesSpec::default().ships,
+            Some(obj) => data_source(py, &obj, DataKind::Ships)?,
+        };
+        let friday_tiles = match friday_tiles {
+            None => RulesSpec::default().friday_tiles,
+            Some(obj) => data_source(py, &obj, DataKind::Friday)?,
+        };
+        // Maps: 9 meeples each (the seed's setup).
+        let default_meeples = match map {
+            Some(_) => RulesSpec::maps("", players).meeples,
+            None => RulesSpec::default().meeples,
+        };
+        let mut spec = RulesSpec {
+            players,
+            meeples: chosen_meeples.unwrap_or(default_meeples),
+            tile_sets: sets,
+            // Empty: the tile the sets mark as the start tile (base/D in classic games).
+            start_tile: start_tile.unwrap_or("").to_string(),
+            farmers,
+            inns_and_cathedrals_scoring,
+            traders_goods,
+            ferries_edition: ferries_edition.to_string(),
+            ships,
+            retrieve_only_when_supply_empty,
+            boat_evaluates_unoccupied,
+            friday,
+            friday_tiles,
+            map,
+            join_map,
+            start_squares,
+            start_rotations,
+            deck_size,
+            small_towns,
+        };
+        let mut rules = CoreRules::new(spec.clone()).map_err(rules_err)?;
+        // South Seas players have 4 islanders unless told otherwise.
+        if chosen_meeples.is_none() && rules.system == System::SouthSeas {
+            spec.meeples = RulesSpec::south_seas(players).meeples;
+            rules = CoreRules::new(spec).map_err(rules_err)?;
+        }
+        if ships_given && rules.system != System::SouthSeas {
+            return Err(rules_err(CoreRulesError::ShipsNeedSouthSeas));
+        }
+        if friday_tiles_given && !rules.spec.friday {
+            return Err(rules_err(CoreRulesError::FridayTilesNeedFriday));
+        }
+        Ok(Rules {
+            inner: Arc::new(rules),
+        })
+    }
+
+    #[getter]
+    pub(crate) fn players(&self) -> u32 {
+        self.inner.spec.players
+    }
+    #[getter]
+    pub(crate) fn meeples(&self) -> u32 {
+        self.inner.spec.meeples
+    }
+    #[getter]
+    pub(crate) fn tile_sets(&self) -> Vec<String> {
+        self.inner
+            .spec
+            .tile_sets
+            .iter()
+            .map(|s| s.label().to_string())
+            .collect()
+    }
+    #[getter]
+    pub(crate) fn start_tile(&self) -> String {
+        self.inner.tiles[self.inner.start_tile as usize].id.clone()
+    }
+
+    /// "classic" or "south-seas", from the tile sets.
+    #[getter]
+    pub(crate) fn system(&self) -> &'static str {
+        self.inner.system.name()
+    }
+
+    /// South Seas: the ships of the ship set, in file order (empty for classic rules).
+    #[getter]
+    pub(crate) fn ships(&self) -> Vec<Ship> {
+        self.inner.ships.iter().map(Ship::from_core).collect()
+    }
+
+    #[getter]
+    pub(crate) fn ship_set(&self) -> String {
+        self.inner.spec.ships.label().to_string()
+    }
+
+    #[getter]
+    pub(crate) fn retrieve_only_when_supply_empty(&self) -> bool {
+        self.inner.spec.retrieve_only_when_supply_empty
+    }
+
+    #[getter]
+    pub(crate) fn boat_evaluates_unoccupied(&self) -> bool {
+        self.inner.spec.boat_evaluates_unoccupied
+    }
+
+    /// South Seas: the Friday expansion is played.
+    #[getter]
+    pub(crate) fn friday(&self) -> bool {
+        self.inner.spec.friday
+    }
+
+    /// Friday: label of the bonus file (built-in name or path).
+    #[getter]
+    pub(crate) fn friday_set(&self) -> String {
+        self.inner.spec.friday_tiles.label().to_string()
+    }
+
+    /// Friday: (id, bonus) of the six Friday tiles (empty unless Friday is played).
+    pub(crate) fn friday_tiles(&self) -> Vec<(String, String)> {
+        self.inner
+            .friday
+            .iter()
+            .map(|t| (t.id.clone(), t.bonus.describe()))
+            .collect()
+    }
+
+    /// Data sets in use that are reconstructions rather than transcriptions of the
+    /// printed game, with the text each file gives about how it was built.
+    pub(crate) fn reconstructions(&self) -> Vec<(String, String)> {
+        self.inner.reconstructions.clone()
+    }
+    #[getter]
+    pub(crate) fn farmers(&self) -> bool {
+        self.inner.spec.farmers
+    }
+    #[getter]
+    pub(crate) fn inns_and_cathedrals_scoring(&self) -> bool {
+        self.inner.spec.inns_and_cathedrals_scoring
+    }
+    #[getter]
+    pub(crate) fn traders_goods(&self) -> bool {
+        self.inner.spec.traders_goods
+    }
+    /// Lake tile distribution of The Ferries: "C3" (3/3/2) or "C2" (3/4/1).
+    #[getter]
+    pub(crate) fn ferries_edition(&self) -> String {
+        self.inner.spec.ferries_edition.clone()
+    }
+    /// Number of tiles in a full game's deck: all tiles but the start tile, or on a map
+    /// the chosen number (the start squares after the first take theirs from it).
+    #[getter]
+    pub(crate) fn deck_size(&self) -> usize {
+        self.inner.deck_limit
+    }
+
+    /// Carcassonne Maps: the map played on (a built-in name or a file's path), or None.
+    #[getter]
+    pub(crate) fn map(&self) -> Option<String> {
+        let spec = &self.inner.spec;
+        spec.map.as_ref().map(|m| match &spec.join_map {
+            Some(j) => format!("{}+{}", m.label(), j.label()),
+            None => m.label().to_string(),
+        })
+    }
+
+    /// Carcassonne Maps: start squares given a tile before the first turn (None without
+    /// a map).
+    #[getter]
+    pub(crate) fn start_squares(&self) -> Option<u32> {
+        self.inner
+            .spec
+            .map
+            .as_ref()
+            .map(|_| self.inner.start_squares)
+    }
+
+    /// Carcassonne Maps: what the map holds (squares by kind, large cities, border pieces,
+    /// ferries, islands, start squares) as JSON, or None without a map (see
+    /// `carcassonne.maps.MapSummary`).
+    pub(crate) fn map_summary_json(&self) -> Option<String> {
+        let carcassonne_core::geometry::Geometry::Map(m) = &self.inner.geometry else {
+            return None;
+        };
+        Some({
+            // Cannot fail: the summary holds strings, numbers and lists only.
+            serde_json::to_string(&carcassonne_core::map::summarize(&m.def))
+                .expect("a summary serialises")
+        })
+    }
+
+    /// Carcassonne Maps: the start squares used, as (column, row), in order (the start
+    /// tile on the first); empty without a map.
+    pub(crate) fn map_starts(&self) -> Vec<(usize, usize)> {
+        self.inner.starts.iter().map(|s| s.at).collect()
+    }
+
+    /// Carcassonne Maps: the rotation asked for each start square's tile (None: the first
+    /// that fits), one per start square used; empty without a map.
+    #[getter]
+    pub(crate) fn start_rotations(&self) -> Vec<Option<u8>> {
+        self.inner.starts.iter().map(|s| s.rotation).collect()
+    }
+
+    /// Carcassonne Maps: the small-town variants played (1 extra turn, 2 penalty, 3 road
+    /// bonus), sorted.
+    #[getter]
+    pub(crate) fn small_towns(&self) -> Vec<u32> {
+        let r = &self.inner;
+        [
+            (1, r.town_extra_turn),
+            (2, r.town_penalty),
+            (3, r.town_road_bonus),
+        ]
+        .into_iter()
+        .filter_map(|(v, on)| on.then_some(v))
+        .collect()
+    }
+
+    /// Carcassonne Maps: the map's grid, one string per row in the map file's symbols
+    /// (two joined maps as one grid); empty without a map.
+    pub(crate) fn map_grid(&self) -> Vec<String> {
+        match &self.inner.geometry {
+            carcassonne_core::geometry::Geometry::Map(m) => m.def.grid_rows(),
+            carcassonne_core::geometry::Geometry::Open => Vec::new(),
+        }
+    }
+
+    /// Names of the built-in maps (original layouts, not the printed maps).
+    #[staticmethod]
+    pub(crate) fn maps() -> Vec<&'static str> {
+        DataKind::Map.builtin_names()
+    }
+    /// Ids of every tile layout in the chosen sets.
+    pub(crate) fn tile_ids(&self) -> Vec<String> {
+        self.inner.tiles.iter().map(|t| t.id.clone()).collect()
+    }
+    /// The full deck (one id per tile copy, start tile excluded), in set order.
+    pub(crate) fn full_deck(&self) -> Vec<String> {
+        self.inner
+            .full_deck
+            .iter()
+            .map(|t| self.inner.tiles[*t as usize].id.clone())
+            .collect()
+    }
+    /// Features of a tile as meeple targets, in index order, described in board
+    /// orientation for `rotation` (e.g. "city N", "road W E", "field EL WR", "monastery").
+    #[pyo3(signature = (tile, rotation=Int::of(0)))]
+    #[pyo3(text_signature = "($self, tile, rotation=0)")]
+    pub(crate) fn tile_features(&self, tile: &str, rotation: Int) -> PyResult<Vec<String>> {
+        let rotation = rotation_arg(rotation, RulesError::new_err)?;
+        let i = self
+            .inner
+            .tile_index(tile)
+            .ok_or_else(|| rules_err(CoreRulesError::UnknownTile(tile.into())))?;
+        let def = &self.inner.tiles[i as usize];
+        Ok((0..def.segments.len())
+            .map(|s| def.describe_segment(s, rotation))
+            .collect())
+    }
+    /// The features of a tile as data, with the symbols printed on each (pennants, inns,
+    /// cathedrals, goods or wares, fish pairs, boats), in board orientation for `rotation`.
+    #[pyo3(signature = (tile, rotation=Int::of(0)))]
+    #[pyo3(text_signature = "($self, tile, rotation=0)")]
+    pub(crate) fn tile_symbols(
+        &self,
+        tile: &str,
+        rotation: Int,
+    ) -> PyResult<Vec<tiles::TileFeature>> {
+        let rotation = rotation_arg(rotation, RulesError::new_err)?;
+        let i = self
+            .inner
+            .tile_index(tile)
+            .ok_or_else(|| rules_err(CoreRulesError::UnknownTile(tile.into())))?;
+        Ok(tiles::tile_features(
+            &self.inner.tiles[i as usize],
+            rotation,
+        ))
+    }
+    /// Side kinds of a tile, N E S W, after `rotation` quarter turns clockwise ("CRFR").
+    #[pyo3(signature = (tile, rotation=Int::of(0)))]
+    #[pyo3(text_signature = "($self, tile, rotation=0)")]
+    pub(crate) fn tile_edges(&self, tile: &str, rotation: Int) -> PyResult<String> {
+        let rotation = rotation_arg(rotation, RulesError::new_err)?;
+        let i = self
+            .inner
+            .tile_index(tile)
+            .ok_or_else(|| rules_err(CoreRulesError::UnknownTile(tile.into())))?;
+        // In the letters of the rule system's files: I B S for South Seas, C R F classic.
+        let system = self.inner.system;
+        Ok(self.inner.tiles[i as usize].edges_at[rotation as usize]
+            .iter()
+            .map(|e| system.edge_letter(*e))
+            .collect())
+    }
+    pub(crate) fn to_json(&self) -> String {
+        // Cannot fail: a spec holds strings, numbers, booleans and lists only.
+        serde_json::to_string(&self.inner.spec).expect("rules serialise")
+    }
+    #[staticmethod]
+    pub(crate) fn from_json(text: &str) -> PyResult<Rules> {
+        let limit = carcassonne_core::record::MAX_RECORD_BYTES;
+        if text.len() > limit {
+            return Err(RulesError::new_err(format!(
+                "the rules JSON has {} bytes, more than the {limit} it may have",
+                text.len()
+            )));
+        }
+        let spec: RulesSpec = serde_json::from_str(text)
+            .map_err(|e| RulesError::new_err(message(format!("not a valid rules JSON: {e}"))))?;
+        Ok(Rules {
+            inner: Arc::new(CoreRules::new(spec).map_err(rules_err)?),
+        })
+    }
+    pub(crate) fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Rules>()
+            .map(|o| o.get().inner.spec == self.inner.spec)
+            .unwrap_or(false)
+    }
+    pub(crate) fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.to_json().hash(&mut h);
+        h.finish()
+    }
+    pub(crate) fn __repr__(&self) -> String {
+        let s = &self.inner.spec;
+        if self.inner.system == System::SouthSeas {
+            return format!(
+                "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', ships='{}', retrieve_only_when_supply_empty={}, boat_evaluates_unoccupied={}, friday={}{})",
+                s.players,
+                s.meeples,
+                self.tile_sets()
+                    .iter()
+                    .map(|t| format!("'{t}'"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                self.start_tile(),
+                s.ships.label(),
+                py_bool(s.retrieve_only_when_supply_empty),
+                py_bool(s.boat_evaluates_unoccupied),
+                py_bool(s.friday),
+                // Only with Friday: friday_tiles= without friday=True is refused.
+                if s.friday {
+                    format!(", friday_tiles='{}'", s.friday_tiles.label())
+                } else {
+                    String::new()
+                },
+            );
+        }
+        format!(
+            "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', farmers={}, inns_and_cathedrals_scoring={}, traders_goods={}, ferries_edition='{}'{})",
+            s.players,
+            s.meeples,
+            self.tile_sets()
+                .iter()
+                .map(|t| format!("'{t}'"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            self.start_tile(),
+            py_bool(s.farmers),
+            py_bool(s.inns_and_cathedrals_scoring),
+            py_bool(s.traders_goods),
+            s.ferries_edition,
+            match self.map() {
+                Some(m) => format!(
+                    ", map='{}', start_squares={}{}, deck_size={}{}",
+                    m,
+                    match &s.start_squares {
+                        Some(carcassonne_core::rules::StartSquares::At(list)) => format!(
+                            "[{}]",
+                            list.iter()
+                                .map(|(c, r)| format!("({c}, {r})"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        _ => self.inner.start_squares.to_string(),
+                    },
+                    if s.start_rotations.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            ", start_rotations=[{}]",
+                            s.start_rotations
+                                .iter()
+                                .map(|r| r.map_or("None".to_string(), |r| r.to_string()))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    },
+                    self.inner.deck_limit,
+                    if s.small_towns.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", small_towns={:?}", self.small_towns())
+                    }
+                ),
+                None => String::new(),
+            },
+        )
+    }
+    pub(crate) fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let f = py.get_type::<Rules>().getattr("from_json")?;
+        Ok((f, PyTuple::new(py, [slf.get().to_json()])?))
+    }
+}
