@@ -30,7 +30,7 @@ from carcassonne.study import Cell, check_study_directory
 from carcassonne.study_spec import load_spec
 from carcassonne.simulation import POLICIES, SimulationResult, StudySummary, simulate, simulate_summary
 from carcassonne import maps, stats
-from carcassonne.files import OutputFileError, check_output, read_input, write_text_atomically
+from carcassonne.files import OutputFileError, check_output, cut, read_input, write_text_atomically
 from carcassonne.svg import board, map as map_picture
 
 
@@ -348,10 +348,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("carcassonne: interrupted", file=sys.stderr)
         return 130
     except (ValueError, ImportError, OSError, RecursionError, MemoryError, OverflowError) as e:
-        text = str(e) or type(e).__name__
-        if len(text) > 500:
-            text = text[:499] + "…"
-        print(f"carcassonne: error: {text}", file=sys.stderr)
+        print(f"carcassonne: error: {cut(str(e) or type(e).__name__, 500)}", file=sys.stderr)
         return 2
 
 

@@ -26,7 +26,9 @@ __all__ = [
     "InputFileError",
     "MAX_JSON_DEPTH",
     "OutputFileError",
+    "check_input",
     "check_output",
+    "cut",
     "load_json",
     "quote",
     "read_input",
@@ -53,12 +55,40 @@ class InputFileError(CarcassonneError):
     ValueError (``StudyError``, ``ResultsFileError``...) with this message."""
 
 
-def quote(value: object, limit: int = QUOTE_CHARS) -> str:
-    """``repr(value)``, cut to ``limit`` characters with the length said."""
-    text = repr(value)
+def cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, with its length said when it is cut."""
     if len(text) <= limit:
         return text
     return f"{text[: limit - 1]}… ({len(text)} characters)"
+
+
+def quote(value: object, limit: int = QUOTE_CHARS) -> str:
+    """``repr(value)``, cut to ``limit`` characters with the length said."""
+    return cut(repr(value), limit)
+
+
+def _check_kind(name: str, info: os.stat_result, error: Callable[[str], Exception], what: str) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise error(f"{name}: cannot read the {what}: it is a directory")
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"{name}: cannot read the {what}: not a regular file (a FIFO, socket or device)")
+
+
+def check_input(
+    path: str | os.PathLike[str], error: Callable[[str], Exception] = InputFileError, what: str = "file"
+) -> os.stat_result:
+    """Checks, without opening it, that ``path`` is an existing regular file (symbolic links
+    followed), for a reader that opens the file itself (pyarrow); ``error(message)``
+    otherwise. Returns its status."""
+    name = os.fspath(path)
+    try:
+        info = os.stat(name)
+    except FileNotFoundError:
+        raise error(f"{name}: cannot read the {what}: no such file") from None
+    except OSError as e:
+        raise error(f"{name}: cannot read the {what}: {e.strerror or e}") from None
+    _check_kind(name, info, error, what)
+    return info
 
 
 def read_input(
@@ -79,10 +109,7 @@ def read_input(
         raise error(f"{name}: cannot read the {what}: {e.strerror or e}") from None
     try:
         info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise error(f"{name}: cannot read the {what}: it is a directory")
-        if not stat.S_ISREG(info.st_mode):
-            raise error(f"{name}: cannot read the {what}: not a regular file (a FIFO, socket or device)")
+        _check_kind(name, info, error, what)
         if info.st_size > limit:
             raise error(f"{name}: {info.st_size} bytes, more than the {limit} a {what} may have")
         chunks = []

@@ -27,7 +27,6 @@ import hashlib
 import json
 import math
 import os
-import stat
 import warnings
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -37,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, SCORE_KINDS, CarcassonneError, Rules, RulesError
-from carcassonne.files import OutputFileError, check_output, load_json, quote, read_text_input, write_atomically
+from carcassonne.files import OutputFileError, check_input, check_output, cut, load_json, quote, read_text_input, write_atomically
 from carcassonne import _io
 from carcassonne.results import SimulationResult
 
@@ -129,13 +128,12 @@ def read_results(path: str | os.PathLike[str], format: str | None = None) -> Sim
         return _read_batches(source)
     kind = _format(source, format)
     if kind == "parquet":
-        _regular_file(source)
-        metadata, columns = _read_parquet(source)
-    elif kind == "csv":
-        metadata, columns = _read_csv(source)
+        check_input(source, ResultsFileError, "results file")
+        metadata, fields, columns = _read_parquet(source)
     else:
-        metadata, columns = _read_json(source)
-    return _result(source, metadata, columns)
+        metadata, columns = _read_csv(source) if kind == "csv" else _read_json(source)
+        fields = _fields(source, metadata)
+    return _result(source, metadata, fields, columns)
 
 
 def _read_batches(directory: Path) -> SimulationResult:
@@ -170,19 +168,6 @@ def check_target(path: str | os.PathLike[str], format: str | None = None) -> str
     if kind == "parquet":
         _pyarrow(target)
     return kind
-
-
-def _regular_file(path: Path) -> None:
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        raise ResultsFileError(f"{path}: no such file") from None
-    except OSError as e:
-        raise ResultsFileError(f"{path}: cannot read: {e.strerror or e}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise ResultsFileError(f"{path}: is a directory, not a results file")
-    if not stat.S_ISREG(info.st_mode):
-        raise ResultsFileError(f"{path}: not a regular file (a FIFO, socket or device): not a results file")
 
 
 def _checksum(metadata: Mapping[str, Any], columns: Mapping[str, npt.NDArray[Any]]) -> str:
@@ -235,7 +220,7 @@ def _csv_values(column: npt.NDArray[Any]) -> Iterator[int]:
     return (int(v) for v in column.tolist())
 
 
-def _read_parquet(path: Path) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
+def _read_parquet(path: Path) -> tuple[Any, dict[str, Any], dict[str, npt.NDArray[Any]]]:
     """The metadata and columns of a Parquet results file: the footer is read and its
     metadata checked first, so that pages that would decode to more than the rows the
     metadata promises are refused before they are decoded; then every page's checksum is
@@ -265,13 +250,12 @@ def _read_parquet(path: Path) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
         table = parquet.read()
     except Exception as e:  # a page checksum that does not match, a corrupt page
         raise ResultsFileError(f"{path}: not a readable Parquet file: {_brief(e)}") from None
-    return metadata, {name: table.column(name).to_numpy() for name in table.column_names}
+    return metadata, fields, {name: table.column(name).to_numpy() for name in table.column_names}
 
 
 def _brief(e: object, limit: int = 200) -> str:
     """``str(e)`` cut to ``limit`` characters."""
-    text = str(e)
-    return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text)} characters)"
+    return cut(str(e), limit)
 
 
 def _check_fits(path: Path, fields: Mapping[str, Any]) -> None:
@@ -402,9 +386,11 @@ def _fields(path: Path, metadata: Any) -> dict[str, Any]:
     return fields
 
 
-def _result(path: Path, metadata: Any, columns: Mapping[str, npt.NDArray[Any]]) -> SimulationResult:
-    """Checks the metadata, the table and the checksum and rebuilds the result."""
-    f = _fields(path, metadata)
+def _result(
+    path: Path, metadata: Any, f: Mapping[str, Any], columns: Mapping[str, npt.NDArray[Any]]
+) -> SimulationResult:
+    """Checks the table (against the metadata's checked fields ``f``) and the checksum and
+    rebuilds the result."""
     if f["engine_version"] != ENGINE_VERSION or f["rules_version"] != RULES_VERSION:
         warnings.warn(
             f"{path}: written by engine {_brief(f['engine_version'], 60)} (rules version "

@@ -29,17 +29,15 @@ pub fn start_squares(obj: &Bound<'_, PyAny>) -> PyResult<StartSquares> {
             "start_squares must be a number of start squares or a list of (column, row) pairs, e.g. [(4, 2), (11, 7)]",
         )
     };
-    if obj.is_instance_of::<PyString>() {
-        return Err(bad());
-    }
-    let mut out = Vec::new();
-    for item in obj.try_iter().map_err(|_| bad())? {
-        if out.len() >= MAX_LISTED {
-            return Err(RulesError::new_err(format!(
-                "start_squares lists more than {MAX_LISTED} squares"
-            )));
-        }
-        let item = item?;
+    let coord = |v: &Bound<'_, PyAny>, name: &str| -> PyResult<u32> {
+        v.extract::<Int>().map_err(|_| bad())?.within(
+            &format!("start_squares: a {name}"),
+            0,
+            MAX_MAP_SIDE as i128 - 1,
+            RulesError::new_err,
+        )
+    };
+    let squares = listed(obj, "start_squares", "squares", bad, |item| {
         if item.is_instance_of::<PyString>() {
             return Err(bad());
         }
@@ -50,17 +48,9 @@ pub fn start_squares(obj: &Bound<'_, PyAny>) -> PyResult<StartSquares> {
         let [col, row] = pair.as_slice() else {
             return Err(bad());
         };
-        let coord = |v: &Bound<'_, PyAny>, name: &str| -> PyResult<u32> {
-            v.extract::<Int>().map_err(|_| bad())?.within(
-                &format!("start_squares: a {name}"),
-                0,
-                MAX_MAP_SIDE as i128 - 1,
-                RulesError::new_err,
-            )
-        };
-        out.push((coord(col, "column")?, coord(row, "row")?));
-    }
-    Ok(StartSquares::At(out))
+        Ok((coord(col, "column")?, coord(row, "row")?))
+    })?;
+    Ok(StartSquares::At(squares))
 }
 
 /// `start_rotations=`: an iterable of rotations (0 to 3 quarter turns clockwise) or None
@@ -71,6 +61,30 @@ pub fn start_rotations(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u8>>> {
             "start_rotations must be a list of rotations (0 to 3, or None for the first that fits), one per start square",
         )
     };
+    listed(obj, "start_rotations", "rotations", bad, |item| {
+        if item.is_none() {
+            return Ok(None);
+        }
+        let r: Int = item.extract().map_err(|_| bad())?;
+        Ok(Some(r.within(
+            "a start rotation",
+            0,
+            3,
+            RulesError::new_err,
+        )?))
+    })
+}
+
+/// The items of the iterable argument `name`, each read by `read`: a string is not a
+/// list (`bad`), and at most `MAX_LISTED` items are read, so an endless iterator cannot
+/// hang.
+fn listed<T>(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    items: &str,
+    bad: impl Fn() -> PyErr,
+    mut read: impl FnMut(&Bound<'_, PyAny>) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
     if obj.is_instance_of::<PyString>() {
         return Err(bad());
     }
@@ -78,21 +92,10 @@ pub fn start_rotations(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Option<u8>>> {
     for item in obj.try_iter().map_err(|_| bad())? {
         if out.len() >= MAX_LISTED {
             return Err(RulesError::new_err(format!(
-                "start_rotations lists more than {MAX_LISTED} rotations"
+                "{name} lists more than {MAX_LISTED} {items}"
             )));
         }
-        let item = item?;
-        if item.is_none() {
-            out.push(None);
-            continue;
-        }
-        let r: Int = item.extract().map_err(|_| bad())?;
-        out.push(Some(r.within(
-            "a start rotation",
-            0,
-            3,
-            RulesError::new_err,
-        )?));
+        out.push(read(&item?)?);
     }
     Ok(out)
 }
