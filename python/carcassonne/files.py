@@ -84,7 +84,7 @@ def check_input(
     try:
         info = os.stat(name)
     except FileNotFoundError:
-        raise error(f"{name}: cannot read the {what}: no such file") from None
+        raise error(f"{name}: no such file") from None
     except OSError as e:
         raise error(f"{name}: cannot read the {what}: {e.strerror or e}") from None
     _check_kind(name, info, error, what)
