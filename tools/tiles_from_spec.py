@@ -46,7 +46,7 @@ def main() -> None:
             f"# {title}.",
             "# Transcribed from shared/spec/classic.md (JCloisterZone tile XML cross-checked with",
             "# Antimonit/Carcassonne and the Wikicarpedia C3 tile lists). Format: see",
-            "# rust/carcassonne-core/src/tileset.rs. Edges are N E S W; features list each",
+            "# rust/carcassonne-core/src/data/tileset.rs. Edges are N E S W; features list each",
             "# segment: C(...) city, R(...) road, F(half-edges)~cities field, MONASTERY, garden.",
             "",
             f'name = "{set_name}"',

@@ -5,11 +5,11 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use carcassonne_core::Game;
-use carcassonne_core::players::Lineup;
-use carcassonne_core::players::Policy;
+use carcassonne_core::engine::rules::{Rules, RulesSpec};
+use carcassonne_core::play::players::Lineup;
+use carcassonne_core::play::players::Policy;
+use carcassonne_core::play::simulate::{play_game, seat_scratch};
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{Rules, RulesSpec};
-use carcassonne_core::simulate::{play_game, seat_scratch};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 mod configs;

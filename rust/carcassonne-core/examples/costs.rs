@@ -7,9 +7,9 @@
 use std::hint::black_box;
 
 use carcassonne_core::Game;
-use carcassonne_core::players::Lineup;
+use carcassonne_core::play::players::Lineup;
+use carcassonne_core::play::simulate::{play_game, seat_scratch};
 use carcassonne_core::rng::Rng;
-use carcassonne_core::simulate::{play_game, seat_scratch};
 
 #[path = "../benches/configs/mod.rs"]
 mod configs;

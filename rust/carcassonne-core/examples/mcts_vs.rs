@@ -13,9 +13,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use carcassonne_core::Game;
-use carcassonne_core::players::{Mcts, Player, Policy, Scratch};
+use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
+use carcassonne_core::play::players::{Mcts, Player, Policy, Scratch};
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
 
 const SEED: u64 = 2026;
 

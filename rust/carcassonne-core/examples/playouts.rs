@@ -22,9 +22,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use carcassonne_core::Game;
-use carcassonne_core::players::{Mcts, Policy, Scratch};
+use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
+use carcassonne_core::play::players::{Mcts, Policy, Scratch};
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
 
 const SEED: u64 = 7;
 const PLACED: usize = 35;

@@ -5,9 +5,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use carcassonne_core::players::Policy;
-use carcassonne_core::rules::{Rules, RulesSpec};
-use carcassonne_core::simulate::simulate;
+use carcassonne_core::engine::rules::{Rules, RulesSpec};
+use carcassonne_core::play::players::Policy;
+use carcassonne_core::play::simulate::simulate;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

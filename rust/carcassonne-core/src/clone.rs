@@ -6,8 +6,6 @@
 //! grids (see `Board`'s `Clone`). A copy is the same game: it plays on exactly like the
 //! original.
 
-use crate::game::Game;
-
 /// `impl Clone` for a struct whose fields are all `Clone`: `clone` clones each field and
 /// `clone_from` calls each field's `clone_from`, which for a `Vec` reuses its buffer when
 /// it is large enough. Every field must be named: `clone` builds the struct literally, so
@@ -27,34 +25,3 @@ macro_rules! clone_by_field {
 }
 
 pub(crate) use clone_by_field;
-
-clone_by_field!(Game {
-    rules,
-    board,
-    features,
-    deck,
-    next_draw,
-    tile,
-    current,
-    turn,
-    scores,
-    by_kind,
-    supply,
-    goods,
-    discarded,
-    moves,
-    events,
-    record_events,
-    over,
-    seed,
-    tiles_buf,
-    watched_monasteries,
-    ferries,
-    scratch,
-    sea,
-    friday,
-    extra_turn_due,
-    in_extra_turn,
-    end_cities,
-    end_awards,
-});

@@ -13,11 +13,11 @@ use common::configs;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use carcassonne_core::players::{Lineup, Player, PlayerError, Policy, Scratch, Stop};
+use carcassonne_core::engine::rules::{Rules, RulesSpec};
+use carcassonne_core::play::players::{Lineup, Player, PlayerError, Policy, Scratch, Stop};
+use carcassonne_core::play::simulate::{SimulateError, Study, play_game, seat_scratch};
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{Rules, RulesSpec};
-use carcassonne_core::simulate::{SimulateError, Study, play_game, seat_scratch};
-use carcassonne_core::south_seas::{Decision, Phase};
+use carcassonne_core::systems::south_seas::state::{Decision, Phase};
 use carcassonne_core::{Action, Game, IllegalMove};
 
 /// Everything the player to move can see (and the game's identity for the rest).
@@ -312,7 +312,7 @@ fn lineup_errors() {
 /// play to the same position; its event log is kept.
 #[test]
 fn a_replay_is_the_game_the_study_played() {
-    use carcassonne_core::players::Mcts;
+    use carcassonne_core::play::players::Mcts;
     for (name, rules) in configs() {
         let n = rules.players();
         let mcts = Mcts {

@@ -10,7 +10,7 @@ use common::configs;
 use std::sync::Arc;
 
 use carcassonne_core::Game;
-use carcassonne_core::players::Policy;
+use carcassonne_core::play::players::Policy;
 use carcassonne_core::rng::Rng;
 
 /// The board square by square (placed tile, open square and its demand) over a window

@@ -6,11 +6,11 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use carcassonne_core::data::DataKind;
-use carcassonne_core::map::Square;
-use carcassonne_core::players::Policy;
+use carcassonne_core::data::map::Square;
+use carcassonne_core::data::tileset::FeatureKind;
+use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec, StartSquares};
+use carcassonne_core::play::players::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{DataSource, Rules, RulesSpec, StartSquares};
-use carcassonne_core::tileset::FeatureKind;
 use carcassonne_core::topology::{CENTRE, SIDE_DELTA, facing_slot, slot};
 use carcassonne_core::{Game, Move};
 
@@ -201,7 +201,7 @@ fn check_against_flood_fill(game: &Game) {
         let standing = (0..game.features().len() as u32)
             .filter(|e| {
                 let n = game.features().node(*e);
-                n.kind == kind && n.meeple != carcassonne_core::features::NO_PLAYER
+                n.kind == kind && n.meeple != carcassonne_core::board::features::NO_PLAYER
             })
             .count();
         assert_eq!(
@@ -388,14 +388,15 @@ fn ferry_editions_have_eight_lakes() {
 #[test]
 fn same_seed_same_game() {
     let rules = Arc::new(Rules::new(RulesSpec::default()).unwrap());
-    let a =
-        carcassonne_core::simulate::simulate(&rules, 200, 0, 42, Policy::Random, Some(1)).unwrap();
-    let b =
-        carcassonne_core::simulate::simulate(&rules, 200, 0, 42, Policy::Random, Some(2)).unwrap();
+    let a = carcassonne_core::play::simulate::simulate(&rules, 200, 0, 42, Policy::Random, Some(1))
+        .unwrap();
+    let b = carcassonne_core::play::simulate::simulate(&rules, 200, 0, 42, Policy::Random, Some(2))
+        .unwrap();
     assert_eq!(a, b);
     // Batches split anywhere give the same games.
     let c =
-        carcassonne_core::simulate::simulate(&rules, 50, 150, 42, Policy::Random, Some(2)).unwrap();
+        carcassonne_core::play::simulate::simulate(&rules, 50, 150, 42, Policy::Random, Some(2))
+            .unwrap();
     assert_eq!(&a.scores[300..], &c.scores[..]);
     // Every feature kind, classic and South Seas, has its own name.
     let names: HashSet<&str> = FeatureKind::ALL.iter().map(|k| k.name()).collect();
@@ -461,7 +462,7 @@ fn single_segment_check_agrees_with_meeple_options() {
             let mut rng = Rng::for_game(92, g);
             let mut buf = Vec::new();
             while !game.is_over() {
-                if game.phase() == carcassonne_core::south_seas::Phase::Place {
+                if game.phase() == carcassonne_core::systems::south_seas::state::Phase::Place {
                     let tile = game.tile().unwrap();
                     game.placements_into(tile, &mut placements);
                     let segments = rules.tiles[tile as usize].segments.len();
@@ -491,7 +492,7 @@ fn single_segment_check_agrees_with_meeple_options() {
 
 #[test]
 fn generated_maps_agree_with_flood_fill() {
-    use carcassonne_core::map::{MapShape, generate};
+    use carcassonne_core::data::map::{MapShape, generate};
     // Random layouts use every freedom of the format: start squares on the coast, bays,
     // ferries across waves, islands beside the mainland, several ferries per island.
     for seed in 0..12u64 {

@@ -18,11 +18,11 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use carcassonne_core::data::{DataKind, SourceError};
-use carcassonne_core::friday::{Bonus, parse_friday};
-use carcassonne_core::players::Policy;
+use carcassonne_core::engine::rules::{DataSource, Rules, RulesError, RulesSpec};
+use carcassonne_core::play::players::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{DataSource, Rules, RulesError, RulesSpec};
-use carcassonne_core::south_seas::{Decision, Delivery, Phase, SeaEvent, Spot};
+use carcassonne_core::systems::south_seas::friday_tiles::{Bonus, parse_friday};
+use carcassonne_core::systems::south_seas::state::{Decision, Delivery, Phase, SeaEvent, Spot};
 use carcassonne_core::{Game, IllegalMove, Move};
 
 const SHELL: u8 = 0;
@@ -1515,20 +1515,25 @@ fn same_seed_same_friday_game() {
             assert_eq!(a.scores(), b.scores());
             assert_eq!(all_wares(&a), all_wares(&b));
         }
-        let a = carcassonne_core::simulate::simulate(&rules, 150, 0, 7, Policy::Random, Some(1))
-            .unwrap();
-        let b = carcassonne_core::simulate::simulate(&rules, 150, 0, 7, Policy::Random, Some(2))
-            .unwrap();
+        let a =
+            carcassonne_core::play::simulate::simulate(&rules, 150, 0, 7, Policy::Random, Some(1))
+                .unwrap();
+        let b =
+            carcassonne_core::play::simulate::simulate(&rules, 150, 0, 7, Policy::Random, Some(2))
+                .unwrap();
         assert_eq!(a, b);
-        let g = carcassonne_core::simulate::simulate(&rules, 40, 0, 8, Policy::Greedy, Some(1))
-            .unwrap();
-        let h = carcassonne_core::simulate::simulate(&rules, 40, 0, 8, Policy::Greedy, Some(2))
-            .unwrap();
+        let g =
+            carcassonne_core::play::simulate::simulate(&rules, 40, 0, 8, Policy::Greedy, Some(1))
+                .unwrap();
+        let h =
+            carcassonne_core::play::simulate::simulate(&rules, 40, 0, 8, Policy::Greedy, Some(2))
+                .unwrap();
         assert_eq!(g, h);
         // Friday changes the games: the same study without Friday differs.
         let off = Arc::new(Rules::new(RulesSpec::south_seas(players)).unwrap());
         let c =
-            carcassonne_core::simulate::simulate(&off, 150, 0, 7, Policy::Random, Some(1)).unwrap();
+            carcassonne_core::play::simulate::simulate(&off, 150, 0, 7, Policy::Random, Some(1))
+                .unwrap();
         assert_ne!(a.scores, c.scores);
     }
 }

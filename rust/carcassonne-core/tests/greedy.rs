@@ -7,10 +7,10 @@
 
 use std::sync::Arc;
 
-use carcassonne_core::players::policy::greedy::greedy_values;
-use carcassonne_core::players::{Player, Policy, Scratch};
+use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
+use carcassonne_core::play::players::policy::greedy::greedy_values;
+use carcassonne_core::play::players::{Player, Policy, Scratch};
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
 use carcassonne_core::{Action, Game};
 
 fn configs() -> Vec<(&'static str, Arc<Rules>)> {
@@ -179,7 +179,7 @@ fn greedy_values_are_the_leads_after_playing() {
 #[test]
 fn greedy_self_play_moves_are_legal() {
     for (name, rules) in configs() {
-        if rules.system == carcassonne_core::tileset::System::SouthSeas {
+        if rules.system == carcassonne_core::data::tileset::System::SouthSeas {
             continue;
         }
         for seed in 0..4 {

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use carcassonne_core::game::{Game, Move};
-use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
+use carcassonne_core::engine::game::{Game, Move};
+use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
 
 /// A map with printed border pieces on its west and north edges (roads with coats of
 /// arms, a city with two), neutral borders elsewhere, and one start square.
@@ -180,7 +180,7 @@ fn a_large_city_opens_when_connected_and_scores_its_squares_and_arms() {
 
 #[test]
 fn a_ferry_connection_links_an_island_and_counts_as_one_road_piece() {
-    use carcassonne_core::scoring::ScoreKind;
+    use carcassonne_core::engine::scoring::ScoreKind;
     let mut g = game(FERRY, &["base/B", "base/A", "base/A"]);
     play(&mut g, 2, 3, 0, None); // P0: a monastery tile south of the start tile
     assert!(!is_open(&g, 6, 3), "the island is not linked yet");
@@ -234,7 +234,7 @@ hooo.
 fn rules_of(
     map: &str,
     join: Option<&str>,
-) -> Result<Arc<Rules>, carcassonne_core::rules::RulesError> {
+) -> Result<Arc<Rules>, carcassonne_core::engine::rules::RulesError> {
     let file = |name: &str, toml: &str| DataSource::File {
         path: format!("{name}.toml"),
         toml: toml.into(),
@@ -342,7 +342,7 @@ fn small_town_variants_give_an_extra_turn_a_penalty_and_a_road_bonus() {
 #[test]
 fn the_largest_maps_are_read_and_played_quickly() {
     use std::fmt::Write;
-    let side = carcassonne_core::map::MAX_MAP_SIDE;
+    let side = carcassonne_core::data::map::MAX_MAP_SIDE;
     let mut grid = String::new();
     for row in 0..side {
         let line: String = (0..side)
@@ -383,7 +383,7 @@ fn the_largest_maps_are_read_and_played_quickly() {
     let mut rng = carcassonne_core::rng::Rng::for_game(2, 0);
     let mut buf = Vec::new();
     while !g.is_over() {
-        carcassonne_core::players::Policy::Random.step(&mut g, &mut rng, &mut buf);
+        carcassonne_core::play::players::Policy::Random.step(&mut g, &mut rng, &mut buf);
     }
     assert!(
         start.elapsed().as_secs_f64() < 20.0,
@@ -529,7 +529,7 @@ squares = [{ at = [7, 1], edges = "CFRF", arms = 0 }]
 
 #[test]
 fn the_rules_choose_which_start_squares_are_used_and_how_their_tiles_turn() {
-    use carcassonne_core::rules::StartSquares;
+    use carcassonne_core::engine::rules::StartSquares;
     // Default: the map's recommendation, the first 2 in reading order.
     let g = game_with(spec_of(STARTS, |_| {}), &["base/U", "base/U"]);
     let at: Vec<(i32, i32)> = g
@@ -688,7 +688,7 @@ squares = [{ at = [2, 1], edges = "CFFF" }]
 
 #[test]
 fn a_field_at_a_large_city_square_scores_the_city_and_a_highlight_closes_and_opens_nothing() {
-    use carcassonne_core::scoring::ScoreKind;
+    use carcassonne_core::engine::scoring::ScoreKind;
     let mut g = game_with(spec_of(FARM, |_| {}), &["base/V"]);
     // Seed example 10: the start tile (D: city N, road E-W) stands beside the highlight
     // (5, 1): its road's east end is closed there, and the squares beyond and below the

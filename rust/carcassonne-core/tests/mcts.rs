@@ -15,12 +15,12 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use carcassonne_core::players::mcts::{
+use carcassonne_core::engine::rules::{Rules, RulesSpec};
+use carcassonne_core::play::players::mcts::{
     DEFAULT_CUTOFF, MAX_CUTOFF, MAX_EXPLORATION, MAX_PLAYOUTS, MAX_TIME, MctsError,
 };
-use carcassonne_core::players::{Mcts, Player, PlayerError, Policy, Scratch};
+use carcassonne_core::play::players::{Mcts, Player, PlayerError, Policy, Scratch};
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{Rules, RulesSpec};
 use carcassonne_core::{Action, Game};
 
 fn small() -> Mcts {

@@ -6,12 +6,12 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use carcassonne_core::ferries::{FerryMove, FerryMoves, lake_ends};
-use carcassonne_core::players::Policy;
-use carcassonne_core::record::GameRecord;
+use carcassonne_core::engine::record::GameRecord;
+use carcassonne_core::engine::rules::{DataSource, MAX_PLAYERS, Rules, RulesSpec};
+use carcassonne_core::play::players::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{DataSource, MAX_PLAYERS, Rules, RulesSpec};
-use carcassonne_core::south_seas::{Decision, Delivery, Phase, Spot};
+use carcassonne_core::systems::ferries::state::{FerryMove, FerryMoves, lake_ends};
+use carcassonne_core::systems::south_seas::state::{Decision, Delivery, Phase, Spot};
 use carcassonne_core::{Game, Move, Placement};
 
 mod common;
@@ -199,7 +199,7 @@ fn ask_everything(g: &Game, rng: &mut Rng) {
     for tile in [rules.tiles.len() as u16, 255, u16::MAX] {
         g.placements_into(tile, &mut buf);
         assert!(buf.is_empty());
-        assert_eq!(lake_ends(g, tile), 0);
+        assert_eq!(lake_ends(g.rules(), tile), 0);
     }
     // Cells: every open square and the cells of placed tiles with all rotations (most
     // do not fit), and cells that are no square of the board at all.
@@ -511,10 +511,10 @@ fn tampered_records_are_refused() {
 /// byte counts) and more than 255 ferries (a deck may hold that many lake tiles).
 #[test]
 fn feature_totals_do_not_overflow() {
-    use carcassonne_core::features::Features;
-    use carcassonne_core::rules::MAX_MEEPLES;
-    use carcassonne_core::scoring::majority;
-    use carcassonne_core::tileset::{FeatureKind, Segment};
+    use carcassonne_core::board::features::Features;
+    use carcassonne_core::data::tileset::{FeatureKind, Segment};
+    use carcassonne_core::engine::rules::MAX_MEEPLES;
+    use carcassonne_core::engine::scoring::majority;
     let field = Segment {
         kind: FeatureKind::Field,
         slots: 0,

@@ -16,12 +16,12 @@ use common::{EXPENSIVE, all_wares, new_game_of, ships_toml, user_file};
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use carcassonne_core::players::Policy;
+use carcassonne_core::data::tileset::FeatureKind;
+use carcassonne_core::engine::rules::{Rules, RulesSpec};
+use carcassonne_core::engine::scoring::ScoreKind;
+use carcassonne_core::play::players::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::rules::{Rules, RulesSpec};
-use carcassonne_core::scoring::ScoreKind;
-use carcassonne_core::south_seas::{Decision, Delivery, Phase, SeaEvent, Spot};
-use carcassonne_core::tileset::FeatureKind;
+use carcassonne_core::systems::south_seas::state::{Decision, Delivery, Phase, SeaEvent, Spot};
 use carcassonne_core::{Game, IllegalMove, Move};
 
 const RED: usize = 0;
@@ -1683,10 +1683,12 @@ fn same_seed_same_south_seas_game() {
             assert_eq!(a.scores(), b.scores());
             assert_eq!(all_wares(&a), all_wares(&b));
         }
-        let a = carcassonne_core::simulate::simulate(&rules, 200, 0, 7, Policy::Random, Some(1))
-            .unwrap();
-        let b = carcassonne_core::simulate::simulate(&rules, 200, 0, 7, Policy::Random, Some(2))
-            .unwrap();
+        let a =
+            carcassonne_core::play::simulate::simulate(&rules, 200, 0, 7, Policy::Random, Some(1))
+                .unwrap();
+        let b =
+            carcassonne_core::play::simulate::simulate(&rules, 200, 0, 7, Policy::Random, Some(2))
+                .unwrap();
         assert_eq!(a, b);
     }
 }

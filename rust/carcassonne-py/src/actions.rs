@@ -4,8 +4,10 @@
 
 use pyo3::prelude::*;
 
-use carcassonne_core::action::Action;
-use carcassonne_core::south_seas::{Decision as CoreDecision, Delivery as CoreDelivery};
+use carcassonne_core::engine::action::Action;
+use carcassonne_core::systems::south_seas::state::{
+    Decision as CoreDecision, Delivery as CoreDelivery,
+};
 
 use crate::args::Int;
 use crate::south_seas::Delivery;

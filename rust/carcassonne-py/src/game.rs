@@ -490,7 +490,7 @@ impl Game {
         let chooser = players::player(spec, &mut python)?;
         let chosen = interrupt::interruptible(py, &python, |stop| {
             let mut rng = carcassonne_core::rng::Rng::for_game(seed, u64::MAX);
-            let mut scratch = carcassonne_core::players::Scratch {
+            let mut scratch = carcassonne_core::play::players::Scratch {
                 stop: stop.clone(),
                 ..Default::default()
             };
@@ -528,17 +528,18 @@ impl Game {
             return Err(move_err(IllegalMove::GameOver));
         }
         let search = match player {
-            None => carcassonne_core::players::mcts::Mcts::default(),
+            None => carcassonne_core::play::players::mcts::Mcts::default(),
             Some(p) => players::mcts_settings(p)?,
         };
-        let values = interrupt::interruptible(py, &[], |stop| {
-            let mut rng = carcassonne_core::rng::Rng::for_game(seed, u64::MAX);
-            let mut scratch = carcassonne_core::players::Scratch {
-                stop: stop.clone(),
-                ..Default::default()
-            };
-            search.analyse(&game, &mut rng, &mut scratch)
-        })?;
+        let values =
+            interrupt::interruptible(py, &[] as &[Arc<crate::players::PythonPlayer>], |stop| {
+                let mut rng = carcassonne_core::rng::Rng::for_game(seed, u64::MAX);
+                let mut scratch = carcassonne_core::play::players::Scratch {
+                    stop: stop.clone(),
+                    ..Default::default()
+                };
+                search.analyse(&game, &mut rng, &mut scratch)
+            })?;
         values
             .into_iter()
             .map(|v| {
@@ -692,7 +693,7 @@ impl Game {
                 let def = &rules.tiles[p.tile as usize];
                 let meeple = (0..def.segments.len()).find_map(|s| {
                     let m = g.features().node(g.element(i, s)).meeple;
-                    (m != carcassonne_core::features::NO_PLAYER).then_some((m, s as u8))
+                    (m != carcassonne_core::board::features::NO_PLAYER).then_some((m, s as u8))
                 });
                 PlacedTile {
                     x: p.x,

@@ -11,12 +11,10 @@
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
-use carcassonne_core::action::Action;
-use carcassonne_core::game::Game as CoreGame;
-use carcassonne_core::players::{PlayerError as CorePlayerError, Stop};
+use carcassonne_core::engine::action::Action;
+use carcassonne_core::engine::game::Game as CoreGame;
+use carcassonne_core::play::players::{PlayerError as CorePlayerError, Stop};
 use pyo3::prelude::*;
-
-use crate::players::PythonPlayer;
 
 /// How often the waiting thread looks for pending signals.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
@@ -75,12 +73,22 @@ impl Host {
     }
 }
 
+/// A player the worker may ask to choose (a Python function: `players::PythonPlayer`),
+/// called on the waiting thread. A trait, so that this module needs nothing of the
+/// players module, which uses its `Host`.
+pub trait Asked: Send + Sync {
+    /// Where the player sends its questions.
+    fn host(&self) -> &Host;
+    /// The player's choice in `game`, called with the GIL; `Err` ends the whole call.
+    fn call(&self, py: Python<'_>, game: CoreGame) -> PyResult<Result<Action, CorePlayerError>>;
+}
+
 /// Runs `work` as the module comment says; `python` are the Python players it may ask.
 /// Returns the work's result, or the exception a signal handler (or a Python player)
 /// raised to interrupt it.
 pub fn interruptible<T: Send>(
     py: Python<'_>,
-    python: &[Arc<PythonPlayer>],
+    python: &[Arc<impl Asked>],
     work: impl FnOnce(&Stop) -> T + Send,
 ) -> PyResult<T> {
     let stop = Stop::new();
@@ -88,7 +96,7 @@ pub fn interruptible<T: Send>(
         std::thread::scope(|scope| {
             let (asks, inbox) = mpsc::channel();
             for (i, p) in python.iter().enumerate() {
-                p.host.set(Some((asks.clone(), i)));
+                p.host().set(Some((asks.clone(), i)));
             }
             let worker_stop = stop.clone();
             let worker = scope.spawn(move || {
@@ -121,7 +129,7 @@ pub fn interruptible<T: Send>(
                     // Done (or Disconnected: the worker panicked, and join re-raises it).
                     Ok(Message::Done) | Err(mpsc::RecvTimeoutError::Disconnected) => {
                         for p in python {
-                            p.host.set(None);
+                            p.host().set(None);
                         }
                         return Ok(worker
                             .join()
@@ -131,7 +139,7 @@ pub fn interruptible<T: Send>(
             };
             stop.raise();
             for p in python {
-                p.host.set(None);
+                p.host().set(None);
             }
             // Questions still queued, and any asked from now on, are answered
             // `Interrupted`.

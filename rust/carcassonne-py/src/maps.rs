@@ -6,8 +6,8 @@ use pyo3::types::PyString;
 
 use crate::RulesError;
 use crate::args::Int;
-use carcassonne_core::map::MAX_MAP_SIDE;
-use carcassonne_core::rules::StartSquares;
+use carcassonne_core::data::map::MAX_MAP_SIDE;
+use carcassonne_core::engine::rules::StartSquares;
 
 /// Most entries read from an iterable argument: far more than any map has start squares
 /// (a map has at most `MAX_MAP_SIDE`^2 squares), so an endless iterator cannot hang.
@@ -127,13 +127,13 @@ pub fn check_map(
         DataSource::File { path, toml } => (path.clone(), toml.clone()),
     };
     // Checking is linear in the file (at most 1 MB): no need to release the GIL.
-    match carcassonne_core::map::check_map(&text) {
+    match carcassonne_core::data::map::check_map(&text) {
         Ok(map) => Ok((
             label,
             Vec::new(),
             // Cannot fail: the summary holds strings, numbers and lists only.
             Some(
-                serde_json::to_string(&carcassonne_core::map::summarize(&map))
+                serde_json::to_string(&carcassonne_core::data::map::summarize(&map))
                     .expect("a summary serialises"),
             ),
         )),
@@ -166,7 +166,7 @@ pub fn generate_map(
     towns: Int,
     start_squares: Int,
 ) -> PyResult<String> {
-    use carcassonne_core::map::{MAX_SQUARES, MapShape, generate};
+    use carcassonne_core::data::map::{MAX_SQUARES, MapShape, generate};
     let seed: u64 = seed.within("seed", 0, crate::args::U64_MAX, RulesError::new_err)?;
     let n = |v: Int, name: &str, lo: i128, hi: i128| -> PyResult<u32> {
         v.within(name, lo, hi, RulesError::new_err)

@@ -6,15 +6,17 @@ use std::sync::{Arc, Mutex};
 use pyo3::create_exception;
 use pyo3::prelude::*;
 
-use carcassonne_core::action::Action;
-use carcassonne_core::game::Game as CoreGame;
-use carcassonne_core::players::mcts::{MAX_TIME, Mcts};
-use carcassonne_core::players::{Lineup, Player, PlayerError as CorePlayerError, Policy, Scratch};
+use carcassonne_core::engine::action::Action;
+use carcassonne_core::engine::game::Game as CoreGame;
+use carcassonne_core::play::players::mcts::{MAX_TIME, Mcts};
+use carcassonne_core::play::players::{
+    Lineup, Player, PlayerError as CorePlayerError, Policy, Scratch,
+};
 use carcassonne_core::quote::quote;
 use carcassonne_core::rng::Rng;
 
 use crate::actions::action_of;
-use crate::interrupt::Host;
+use crate::interrupt::{Asked, Host};
 use crate::{CarcassonneError, Game, type_name};
 
 create_exception!(
@@ -72,6 +74,16 @@ impl PythonPlayer {
                 Ok(Err(CorePlayerError::Failed(why)))
             }
         }
+    }
+}
+
+impl Asked for PythonPlayer {
+    fn host(&self) -> &Host {
+        &self.host
+    }
+
+    fn call(&self, py: Python<'_>, game: CoreGame) -> PyResult<Result<Action, CorePlayerError>> {
+        PythonPlayer::call(self, py, game)
     }
 }
 

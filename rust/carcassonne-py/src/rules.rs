@@ -375,12 +375,12 @@ impl Rules {
     /// ferries, islands, start squares) as JSON, or None without a map (see
     /// `carcassonne.maps.MapSummary`).
     pub(crate) fn map_summary_json(&self) -> Option<String> {
-        let carcassonne_core::geometry::Geometry::Map(m) = &self.inner.geometry else {
+        let carcassonne_core::board::map_board::Geometry::Map(m) = &self.inner.geometry else {
             return None;
         };
         Some({
             // Cannot fail: the summary holds strings, numbers and lists only.
-            serde_json::to_string(&carcassonne_core::map::summarize(&m.def))
+            serde_json::to_string(&carcassonne_core::data::map::summarize(&m.def))
                 .expect("a summary serialises")
         })
     }
@@ -417,8 +417,8 @@ impl Rules {
     /// (two joined maps as one grid); empty without a map.
     pub(crate) fn map_grid(&self) -> Vec<String> {
         match &self.inner.geometry {
-            carcassonne_core::geometry::Geometry::Map(m) => m.def.grid_rows(),
-            carcassonne_core::geometry::Geometry::Open => Vec::new(),
+            carcassonne_core::board::map_board::Geometry::Map(m) => m.def.grid_rows(),
+            carcassonne_core::board::map_board::Geometry::Open => Vec::new(),
         }
     }
 
@@ -495,7 +495,7 @@ impl Rules {
     }
     #[staticmethod]
     pub(crate) fn from_json(text: &str) -> PyResult<Rules> {
-        let limit = carcassonne_core::record::MAX_RECORD_BYTES;
+        let limit = carcassonne_core::engine::record::MAX_RECORD_BYTES;
         if text.len() > limit {
             return Err(RulesError::new_err(format!(
                 "the rules JSON has {} bytes, more than the {limit} it may have",
@@ -564,7 +564,7 @@ impl Rules {
                     ", map='{}', start_squares={}{}, deck_size={}{}",
                     m,
                     match &s.start_squares {
-                        Some(carcassonne_core::rules::StartSquares::At(list)) => format!(
+                        Some(carcassonne_core::engine::rules::StartSquares::At(list)) => format!(
                             "[{}]",
                             list.iter()
                                 .map(|(c, r)| format!("({c}, {r})"))

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use carcassonne_core::players::{Lineup, Policy, Stop};
-use carcassonne_core::scoring::SCORE_KINDS;
-use carcassonne_core::simulate::{MAX_THREADS_PER_CORE, SimulateError, Study, max_threads};
+use carcassonne_core::engine::scoring::SCORE_KINDS;
+use carcassonne_core::play::players::{Lineup, Policy, Stop};
+use carcassonne_core::play::simulate::{MAX_THREADS_PER_CORE, SimulateError, Study, max_threads};
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -168,7 +168,10 @@ pub fn simulate_totals<'py>(
     let p = t.players;
     let d = PyDict::new(py);
     d.set_item("games", t.games)?;
-    d.set_item("win_share_unit", carcassonne_core::summary::WIN_SHARE_UNIT)?;
+    d.set_item(
+        "win_share_unit",
+        carcassonne_core::play::summary::WIN_SHARE_UNIT,
+    )?;
     d.set_item("win_shares", t.win_shares[..p].to_vec())?;
     d.set_item("win_shares_squared", t.win_shares_squared[..p].to_vec())?;
     d.set_item("scores", t.scores[..p].to_vec())?;

@@ -2,7 +2,7 @@
 //! pictures and encoders that would otherwise parse `Rules.tile_features` strings or put
 //! the tile on a throwaway board to read its symbols.
 
-use carcassonne_core::tileset::TileDef;
+use carcassonne_core::data::tileset::TileDef;
 use pyo3::prelude::*;
 
 /// One feature of a tile (a meeple target), in board orientation for the rotation asked.

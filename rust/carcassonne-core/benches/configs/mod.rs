@@ -8,8 +8,8 @@
 
 use std::sync::Arc;
 
-use carcassonne_core::players::Policy;
-use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
+use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
+use carcassonne_core::play::players::Policy;
 
 pub struct Config {
     /// Short name, used on the command line and in `benches/costs.toml`.

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use carcassonne_core::Game;
-use carcassonne_core::rules::{DataSource, Rules, RulesSpec};
+use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
 
 /// Ships nobody can afford in the test positions (points 2..6).
 pub const EXPENSIVE: &[(u8, &str)] = &[

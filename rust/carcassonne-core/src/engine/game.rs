@@ -1,0 +1,2320 @@
+//! A game in progress: turn flow, legal moves, the checked and unchecked ways to play a
+//! move, scoring during play and at the end, and the event log.
+//!
+//! A turn: the current player holds `tile` (drawn; tiles with no legal placement were
+//! already removed, decision C-3), plays a `Move` (square, rotation, optional meeple on one
+//! of the tile's segments), completed features score, then the next player draws.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::features::{Features, NO_PLAYER};
+use crate::board::grid::Board;
+use crate::board::placed::Placed;
+use crate::data::tileset::{FeatureKind, MAX_SEGMENTS, NO_SEGMENT, Shape, System, TileDef};
+use crate::engine::rules::Rules;
+use crate::engine::scoring::{
+    FIELD_POINTS_PER_CITY, FeatureTally, GOODS_MAJORITY_POINTS, SCORE_KINDS, ScoreKind,
+    edge_feature_points, majority, monastery_points,
+};
+use crate::limits::MAX_PLAYERS;
+use crate::rng::Rng;
+use crate::systems::ferries::state::{FerryLink, FerryMoves, lake_ends, pairs};
+use crate::systems::south_seas::state::FridayState;
+use crate::systems::south_seas::state::{Phase, SeaState, Spot};
+use crate::topology::{CENTRE, EdgeKind, RING_DELTA, SIDE_NAMES, facing_slot, slot};
+
+/// A move: where the drawn tile goes, how it is turned (quarter turns clockwise), the
+/// segment of the tile (index in its tile definition) that gets a meeple, if any, and, with
+/// The Ferries, the two road ends the new ferry joins (lake tiles only, `a < b`) and the
+/// ferries moved this turn (ordered by square). In South Seas the meeple is an islander,
+/// and `retrieve` takes one back instead.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub struct Move {
+    pub x: i32,
+    pub y: i32,
+    pub rotation: u8,
+    pub meeple: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ferry: Option<(u8, u8)>,
+    #[serde(default, skip_serializing_if = "FerryMoves::is_empty")]
+    pub ferry_moves: FerryMoves,
+    /// South Seas step 2b: instead of placing an islander, take back the current player's
+    /// islander standing there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retrieve: Option<Spot>,
+}
+
+impl Move {
+    /// A tile placement with an optional meeple and no ferry choices.
+    pub fn place(x: i32, y: i32, rotation: u8, meeple: Option<u8>) -> Self {
+        Move {
+            x,
+            y,
+            rotation,
+            meeple,
+            ..Move::default()
+        }
+    }
+}
+
+/// A tile position on the board, before the meeple choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub cell: u32,
+    pub rotation: u8,
+}
+
+/// Why a move was refused. The game is unchanged when a move is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    GameOver,
+    BadRotation(u8),
+    Occupied {
+        x: i32,
+        y: i32,
+    },
+    NotAdjacent {
+        x: i32,
+        y: i32,
+    },
+    EdgeMismatch {
+        side: usize,
+        tile: EdgeKind,
+        neighbour: EdgeKind,
+    },
+    SymmetricRotation {
+        tile: String,
+        rotation: u8,
+        canonical: u8,
+    },
+    NoSuchSegment {
+        tile: String,
+        segment: u8,
+        segments: usize,
+    },
+    FarmersOff,
+    NoMeeplesLeft {
+        player: usize,
+    },
+    FeatureOccupied {
+        feature: String,
+    },
+    FerryMissing {
+        tile: String,
+    },
+    NotALake {
+        tile: String,
+    },
+    BadFerryEnds {
+        tile: String,
+        a: u8,
+        b: u8,
+    },
+    FerryNotMovable {
+        x: i32,
+        y: i32,
+    },
+    FerryMovesUnordered,
+    FerryNotMoved {
+        x: i32,
+        y: i32,
+    },
+    NotSouthSeas,
+    PlaceAndRetrieve,
+    RetrieveWithSupply,
+    NoOwnIslander {
+        x: i32,
+        y: i32,
+        segment: u8,
+    },
+    NotPlacePhase,
+    DecisionPending,
+    NotDeliveryPhase,
+    NotMarketPhase,
+    NotFridayPhase,
+    FridayStays,
+    NoSuchFridayTile {
+        tile: u8,
+    },
+    NotHomecomingPhase,
+    NoTrade {
+        give: u8,
+        take: u8,
+    },
+    NotTopShip {
+        slot: u8,
+        top: Vec<u8>,
+    },
+    NoSuchShip {
+        slot: u8,
+        display: usize,
+    },
+    MissingWares {
+        pay: [u8; 3],
+        have: [u32; 3],
+    },
+    WrongWares {
+        pay: [u8; 3],
+        need: String,
+    },
+}
+
+fn edge_name(e: EdgeKind) -> &'static str {
+    match e {
+        EdgeKind::City => "city",
+        EdgeKind::Road => "road",
+        EdgeKind::Field => "field",
+    }
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::GameOver => write!(f, "the game is over; no more moves can be played"),
+            IllegalMove::BadRotation(r) => write!(
+                f,
+                "rotation must be 0, 1, 2 or 3 (quarter turns clockwise), got {r}"
+            ),
+            IllegalMove::Occupied { x, y } => write!(f, "square ({x}, {y}) already holds a tile"),
+            IllegalMove::NotAdjacent { x, y } => {
+                write!(
+                    f,
+                    "square ({x}, {y}) does not touch any placed tile edge to edge"
+                )
+            }
+            IllegalMove::EdgeMismatch {
+                side,
+                tile,
+                neighbour,
+            } => write!(
+                f,
+                "the tile's {} side shows a {} but the neighbouring tile shows a {}",
+                // `check` gives sides 0..4; a value built by hand prints as "?".
+                SIDE_NAMES.get(*side).unwrap_or(&"?"),
+                edge_name(*tile),
+                edge_name(*neighbour)
+            ),
+            IllegalMove::SymmetricRotation {
+                tile,
+                rotation,
+                canonical,
+            } => write!(
+                f,
+                "{tile} is symmetric: rotation {rotation} is the same placement as rotation {canonical}; play rotation {canonical}"
+            ),
+            IllegalMove::NoSuchSegment {
+                tile,
+                segment,
+                segments,
+            } => {
+                write!(
+                    f,
+                    "{tile} has no feature {segment} (it has {segments}, numbered from 0)"
+                )
+            }
+            IllegalMove::FarmersOff => {
+                write!(f, "farmers are off in these rules: no meeple on a field")
+            }
+            IllegalMove::NoMeeplesLeft { player } => {
+                write!(f, "player {player} has no meeple left in supply")
+            }
+            IllegalMove::FeatureOccupied { feature } => {
+                write!(
+                    f,
+                    "the {feature} joins a feature that already holds a meeple"
+                )
+            }
+            IllegalMove::FerryMissing { tile } => write!(
+                f,
+                "{tile} is a lake tile: the move must place its ferry on two of its road ends"
+            ),
+            IllegalMove::NotALake { tile } => {
+                write!(
+                    f,
+                    "{tile} has no lake: a ferry can only be placed on a lake tile"
+                )
+            }
+            IllegalMove::BadFerryEnds { tile, a, b } => write!(
+                f,
+                "a ferry on {tile} must join two different road ends of that lake, smaller index first; ({a}, {b}) does not"
+            ),
+            IllegalMove::FerryNotMovable { x, y } => write!(
+                f,
+                "the ferry at ({x}, {y}) may not move this turn: only the nearest ferry on each road this tile extends may move"
+            ),
+            IllegalMove::FerryMovesUnordered => write!(
+                f,
+                "each ferry moves at most once per turn: list ferry moves once each, ordered by (x, y)"
+            ),
+            IllegalMove::FerryNotMoved { x, y } => write!(
+                f,
+                "the ferry at ({x}, {y}) already joins those road ends: a move must take it elsewhere"
+            ),
+            IllegalMove::NotSouthSeas => write!(
+                f,
+                "only South Seas lets a player take an islander back (retrieve)"
+            ),
+            IllegalMove::PlaceAndRetrieve => write!(
+                f,
+                "a turn either places an islander or takes one back, not both"
+            ),
+            IllegalMove::RetrieveWithSupply => write!(
+                f,
+                "these rules (retrieve_only_when_supply_empty) allow taking an islander back only with an empty supply"
+            ),
+            IllegalMove::NoOwnIslander { x, y, segment } => write!(
+                f,
+                "no islander of the current player stands on feature {segment} of the tile at ({x}, {y})"
+            ),
+            IllegalMove::NotPlacePhase => write!(
+                f,
+                "the current player must first decide the delivery (deliver to a ship or not)"
+            ),
+            IllegalMove::DecisionPending => write!(
+                f,
+                "a decision must be made first: a market ship, Friday's move or an islander taken home (see the game's phase)"
+            ),
+            IllegalMove::NotDeliveryPhase => write!(
+                f,
+                "no delivery is possible now: the current player must place the drawn tile"
+            ),
+            IllegalMove::NotFridayPhase => write!(f, "Friday is not to be moved now"),
+            IllegalMove::FridayStays => write!(
+                f,
+                "Friday must move to another tile: he already stands on that one"
+            ),
+            IllegalMove::NoSuchFridayTile { tile } => {
+                write!(f, "Friday tile {tile} is not a revealed Friday tile")
+            }
+            IllegalMove::NotHomecomingPhase => write!(f, "no islander is to be taken home now"),
+            IllegalMove::NoTrade { give, take } => write!(
+                f,
+                "no trade of ware {give} for ware {take} now: trading needs Friday's trading bonus, once per turn, a ware to give and another kind to take"
+            ),
+            IllegalMove::NotMarketPhase => write!(f, "no market ship is to be chosen now"),
+            IllegalMove::NotTopShip { slot, top } => write!(
+                f,
+                "a completed market takes a face-up ship with the most points: slot {slot} is not one of {top:?}"
+            ),
+            IllegalMove::NoSuchShip { slot, display } => write!(
+                f,
+                "no ship in display slot {slot}: {display} ships are face up (slots from 0)"
+            ),
+            IllegalMove::MissingWares { pay, have } => write!(
+                f,
+                "delivering {pay:?} (shells, bananas, fish) needs more wares than the player holds {have:?}"
+            ),
+            IllegalMove::WrongWares { pay, need } => write!(
+                f,
+                "{pay:?} (shells, bananas, fish) does not meet the ship's need {need:?}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// One entry of the scoring log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreEvent {
+    /// Turn during which it happened (1 = the first tile after the start tile); final
+    /// scoring uses the number of turns played.
+    pub turn: u32,
+    pub kind: ScoreKind,
+    /// Points each listed player receives.
+    pub points: i32,
+    pub players: Vec<u8>,
+    /// Squares of the tiles the feature covers (empty for goods majorities).
+    pub tiles: Vec<(i32, i32)>,
+    /// Carcassonne Maps: ids of the map's printed pieces in the feature (large-city
+    /// squares, border pieces, ferry connections; their squares are among `tiles`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub printed: Vec<String>,
+    pub complete: bool,
+    pub final_scoring: bool,
+    /// Traders & Builders: goods taken by `players[0]` when completing a city (points 0),
+    /// or the good a majority was for.
+    pub goods: [u16; 3],
+}
+
+/// Why the tiles of a segment group (during evaluation) might complete.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Contacts {
+    pub(crate) n: usize,
+    pub(crate) seg: [u8; 12],
+    pub(crate) root: [u32; 12],
+    pub(crate) matched: [u8; MAX_SEGMENTS],
+    /// Open ends per segment that a map's neutral border, waves or highlights close.
+    pub(crate) closed: [u8; MAX_SEGMENTS],
+}
+
+/// Features already scored this turn.
+#[derive(Default)]
+struct Scored {
+    len: usize,
+    roots: [u32; MAX_SEGMENTS + 4 * crate::systems::ferries::state::MAX_FERRY_MOVES],
+}
+
+/// Segments of a candidate tile grouped by the features they would join.
+#[derive(Clone, Copy)]
+pub(crate) struct Groups {
+    pub(crate) contacts: Contacts,
+    /// Representative segment of each segment's group.
+    pub(crate) group: [u8; MAX_SEGMENTS],
+    /// Bit i set when the group represented by segment i already holds a meeple.
+    pub(crate) busy: u16,
+}
+
+/// One award of the end-of-game scoring of a classic game (`Game::end_awards`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EndAward {
+    pub(crate) winners: u8,
+    pub(crate) points: i32,
+    pub(crate) kind: ScoreKind,
+    /// The feature scored (none for goods majorities).
+    pub(crate) root: Option<u32>,
+    /// Goods majorities: the good and the most of it any player holds.
+    pub(crate) good: Option<(usize, u16)>,
+}
+
+/// Reused buffers of the end-of-game scoring (tiles of a feature, occupied roots, the
+/// cities of a field).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EndScratch {
+    pub(crate) tiles: Vec<u16>,
+    pub(crate) roots: Vec<u32>,
+    pub(crate) cities: Vec<u32>,
+}
+
+// `Clone`: field by field, in `clone`.
+#[derive(Debug)]
+pub struct Game {
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) board: Board,
+    pub(crate) features: Features,
+    pub(crate) deck: Vec<u16>,
+    pub(crate) next_draw: usize,
+    pub(crate) tile: Option<u16>,
+    pub(crate) current: usize,
+    pub(crate) turn: u32,
+    pub(crate) scores: [i32; MAX_PLAYERS],
+    pub(crate) by_kind: [[i32; SCORE_KINDS]; MAX_PLAYERS],
+    pub(crate) supply: [u8; MAX_PLAYERS],
+    pub(crate) goods: [[u16; 3]; MAX_PLAYERS],
+    pub(crate) discarded: Vec<(u32, u16)>,
+    pub(crate) moves: Vec<Move>,
+    pub(crate) events: Vec<ScoreEvent>,
+    pub(crate) record_events: bool,
+    pub(crate) over: bool,
+    pub(crate) seed: Option<(u64, u64)>,
+    pub(crate) tiles_buf: Vec<u16>,
+    /// (x, y, element) of monasteries holding a meeple and not yet complete.
+    pub(crate) watched_monasteries: Vec<(i32, i32, u32)>,
+    /// Ferries on the board (The Ferries).
+    pub(crate) ferries: Vec<FerryLink>,
+    /// Reused buffer for rebuilding a feature.
+    pub(crate) scratch: Vec<u32>,
+    /// South Seas: wares, ships, boats, the delivery phase.
+    pub(crate) sea: SeaState,
+    /// Friday (South Seas expansion): weeks and where Friday stands.
+    pub(crate) friday: FridayState,
+    /// Maps, small-town variant 1: the player to move covered a small town and plays
+    /// again; and whether the turn being played is such an extra turn (never two).
+    pub(crate) extra_turn_due: bool,
+    pub(crate) in_extra_turn: bool,
+    /// Reused by the end-of-game scoring: the cities of a field, the awards.
+    pub(crate) end_cities: Vec<u32>,
+    pub(crate) end_awards: Vec<EndAward>,
+}
+
+/// Calls `f(side, position on the side, segment, neighbour's element)` for every slot where a
+/// segment of `tile` at `cell` touches a segment of a placed neighbour: the one place that
+/// says how tiles connect, used both to join features and to evaluate a move. `ON_MAP`:
+/// the board is a map's (see `Board::across`).
+#[inline]
+fn for_each_contact<const ON_MAP: bool>(
+    rules: &Rules,
+    board: &Board,
+    cell: u32,
+    tile: u16,
+    rotation: u8,
+    mut f: impl FnMut(usize, usize, u8, u32),
+) {
+    let def = &rules.tiles[tile as usize];
+    // Rotations are below 4 (`& 3` lets the compiler drop the bounds checks).
+    let own = &def.slot_segment[rotation as usize & 3];
+    // On a map, the four cells across come from one row of its table.
+    let across = if ON_MAP {
+        board.across_row::<true>(cell)
+    } else {
+        [0; 4]
+    };
+    for side in 0..4 {
+        let n = if ON_MAP {
+            across[side]
+        } else {
+            board.neighbour_cell(cell, side)
+        };
+        let Some(nb) = board.placed_at(n) else {
+            continue;
+        };
+        let nbp = &board.placed[nb];
+        let theirs = &rules.tiles[nbp.tile as usize].slot_segment[nbp.rotation as usize & 3];
+        for pos in 0..3 {
+            let s = slot(side, pos);
+            let seg = own[s];
+            if seg == NO_SEGMENT {
+                continue;
+            }
+            let nseg = theirs[facing_slot(s)];
+            // A map's ferry connection shows no land beside its road (a half-edge without
+            // a segment): nothing joins there. No tile of a tile file has one.
+            if ON_MAP && nseg == NO_SEGMENT {
+                continue;
+            }
+            f(side, pos, seg, nbp.first_element + nseg as u32);
+        }
+    }
+}
+
+/// Puts a tile on the board and unions each segment with the segments it touches. A free
+/// function over disjoint fields so the hot path borrows the rules without cloning the Arc.
+fn place_and_join<const ON_MAP: bool>(
+    rules: &Rules,
+    board: &mut Board,
+    features: &mut Features,
+    cell: u32,
+    tile: u16,
+    rotation: u8,
+) -> Joined {
+    let def = &rules.tiles[tile as usize];
+    let index = board.placed.len() as u16;
+    let first = features.add_tile(index, &def.segments);
+    let map = match &rules.geometry {
+        crate::board::map_board::Geometry::Map(m) if ON_MAP => Some(&**m),
+        _ => None,
+    };
+    let placed = board.place::<ON_MAP>(
+        map,
+        cell,
+        tile,
+        rotation,
+        first,
+        &def.edges_at[rotation as usize & 3],
+    );
+    let mut ferry_roads = 0u8;
+    let mut occupied = 0u16;
+    let mut touched = 0u16;
+    let south_seas = rules.system == System::SouthSeas;
+    let ferries = rules.ferries;
+    let open_slots = def.open_slots[rotation as usize & 3];
+    // The slots of one side often pair the same two segments (a city side: all three),
+    // and nothing joins in between: the union is done once.
+    let mut last = (u8::MAX, u32::MAX, 0u32);
+    for_each_contact::<ON_MAP>(
+        rules,
+        board,
+        cell,
+        tile,
+        rotation,
+        |side, pos, seg, neighbour| {
+            let r = if (last.0, last.1) == (seg, neighbour) {
+                last.2
+            } else {
+                let r = features.union(first + seg as u32, neighbour);
+                last = (seg, neighbour, r);
+                r
+            };
+            // Both tests below depend on the board, so they are hard to predict: computed
+            // without branching.
+            touched |= 1 << seg;
+            let root = features.node_mut(r);
+            if south_seas {
+                occupied |= ((root.meeple_total > 0) as u16) << seg;
+            }
+            // At an open-counting slot one open side of each of the two features is now
+            // matched.
+            let open = ((open_slots >> slot(side, pos)) & 1) as i16;
+            root.open -= 2 * open;
+            // The Ferries: the road joined here may lead to a ferry that can move.
+            if ferries && open != 0 && root.ferries > 0 {
+                ferry_roads |= 1 << side;
+            }
+        },
+    );
+    // A map's neutral border, waves and highlights close the features facing them: each
+    // open end there is matched as if by a neighbour (M-5, M-9).
+    if ON_MAP {
+        let closing = board.closing_sides(cell);
+        if closing != 0 {
+            touched |= close_sides(features, def, first, rotation, closing);
+        }
+    }
+    Joined {
+        placed,
+        ferry_roads,
+        occupied,
+        touched,
+    }
+}
+
+/// Closes the open ends of a tile's segments on the `closing` sides (bit per side) as if
+/// a neighbour matched them; returns the segments touched (bit per segment). Kept out of
+/// `place_and_join`, which the open grid runs without it.
+#[inline(never)]
+fn close_sides(
+    features: &mut Features,
+    def: &TileDef,
+    first: u32,
+    rotation: u8,
+    closing: u8,
+) -> u16 {
+    let own = &def.slot_segment[rotation as usize & 3];
+    let open_slots = def.open_slots[rotation as usize & 3];
+    let mut touched = 0u16;
+    for s in (0..crate::topology::SLOTS).filter(|s| closing & (1 << (s / 3)) != 0) {
+        let seg = own[s];
+        if seg == NO_SEGMENT || (open_slots >> s) & 1 == 0 {
+            continue;
+        }
+        let r = features.find(first + seg as u32);
+        features.node_mut(r).open -= 1;
+        touched |= 1 << seg;
+    }
+    touched
+}
+
+/// What placing a tile did.
+struct Joined {
+    /// Index of the tile in `Board::placed`.
+    placed: usize,
+    /// Sides where the tile joined a road holding a ferry (bit per side): only from these
+    /// can a walk reach a ferry that may move (F-3). A road joined at one side and merged
+    /// at another may be marked at both; the walk decides.
+    ferry_roads: u8,
+    /// Segments (bit per segment) that joined a feature holding a meeple: with the
+    /// segment the player's own meeple goes on, the only features this tile can make
+    /// worth evaluating (South Seas gives nothing for unoccupied ones).
+    pub(crate) occupied: u16,
+    /// Segments (bit per segment) that touched a neighbour: alone, a road or city segment
+    /// has an open side, so only these can have closed a feature.
+    touched: u16,
+}
+
+/// The goods majorities of Traders & Builders: `f(good, winners, most held)` for each
+/// good someone holds (all tied players win).
+pub(crate) fn goods_majorities(
+    goods: &[[u16; 3]; MAX_PLAYERS],
+    players: usize,
+    mut f: impl FnMut(usize, u8, u16),
+) {
+    for g in 0..3 {
+        let best = (0..players).map(|p| goods[p][g]).max().unwrap_or(0);
+        if best == 0 {
+            continue;
+        }
+        let winners = (0..players)
+            .filter(|p| goods[*p][g] == best)
+            .fold(0u8, |m, p| m | (1 << p));
+        f(g, winners, best);
+    }
+}
+
+impl Game {
+    /// A game drawing exactly `deck` (tile indices of `rules.tiles`) in order, after the
+    /// start tile. Records the event log.
+    ///
+    /// Panics if an entry of `deck` is not an index of `rules.tiles`; the deck should hold
+    /// at most 4000 tiles (the board is sized for it). `Rules::deck_from_ids` gives a
+    /// checked deck, and loading a record (`Game::from_record`) uses it.
+    pub fn new(rules: Arc<Rules>, deck: Vec<u16>) -> Self {
+        let mut g = Game {
+            board: Board::with_geometry(deck.len() + 1, &rules.geometry),
+            rules,
+            features: Features::default(),
+            deck: Vec::new(),
+            next_draw: 0,
+            tile: None,
+            current: 0,
+            turn: 0,
+            scores: [0; MAX_PLAYERS],
+            by_kind: [[0; SCORE_KINDS]; MAX_PLAYERS],
+            supply: [0; MAX_PLAYERS],
+            goods: [[0; 3]; MAX_PLAYERS],
+            discarded: Vec::new(),
+            moves: Vec::new(),
+            events: Vec::new(),
+            record_events: true,
+            over: false,
+            seed: None,
+            tiles_buf: Vec::new(),
+            watched_monasteries: Vec::new(),
+            ferries: Vec::new(),
+            scratch: Vec::new(),
+            sea: SeaState::default(),
+            friday: FridayState::default(),
+            extra_turn_due: false,
+            in_extra_turn: false,
+            end_cities: Vec::new(),
+            end_awards: Vec::new(),
+        };
+        if g.rules.system == System::SouthSeas {
+            g.sea.pile = (0..g.rules.ships.len() as u16).collect();
+            g.friday.order = (0..g.rules.friday.len() as u8).collect();
+        }
+        g.reset(deck.into_iter());
+        g
+    }
+
+    /// A South Seas game drawing exactly `deck`, with the ships in the order `ships`
+    /// (indices into the rules' ships; the first four are face up at the start).
+    /// Panics unless `ships` lists every ship once (`Rules::ships_from_ids` checks ids),
+    /// and on a bad deck as `Game::new` does.
+    pub fn with_ships(rules: Arc<Rules>, deck: Vec<u16>, ships: Vec<u16>) -> Self {
+        let friday = (0..rules.friday.len() as u8).collect();
+        Game::with_orders(rules, deck, ships, friday)
+    }
+
+    /// `with_ships`, with the Friday tiles revealed in the order `friday` (indices into
+    /// the rules' Friday tiles, each once). Panics unless `ships` and `friday` each list
+    /// every ship or Friday tile of the rules once (`Rules::ships_from_ids` and
+    /// `Rules::friday_from_ids` check ids), and on a bad deck as `Game::new` does.
+    pub fn with_orders(
+        rules: Arc<Rules>,
+        deck: Vec<u16>,
+        ships: Vec<u16>,
+        friday: Vec<u8>,
+    ) -> Self {
+        // Checked here, once per game: later the ship order indexes `rules.ships` freely.
+        let mut sorted = ships.clone();
+        sorted.sort_unstable();
+        assert!(
+            sorted.iter().copied().eq(0..rules.ships.len() as u16),
+            "a ship order lists every ship of the rules once"
+        );
+        let mut sorted = friday.clone();
+        sorted.sort_unstable();
+        assert!(
+            sorted.iter().copied().eq(0..rules.friday.len() as u8),
+            "a Friday order lists every Friday tile of the rules once"
+        );
+        let mut g = Game::new(rules, Vec::new());
+        g.sea.pile = ships;
+        g.friday.order = friday;
+        g.reset(deck.into_iter());
+        g
+    }
+
+    /// A game whose deck is the rules' full tile set shuffled by game `game_index` of the
+    /// study with root `seed`.
+    pub fn shuffled(rules: Arc<Rules>, seed: u64, game_index: u64) -> Self {
+        let mut g = Game::new(rules, Vec::new());
+        let mut rng = Rng::for_game(seed, game_index);
+        g.reset_shuffled(&mut rng);
+        g.seed = Some((seed, game_index));
+        g
+    }
+
+    /// Starts again with the full tile set shuffled by `rng`, reusing every buffer.
+    pub fn reset_shuffled(&mut self, rng: &mut Rng) {
+        let mut deck = std::mem::take(&mut self.deck);
+        deck.clear();
+        deck.extend_from_slice(&self.rules.full_deck);
+        rng.shuffle(&mut deck);
+        // Carcassonne Maps plays a chosen number of the tiles (a no-op otherwise).
+        deck.truncate(self.rules.deck_limit);
+        self.deck = deck;
+        if self.rules.system == System::SouthSeas {
+            let mut pile = std::mem::take(&mut self.sea.pile);
+            pile.clear();
+            pile.extend(0..self.rules.ships.len() as u16);
+            rng.shuffle(&mut pile);
+            self.sea.pile = pile;
+            if self.rules.spec.friday {
+                let mut order = std::mem::take(&mut self.friday.order);
+                order.clear();
+                order.extend(0..self.rules.friday.len() as u8);
+                rng.shuffle(&mut order);
+                self.friday.order = order;
+            }
+        }
+        self.setup();
+    }
+
+    /// Starts again with the given draw order, reusing every buffer. Panics on a bad deck
+    /// as `Game::new` does.
+    pub fn reset(&mut self, deck: impl Iterator<Item = u16>) {
+        self.deck.clear();
+        self.deck.extend(deck);
+        self.setup();
+    }
+
+    pub fn set_record_events(&mut self, on: bool) {
+        self.record_events = on;
+    }
+
+    fn setup(&mut self) {
+        let rules = Arc::clone(&self.rules);
+        self.board.reset(self.deck.len() + 1);
+        self.features.clear();
+        self.next_draw = 0;
+        self.current = 0;
+        self.turn = 0;
+        self.scores = [0; MAX_PLAYERS];
+        self.by_kind = [[0; SCORE_KINDS]; MAX_PLAYERS];
+        self.supply = [0; MAX_PLAYERS];
+        for p in 0..rules.players() {
+            self.supply[p] = rules.spec.meeples as u8;
+        }
+        self.goods = [[0; 3]; MAX_PLAYERS];
+        self.discarded.clear();
+        self.moves.clear();
+        self.events.clear();
+        self.watched_monasteries.clear();
+        self.ferries.clear();
+        self.sea.reset();
+        self.update_least_need();
+        self.friday.reset();
+        self.over = false;
+        self.seed = None;
+        self.extra_turn_due = false;
+        self.in_extra_turn = false;
+        let start = rules.start_tile;
+        match self.board.map().cloned() {
+            None => {
+                // Cannot fail: `Board::reset` sized the grid around (0, 0) with a margin of 2.
+                let cell = self.board.cell(0, 0).expect("origin is on the board");
+                self.add_tile(cell, start, 0);
+            }
+            Some(map) => {
+                // The printed pieces first (they open nothing), then the start tile and
+                // the first tiles of the deck, unturned, on the start squares used. The
+                // pieces are the same in every game: the first game puts them down one by
+                // one and keeps the result, the next ones copy it.
+                match map.printed.get() {
+                    Some(t) => {
+                        self.board.apply_printed(t);
+                        self.features.extend_nodes(&t.nodes);
+                    }
+                    None => {
+                        for &(cell, tile, shown) in &map.pieces {
+                            let joined = self.add_tile(cell, tile, 0);
+                            self.board.show_at(joined.placed, shown);
+                        }
+                        let t = self.board.printed_template(self.features.nodes().to_vec());
+                        // Another thread may have made it meanwhile: the same template.
+                        let _ = map.printed.set(t);
+                    }
+                }
+                // The start tile on the first start square, then the next tiles of the
+                // deck on the others (M-12): each turned as asked, or by default the
+                // first clockwise rotation whose edges fit what stands and is printed
+                // around the square. A deck tile that does not fit is removed (C-3) and
+                // the next one drawn; the start tile was checked with the rules.
+                for (k, square) in rules.starts.iter().enumerate() {
+                    // Cannot fail: the map's squares are cells of its board.
+                    let cell = self
+                        .board
+                        .cell(square.at.0 as i32, square.at.1 as i32)
+                        .expect("a map square is on the board");
+                    let demand = self.board.demand_at(&map, cell);
+                    let rotation = |tile: u16| {
+                        let def = &rules.tiles[tile as usize];
+                        let fits = |r: u8| {
+                            (0..4).all(|side| {
+                                let want = (demand >> (2 * side)) & 3;
+                                want == 0 || want == def.edges_at[r as usize][side] as u8
+                            })
+                        };
+                        match square.rotation {
+                            Some(r) => fits(r).then_some(r),
+                            None => (0..4).find(|&r| fits(r)),
+                        }
+                    };
+                    if k == 0 {
+                        // Cannot fail: `Rules::new` refused a start tile that does not
+                        // fit its square, and nothing stands there yet.
+                        let r = rotation(start).expect("the rules checked the start tile");
+                        self.add_tile(cell, start, r);
+                        continue;
+                    }
+                    while self.next_draw < self.deck.len() {
+                        let tile = self.deck[self.next_draw];
+                        self.next_draw += 1;
+                        match rotation(tile) {
+                            Some(r) => {
+                                self.add_tile(cell, tile, r);
+                                break;
+                            }
+                            None => self.discarded.push((0, tile)),
+                        }
+                    }
+                }
+            }
+        }
+        self.draw();
+    }
+
+    // ----- read access -------------------------------------------------------------
+
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+    pub fn current_player(&self) -> usize {
+        self.current
+    }
+    /// The tile the current player must place, or None once the game is over.
+    pub fn tile(&self) -> Option<u16> {
+        self.tile
+    }
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+    pub fn scores(&self) -> &[i32] {
+        &self.scores[..self.rules.players()]
+    }
+    /// Points of `player` by kind (zeros for a player not in the game).
+    pub fn points_by_kind(&self, player: usize) -> &[i32; SCORE_KINDS] {
+        self.by_kind.get(player).unwrap_or(&[0; SCORE_KINDS])
+    }
+    pub fn supply(&self) -> &[u8] {
+        &self.supply[..self.rules.players()]
+    }
+    /// Traders & Builders goods of `player` (zeros for a player not in the game).
+    pub fn goods(&self, player: usize) -> [u16; 3] {
+        self.goods.get(player).copied().unwrap_or_default()
+    }
+    pub fn placed(&self) -> &[Placed] {
+        &self.board.placed
+    }
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    pub fn features(&self) -> &Features {
+        &self.features
+    }
+    pub fn discarded(&self) -> &[(u32, u16)] {
+        &self.discarded
+    }
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+    pub fn events(&self) -> &[ScoreEvent] {
+        &self.events
+    }
+    pub fn deck(&self) -> &[u16] {
+        &self.deck
+    }
+    /// Tiles not yet drawn.
+    pub fn remaining(&self) -> &[u16] {
+        &self.deck[self.next_draw..]
+    }
+    pub fn seed(&self) -> Option<(u64, u64)> {
+        self.seed
+    }
+
+    pub(crate) fn restore_seed(&mut self, seed: Option<(u64, u64)>) {
+        self.seed = seed;
+    }
+
+    /// Winners as a bit set over players (all players with the top score).
+    pub fn winners(&self) -> u8 {
+        let s = self.scores();
+        // Cannot fail: `Rules::new` refuses fewer than MIN_PLAYERS (2) players.
+        let best = *s.iter().max().unwrap();
+        s.iter()
+            .enumerate()
+            .filter(|(_, v)| **v == best)
+            .fold(0, |m, (p, _)| m | (1 << p))
+    }
+
+    /// Union-find element of segment `segment` of placed tile `placed`. Panics if `placed`
+    /// is not an index of `placed()`; `segment` is not checked against the tile's segments
+    /// (`spot_element` checks both).
+    pub fn element(&self, placed: usize, segment: usize) -> u32 {
+        self.board.placed[placed].first_element + segment as u32
+    }
+
+    /// Squares (distinct) covered by the feature containing element `e` (none for an
+    /// element that is not on the board): tiles and large-city squares; a map's printed
+    /// border pieces and ferry connections stand on no square (`Board::on_square`).
+    pub fn feature_tiles(&self, e: u32) -> Vec<(i32, i32)> {
+        if e as usize >= self.features.len() {
+            return Vec::new();
+        }
+        self.squares_of(e)
+    }
+
+    /// `feature_tiles` for an element known to be on the board (the event log). A map's
+    /// printed border pieces and ferry connections stand on no square: they are named by
+    /// `printed_in`, not here.
+    pub(crate) fn squares_of(&self, e: u32) -> Vec<(i32, i32)> {
+        let mut idx: Vec<u16> = self
+            .features
+            .members(e)
+            .map(|m| self.features.node(m).placed)
+            .filter(|i| self.board.on_square(*i as usize))
+            .collect();
+        idx.sort_unstable();
+        idx.dedup();
+        idx.iter()
+            .map(|i| {
+                (
+                    self.board.placed[*i as usize].x,
+                    self.board.placed[*i as usize].y,
+                )
+            })
+            .collect()
+    }
+
+    /// Ids of the map's printed pieces in the feature containing element `e` (none on the
+    /// open grid, or for an element that is not on the board).
+    pub fn feature_printed(&self, e: u32) -> Vec<String> {
+        if e as usize >= self.features.len() {
+            return Vec::new();
+        }
+        self.printed_in(e)
+    }
+
+    /// Ids of the map's printed pieces in the feature of `e` (none on the open grid).
+    pub(crate) fn printed_in(&self, e: u32) -> Vec<String> {
+        if !self.board.is_map() {
+            return Vec::new();
+        }
+        let mut out: Vec<String> = self
+            .features
+            .members(e)
+            .map(|m| self.board.placed[self.features.node(m).placed as usize].tile)
+            .filter(|t| *t >= self.rules.printed_from)
+            .map(|t| self.rules.tiles[t as usize].id.clone())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    pub fn ferries(&self) -> &[FerryLink] {
+        &self.ferries
+    }
+
+    pub(crate) fn ferries_mut(&mut self) -> &mut Vec<FerryLink> {
+        &mut self.ferries
+    }
+
+    pub(crate) fn scratch_elements(&mut self) -> &mut Vec<u32> {
+        &mut self.scratch
+    }
+
+    pub(crate) fn features_mut(&mut self) -> &mut Features {
+        &mut self.features
+    }
+
+    /// Whether the feature containing element `e` is complete now (false for an element
+    /// that is not on the board).
+    pub fn is_complete(&self, e: u32) -> bool {
+        (e as usize) < self.features.len() && self.root_complete(self.features.find(e))
+    }
+
+    /// `is_complete` for a root element.
+    #[inline]
+    pub(crate) fn root_complete(&self, r: u32) -> bool {
+        let n = self.features.node(r);
+        match n.kind.shape() {
+            Shape::Path | Shape::Area => n.open == 0,
+            Shape::Centre => self.ring_complete(self.board.placed[n.placed as usize].cell, None),
+            // Sea is enclosed when no half-edge is open; fields never complete.
+            Shape::Halves => n.kind == FeatureKind::Sea && n.open == 0,
+        }
+    }
+
+    // ----- legality ------------------------------------------------------------------
+
+    /// Every legal placement of `tile`, appended to `out` (cleared first); none for a tile
+    /// index the rules do not have.
+    pub fn placements_into(&self, tile: u16, out: &mut Vec<Placement>) {
+        if tile as usize >= self.rules.tiles.len() {
+            out.clear();
+            return;
+        }
+        self.placements_unchecked(tile, out);
+    }
+
+    /// `placements_into` for a tile of the rules (the drawn tile: self-play).
+    pub(crate) fn placements_unchecked(&self, tile: u16, out: &mut Vec<Placement>) {
+        out.clear();
+        let legal = self.rules.legal_row(tile);
+        for o in &self.board.open {
+            let mut mask = legal[o.demand as usize];
+            while mask != 0 {
+                let r = mask.trailing_zeros() as u8;
+                mask &= mask - 1;
+                out.push(Placement {
+                    cell: o.cell,
+                    rotation: r,
+                });
+            }
+        }
+    }
+
+    fn has_placement(&self, tile: u16) -> bool {
+        let legal = self.rules.legal_row(tile);
+        self.board
+            .open
+            .iter()
+            .any(|o| legal[o.demand as usize] != 0)
+    }
+
+    /// Whether `tile` fits on the open square at `cell` turned by `rotation`: its edges
+    /// match every neighbour (symmetric duplicates included). Accepts any values: the
+    /// checked queries call it on user input before the lookups that assume a fit.
+    pub(crate) fn fits(&self, tile: u16, cell: u32, rotation: u8) -> bool {
+        let (Some(def), Some(demand)) = (
+            self.rules.tiles.get(tile as usize),
+            self.board.open_demand(cell),
+        ) else {
+            return false;
+        };
+        // A rotation shows the same edges as its canonical one, whose fit the legality
+        // table holds.
+        let Some(&canonical) = def.canonical_of.get(rotation as usize) else {
+            return false;
+        };
+        self.rules.legal_row(tile)[demand as usize] & (1 << canonical) != 0
+    }
+
+    /// The current tile, if placing it at `p` fits (see `fits`).
+    fn fitting(&self, p: Placement) -> Option<u16> {
+        let tile = self.tile?;
+        self.fits(tile, p.cell, p.rotation).then_some(tile)
+    }
+
+    /// Segments of the current tile at `p` on which the current player may put a meeple
+    /// (none when the game is over or the tile does not fit at `p`).
+    pub fn meeple_options(&self, p: Placement) -> u16 {
+        match self.fitting(p) {
+            Some(tile) => self.meeple_options_unchecked(tile, p),
+            None => 0,
+        }
+    }
+
+    /// `meeple_options` for the current tile `tile` at a placement that fits (from
+    /// `placements_into` or `Board::open`); anything else may panic.
+    pub(crate) fn meeple_options_unchecked(&self, tile: u16, p: Placement) -> u16 {
+        if self.supply[self.current] == 0 {
+            return 0;
+        }
+        let g = self.groups(p.cell, tile, p.rotation);
+        self.options_of_groups(tile, &g)
+    }
+
+    /// The meeple options of the current tile once its `groups` are known (the supply
+    /// aside): allowed segments whose feature holds no meeple.
+    pub(crate) fn options_of_groups(&self, tile: u16, g: &Groups) -> u16 {
+        let mut free = 0u16;
+        let allowed = self.rules.meeple_segments[tile as usize];
+        for i in 0..self.rules.tiles[tile as usize].segments.len() {
+            if allowed & (1 << i) != 0 && g.busy & (1 << g.group[i]) == 0 {
+                free |= 1 << i;
+            }
+        }
+        free
+    }
+
+    /// Whether the current player may put a meeple on segment `seg` of the current tile
+    /// at `p`: the same answer as bit `seg` of `meeple_options`, found with fewer lookups.
+    /// Edges join only segments of their own kind, so only the slots of same-kind
+    /// segments are looked at (`Rules::kin_slots`).
+    pub fn meeple_allowed(&self, p: Placement, seg: u8) -> bool {
+        match self.fitting(p) {
+            Some(tile) if (seg as usize) < self.rules.tiles[tile as usize].segments.len() => {
+                self.meeple_allowed_unchecked(tile, p, seg)
+            }
+            _ => false,
+        }
+    }
+
+    /// `meeple_allowed` for the current tile `tile` at a placement that fits and a
+    /// segment of that tile (`check` and the random player establish both); anything
+    /// else may panic.
+    pub(crate) fn meeple_allowed_unchecked(&self, tile: u16, p: Placement, seg: u8) -> bool {
+        if self.board.is_map() {
+            self.meeple_allowed_on_map(tile, p, seg)
+        } else {
+            self.meeple_allowed_on::<false>(tile, p, seg)
+        }
+    }
+
+    /// `meeple_allowed_unchecked` on a map board: kept out of line, so the open grid's
+    /// callers inline only their own form.
+    #[inline(never)]
+    pub(crate) fn meeple_allowed_on_map(&self, tile: u16, p: Placement, seg: u8) -> bool {
+        self.meeple_allowed_on::<true>(tile, p, seg)
+    }
+
+    /// `meeple_allowed_unchecked` on a map board or not (`ON_MAP`, see `Board::across`;
+    /// the random player decides once per move).
+    #[inline]
+    pub(crate) fn meeple_allowed_on<const ON_MAP: bool>(
+        &self,
+        tile: u16,
+        p: Placement,
+        seg: u8,
+    ) -> bool {
+        if self.supply[self.current] == 0
+            || self.rules.meeple_segments[tile as usize] & (1 << seg) == 0
+        {
+            return false;
+        }
+        let rules = &*self.rules;
+        // No meeple stands on any feature of this kind (in South Seas a quarter of the
+        // checks): nothing on the board can be in the way.
+        if self
+            .features
+            .meeples_on(rules.tiles[tile as usize].segments[seg as usize].kind)
+            == 0
+        {
+            debug_assert!(self.meeple_options(p) & (1 << seg) != 0);
+            return true;
+        }
+        let slots = &rules.tiles[tile as usize].slot_segment[p.rotation as usize & 3];
+        let kin = rules.kin_slots[tile as usize * 4 + p.rotation as usize][seg as usize];
+        // (segment, root) of each contact of a same-kind segment; a busy root of `seg`
+        // itself answers at once.
+        let mut n = 0;
+        let mut seg_of = [0u8; 12];
+        let mut root_of = [0u32; 12];
+        let mut others = false;
+        for side in 0..4 {
+            let mut on_side = (kin >> (3 * side)) & 7;
+            if on_side == 0 {
+                continue;
+            }
+            let Some(nb) = self
+                .board
+                .placed_at(self.board.across::<ON_MAP>(p.cell, side))
+            else {
+                continue;
+            };
+            let nbp = &self.board.placed[nb];
+            let nb_slots = &rules.tiles[nbp.tile as usize].slot_segment[nbp.rotation as usize & 3];
+            let mut last = u32::MAX;
+            while on_side != 0 {
+                let s = slot(side, on_side.trailing_zeros() as usize);
+                on_side &= on_side - 1;
+                let own = slots[s];
+                let theirs = nb_slots[facing_slot(s)];
+                // A ferry connection's half-edges beside its road hold nothing (see
+                // `for_each_contact`).
+                if ON_MAP && theirs == NO_SEGMENT {
+                    continue;
+                }
+                let neighbour = nbp.first_element + theirs as u32;
+                // The slots of a side often touch the same neighbour segment. (`last` is
+                // u32::MAX until a contact was recorded, so `n >= 1` when it matches.)
+                if neighbour == last && seg_of[n - 1] == own {
+                    continue;
+                }
+                last = neighbour;
+                let root = self.features.find(neighbour);
+                if own == seg && self.features.node(root).meeple_total > 0 {
+                    debug_assert!(self.meeple_options(p) & (1 << seg) == 0);
+                    return false;
+                }
+                others |= own != seg;
+                seg_of[n] = own;
+                root_of[n] = root;
+                n += 1;
+            }
+        }
+        // Grow `seg`'s group through shared roots; it is busy if any root it reaches is.
+        let mut group = 1u16 << seg;
+        while others {
+            let mut grown = group;
+            for a in 0..n {
+                if group & (1 << seg_of[a]) == 0 {
+                    continue;
+                }
+                for b in 0..n {
+                    if root_of[b] == root_of[a] {
+                        grown |= 1 << seg_of[b];
+                    }
+                }
+            }
+            others = grown != group;
+            group = grown;
+        }
+        let free = (0..n).all(|k| {
+            group & (1 << seg_of[k]) == 0 || self.features.node(root_of[k]).meeple_total == 0
+        });
+        debug_assert_eq!(free, self.meeple_options(p) & (1 << seg) != 0);
+        free
+    }
+
+    /// Which features of the board each segment of `tile` at `cell` would touch.
+    fn contacts(&self, cell: u32, tile: u16, rotation: u8) -> Contacts {
+        if self.board.is_map() {
+            self.contacts_on::<true>(cell, tile, rotation)
+        } else {
+            self.contacts_on::<false>(cell, tile, rotation)
+        }
+    }
+
+    /// `contacts` on a map board or not (`ON_MAP`, see `Board::across`).
+    #[inline]
+    fn contacts_on<const ON_MAP: bool>(&self, cell: u32, tile: u16, rotation: u8) -> Contacts {
+        let mut c = Contacts::default();
+        let mut last = (u32::MAX, 0u32);
+        for_each_contact::<ON_MAP>(
+            &self.rules,
+            &self.board,
+            cell,
+            tile,
+            rotation,
+            |_, pos, seg, neighbour| {
+                // Adjacent slots often touch the same neighbour segment: one find.
+                let root = if neighbour == last.0 {
+                    last.1
+                } else {
+                    let root = self.features.find(neighbour);
+                    last = (neighbour, root);
+                    root
+                };
+                if pos == CENTRE {
+                    c.matched[seg as usize] += 1;
+                }
+                if !(0..c.n).any(|k| c.seg[k] == seg && c.root[k] == root) {
+                    c.seg[c.n] = seg;
+                    c.root[c.n] = root;
+                    c.n += 1;
+                }
+            },
+        );
+        if ON_MAP {
+            let closing = self.board.closing_sides(cell);
+            if closing != 0 {
+                self.count_closed(&mut c, tile, rotation, closing);
+            }
+        }
+        c
+    }
+
+    /// `Contacts::closed` for a tile on a map square with `closing` sides.
+    #[inline(never)]
+    fn count_closed(&self, c: &mut Contacts, tile: u16, rotation: u8, closing: u8) {
+        let def = &self.rules.tiles[tile as usize];
+        let own = &def.slot_segment[rotation as usize & 3];
+        let open_slots = def.open_slots[rotation as usize & 3];
+        for s in (0..crate::topology::SLOTS).filter(|s| closing & (1 << (s / 3)) != 0) {
+            if own[s] != NO_SEGMENT && (open_slots >> s) & 1 != 0 {
+                c.closed[own[s] as usize] += 1;
+            }
+        }
+    }
+
+    pub(crate) fn groups(&self, cell: u32, tile: u16, rotation: u8) -> Groups {
+        let c = self.contacts(cell, tile, rotation);
+        let mut group = [0u8; MAX_SEGMENTS];
+        for (i, g) in group.iter_mut().enumerate() {
+            *g = i as u8;
+        }
+        fn rep(group: &[u8; MAX_SEGMENTS], mut i: u8) -> u8 {
+            while group[i as usize] != i {
+                i = group[i as usize];
+            }
+            i
+        }
+        for a in 0..c.n {
+            for b in a + 1..c.n {
+                if c.root[a] == c.root[b] {
+                    let (ra, rb) = (rep(&group, c.seg[a]), rep(&group, c.seg[b]));
+                    if ra != rb {
+                        group[ra.max(rb) as usize] = ra.min(rb);
+                    }
+                }
+            }
+        }
+        for i in 0..MAX_SEGMENTS {
+            group[i] = rep(&group, i as u8);
+        }
+        let mut busy = 0u16;
+        for k in 0..c.n {
+            if self.features.node(c.root[k]).meeple_total > 0 {
+                busy |= 1 << group[c.seg[k] as usize];
+            }
+        }
+        Groups {
+            contacts: c,
+            group,
+            busy,
+        }
+    }
+
+    /// Checks a move without playing it.
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+        let Some(tile) = self.tile else {
+            return Err(IllegalMove::GameOver);
+        };
+        if self.sea.phase != Phase::Place {
+            return Err(match self.sea.phase {
+                Phase::Deliver => IllegalMove::NotPlacePhase,
+                _ => IllegalMove::DecisionPending,
+            });
+        }
+        if mv.rotation > 3 {
+            return Err(IllegalMove::BadRotation(mv.rotation));
+        }
+        let (x, y) = (mv.x, mv.y);
+        let Some(cell) = self.board.cell(x, y) else {
+            return Err(IllegalMove::NotAdjacent { x, y });
+        };
+        if self.board.placed_at(cell).is_some() {
+            return Err(IllegalMove::Occupied { x, y });
+        }
+        let Some(open) = self.board.open_index(cell) else {
+            return Err(IllegalMove::NotAdjacent { x, y });
+        };
+        let demand = self.board.open[open].demand;
+        let def = &self.rules.tiles[tile as usize];
+        for side in 0..4 {
+            let want = (demand >> (2 * side)) & 3;
+            let have = def.edges_at[mv.rotation as usize][side];
+            if want != 0 && want != have as u8 {
+                let neighbour = match want {
+                    1 => EdgeKind::City,
+                    2 => EdgeKind::Road,
+                    _ => EdgeKind::Field,
+                };
+                return Err(IllegalMove::EdgeMismatch {
+                    side,
+                    tile: have,
+                    neighbour,
+                });
+            }
+        }
+        let canonical = def.canonical_of[mv.rotation as usize];
+        if canonical != mv.rotation {
+            return Err(IllegalMove::SymmetricRotation {
+                tile: def.id.clone(),
+                rotation: mv.rotation,
+                canonical,
+            });
+        }
+        if let Some(seg) = mv.meeple {
+            if seg as usize >= def.segments.len() {
+                return Err(IllegalMove::NoSuchSegment {
+                    tile: def.id.clone(),
+                    segment: seg,
+                    segments: def.segments.len(),
+                });
+            }
+            if def.segments[seg as usize].kind == FeatureKind::Field && !self.rules.spec.farmers {
+                return Err(IllegalMove::FarmersOff);
+            }
+            if self.supply[self.current] == 0 {
+                return Err(IllegalMove::NoMeeplesLeft {
+                    player: self.current,
+                });
+            }
+            let p = Placement {
+                cell,
+                rotation: mv.rotation,
+            };
+            if !self.meeple_allowed_unchecked(tile, p, seg) {
+                return Err(IllegalMove::FeatureOccupied {
+                    feature: def.describe_segment(seg as usize, mv.rotation),
+                });
+            }
+        }
+        if let Some(spot) = mv.retrieve {
+            self.check_retrieve(spot, mv.meeple)?;
+        }
+        self.check_ferries(mv, cell, tile)
+    }
+
+    /// The Ferries part of a move: the new ferry (lake tiles) and the ferry moves.
+    fn check_ferries(&self, mv: Move, cell: u32, tile: u16) -> Result<(), IllegalMove> {
+        let def = &self.rules.tiles[tile as usize];
+        match (def.lake, mv.ferry) {
+            (true, None) => {
+                return Err(IllegalMove::FerryMissing {
+                    tile: def.id.clone(),
+                });
+            }
+            (false, Some(_)) => {
+                return Err(IllegalMove::NotALake {
+                    tile: def.id.clone(),
+                });
+            }
+            (true, Some((a, b))) => {
+                let ends = lake_ends(&self.rules, tile);
+                if a >= b || b >= 16 || ends & (1 << a) == 0 || ends & (1 << b) == 0 {
+                    return Err(IllegalMove::BadFerryEnds {
+                        tile: def.id.clone(),
+                        a,
+                        b,
+                    });
+                }
+            }
+            (false, None) => {}
+        }
+        let moves = mv.ferry_moves.as_slice();
+        if moves.is_empty() {
+            return Ok(());
+        }
+        if moves
+            .windows(2)
+            .any(|w| (w[0].x, w[0].y) >= (w[1].x, w[1].y))
+        {
+            return Err(IllegalMove::FerryMovesUnordered);
+        }
+        let movable = self.movable_ferries(cell, tile, mv.rotation);
+        for m in moves {
+            let Some(&f) = movable.as_slice().iter().find(|f| {
+                let p = &self.board.placed[self.ferries[**f].placed as usize];
+                (p.x, p.y) == (m.x as i32, m.y as i32)
+            }) else {
+                return Err(IllegalMove::FerryNotMovable {
+                    x: m.x as i32,
+                    y: m.y as i32,
+                });
+            };
+            let link = self.ferries[f];
+            let lake = self.board.placed[link.placed as usize].tile;
+            let ends = lake_ends(&self.rules, lake);
+            if m.a >= m.b || m.b >= 16 || ends & (1 << m.a) == 0 || ends & (1 << m.b) == 0 {
+                let tile = self.rules.tiles[lake as usize].id.clone();
+                return Err(IllegalMove::BadFerryEnds {
+                    tile,
+                    a: m.a,
+                    b: m.b,
+                });
+            }
+            if (m.a, m.b) == (link.a, link.b) {
+                return Err(IllegalMove::FerryNotMoved {
+                    x: m.x as i32,
+                    y: m.y as i32,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Every way to make the ferry choices of placing the current tile at `p`: the new
+    /// ferry (lake tiles) times, for each movable ferry, staying or each other pair. None
+    /// when the game is over or the tile does not fit at `p`.
+    pub fn ferry_choices(&self, p: Placement) -> Vec<(Option<(u8, u8)>, FerryMoves)> {
+        let Some(tile) = self.fitting(p) else {
+            return Vec::new();
+        };
+        let new_ferries: Vec<Option<(u8, u8)>> = if self.rules.tiles[tile as usize].lake {
+            pairs(lake_ends(&self.rules, tile)).map(Some).collect()
+        } else {
+            vec![None]
+        };
+        let mut moves = vec![FerryMoves::NONE];
+        let movable = self.movable_ferries(p.cell, tile, p.rotation);
+        let mut order: Vec<usize> = movable.as_slice().to_vec();
+        order.sort_by_key(|f| {
+            let q = &self.board.placed[self.ferries[*f].placed as usize];
+            (q.x, q.y)
+        });
+        for f in order {
+            let link = self.ferries[f];
+            let q = &self.board.placed[link.placed as usize];
+            let mut next = Vec::new();
+            for m in &moves {
+                next.push(*m);
+                for (a, b) in pairs(lake_ends(&self.rules, q.tile)) {
+                    if (a, b) != (link.a, link.b) {
+                        let mut with = *m;
+                        with.push(crate::systems::ferries::state::FerryMove {
+                            x: q.x as i16,
+                            y: q.y as i16,
+                            a,
+                            b,
+                        });
+                        next.push(with);
+                    }
+                }
+            }
+            moves = next;
+        }
+        new_ferries
+            .iter()
+            .flat_map(|n| moves.iter().map(move |m| (*n, *m)))
+            .collect()
+    }
+
+    /// Every legal move, sorted by (x, y, rotation, meeple), no meeple first.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        let Some(tile) = self.tile else { return out };
+        if self.sea.phase != Phase::Place {
+            return out;
+        }
+        let mut placements = Vec::new();
+        self.placements_unchecked(tile, &mut placements);
+        let retrievable: Vec<Spot> =
+            if self.rules.system == System::SouthSeas && self.may_retrieve() {
+                self.islanders_of(self.current)
+                    .map(|e| self.spot_of(e))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+        for p in placements {
+            let (x, y) = self.board.xy(p.cell);
+            let choices = if self.rules.ferries {
+                self.ferry_choices(p)
+            } else {
+                vec![(None, FerryMoves::NONE)]
+            };
+            // The islander (meeple) choice: none, one on a free feature of the tile, or
+            // (South Seas) one of the player's islanders taken back.
+            let mut meeples: Vec<(Option<u8>, Option<Spot>)> = vec![(None, None)];
+            let mut opts = self.meeple_options_unchecked(tile, p);
+            while opts != 0 {
+                let i = opts.trailing_zeros() as u8;
+                opts &= opts - 1;
+                meeples.push((Some(i), None));
+            }
+            meeples.extend(retrievable.iter().map(|s| (None, Some(*s))));
+            for (meeple, retrieve) in meeples {
+                for (ferry, ferry_moves) in &choices {
+                    out.push(Move {
+                        x,
+                        y,
+                        rotation: p.rotation,
+                        meeple,
+                        ferry: *ferry,
+                        ferry_moves: *ferry_moves,
+                        retrieve,
+                    });
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    // ----- playing ------------------------------------------------------------------
+
+    /// Plays a move after checking it; a refused move leaves the game unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.check(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal (from `legal_moves` or a policy). Debug builds
+    /// check it; a move `check` refuses may panic or leave the game inconsistent.
+    pub fn play_unchecked(&mut self, mv: Move) {
+        debug_assert_eq!(self.check(mv), Ok(()));
+        // Cannot fail for a checked move: `check` refuses squares off the board
+        // (NotAdjacent) and spots without an own islander (NoOwnIslander).
+        let cell = self
+            .board
+            .cell(mv.x, mv.y)
+            .expect("check() refused squares off the board");
+        let retrieved = mv.retrieve.map(|spot| {
+            self.spot_element(spot)
+                .expect("check() refused spots without an islander")
+        });
+        let joined = self.place_tile(mv, cell, retrieved);
+        self.finish_turn(mv, &joined);
+    }
+
+    /// Self-play: places the current tile as `mv` says (position, rotation, meeple), then
+    /// asks `choose` for the ferry choices (if there are any to make), given the lake tile
+    /// just placed (if it is one) and the ferries this placement lets move (found from the
+    /// placed tile, in the order of `Game::movable_ferries`), and plays them. Equivalent to
+    /// making the choices first and calling `play_unchecked`; the recorded move carries
+    /// them. `cell` is the move's square and `retrieved` the element of its `retrieve`
+    /// spot, which the caller already knows.
+    pub(crate) fn play_choosing_ferries(
+        &mut self,
+        mut mv: Move,
+        cell: u32,
+        retrieved: Option<u32>,
+        choose: impl FnOnce(
+            &Game,
+            Option<u16>,
+            &crate::systems::ferries::state::Movable,
+        ) -> (Option<(u8, u8)>, FerryMoves),
+    ) {
+        debug_assert_eq!(self.board.cell(mv.x, mv.y), Some(cell));
+        debug_assert_eq!(mv.retrieve.and_then(|s| self.spot_element(s)), retrieved);
+        let joined = self.place_tile(mv, cell, retrieved);
+        if self.rules.ferries {
+            let movable = self.movable_after_placing(joined.placed, joined.ferry_roads);
+            let tile = self.board.placed[joined.placed].tile;
+            let lake = self.rules.tiles[tile as usize].lake.then_some(tile);
+            // Most turns have no ferry choice to make.
+            if movable.len > 0 || lake.is_some() {
+                (mv.ferry, mv.ferry_moves) = choose(self, lake, &movable);
+            }
+        }
+        self.finish_turn(mv, &joined);
+    }
+
+    /// The first part of a turn: the tile at `cell` (the move's square) and its meeple, or
+    /// (South Seas) the islander on element `retrieved` taken back.
+    fn place_tile(&mut self, mv: Move, cell: u32, retrieved: Option<u32>) -> Joined {
+        // Cannot fail for a checked move (`check` refuses GameOver) or a policy's (which
+        // plays only while the game is not over).
+        let tile = self.tile.expect("game not over");
+        self.turn += 1;
+        let joined = self.add_tile(cell, tile, mv.rotation);
+        if let Some(seg) = mv.meeple {
+            let first = self.board.placed[joined.placed].first_element;
+            self.features
+                .place_meeple(first + seg as u32, self.current as u8);
+            self.supply[self.current] -= 1;
+            if self.rules.system == System::SouthSeas {
+                self.sea.islanders[self.current].push(first + seg as u32);
+            }
+        }
+        if let Some(e) = retrieved {
+            self.take_back(self.current, e);
+        }
+        joined
+    }
+
+    /// The rest of a turn after `place_tile`: ferries, scoring, the next player and tile.
+    fn finish_turn(&mut self, mv: Move, joined: &Joined) {
+        let placed = joined.placed;
+        if self.rules.system == System::SouthSeas {
+            self.moves.push(mv);
+            self.south_seas_evaluation(placed, mv.meeple, joined.occupied);
+            return;
+        }
+        // Cannot fail: `place_tile` found the tile and the next draw comes below.
+        let tile = self.tile.expect("game not over");
+        let first = self.board.placed[placed].first_element;
+        // The Ferries: the new ferry, then the moves, then scoring (F-2).
+        if let Some((a, b)) = mv.ferry {
+            self.add_ferry(placed as u16, a, b);
+        }
+        // The elements ferry moves changed (most turns move none: no array to fill then).
+        let moved = (!mv.ferry_moves.is_empty()).then(|| self.move_ferries(&mv));
+        // Roads and cities closed by this tile or by ferries, each scored once, in segment
+        // order. Only a segment that touched a neighbour can have closed; a new ferry or a
+        // ferry move can close others, so then every road and city segment is looked at.
+        let ferry_turn = mv.ferry.is_some() || !mv.ferry_moves.is_empty();
+        let mut candidates = self.rules.closing_segments[tile as usize]
+            & if ferry_turn { u16::MAX } else { joined.touched };
+        // `Scored` holds MAX_SEGMENTS + 4 * MAX_FERRY_MOVES roots: at most one per segment
+        // of the tile and one per element a ferry move touched.
+        let mut scored = Scored::default();
+        while candidates != 0 {
+            let i = candidates.trailing_zeros();
+            candidates &= candidates - 1;
+            self.score_if_closed(first + i, &mut scored);
+        }
+        if let Some(touched) = moved {
+            for e in touched.into_iter().filter(|e| *e != u32::MAX) {
+                self.score_if_closed(e, &mut scored);
+            }
+        }
+        // Occupied monasteries completed by this tile: its own and its neighbours'.
+        // Unoccupied ones score nothing, so only the (few) occupied ones are watched.
+        if let Some(seg) = mv.meeple
+            && Some(seg) == self.rules.monastery[tile as usize]
+        {
+            self.watched_monasteries
+                .push((mv.x, mv.y, first + seg as u32));
+        }
+        let mut i = self.watched_monasteries.len();
+        while i > 0 {
+            i -= 1;
+            let (x, y, e) = self.watched_monasteries[i];
+            if (x - mv.x).abs() <= 1
+                && (y - mv.y).abs() <= 1
+                && self.score_monastery_if_complete(x, y, e)
+            {
+                self.watched_monasteries.swap_remove(i);
+            }
+        }
+        self.moves.push(mv);
+        // The next player, without a division; on a map, the same player again after
+        // covering a small town with variant 1 (once per turn).
+        if self.extra_turn_due {
+            self.extra_turn_due = false;
+            self.in_extra_turn = true;
+        } else {
+            self.in_extra_turn = false;
+            self.current += 1;
+            if self.current == self.rules.players() {
+                self.current = 0;
+            }
+        }
+        self.draw();
+    }
+
+    /// Moves the ferries of `mv.ferry_moves` (checked); returns the elements each move
+    /// changed (four per move, u32::MAX where unused).
+    // Never inlined: ferry moves are rare, and inlined into `finish_turn` they made every
+    // turn's frame larger.
+    #[inline(never)]
+    fn move_ferries(
+        &mut self,
+        mv: &Move,
+    ) -> [u32; 4 * crate::systems::ferries::state::MAX_FERRY_MOVES] {
+        let mut touched = [u32::MAX; 4 * crate::systems::ferries::state::MAX_FERRY_MOVES];
+        for (k, m) in mv.ferry_moves.as_slice().iter().enumerate() {
+            // Cannot fail: `check_ferries` found a movable ferry on a lake at (m.x, m.y)
+            // (else FerryNotMovable), and moving ferries moves no tile.
+            let lake = self
+                .board
+                .cell(m.x as i32, m.y as i32)
+                .and_then(|c| self.board.placed_at(c))
+                .expect("check() refused ferry moves off a lake");
+            let f = self
+                .ferries
+                .iter()
+                .position(|f| f.placed as usize == lake)
+                .expect("check() refused ferry moves without a ferry");
+            let changed = self.move_ferry(f, m.a, m.b);
+            touched[4 * k..4 * k + 4].copy_from_slice(&changed);
+        }
+        touched
+    }
+
+    /// Puts a tile on the board and joins its segments to their neighbours.
+    fn add_tile(&mut self, cell: u32, tile: u16, rotation: u8) -> Joined {
+        if self.board.is_map() {
+            return self.add_tile_on_map(cell, tile, rotation);
+        }
+        place_and_join::<false>(
+            &self.rules,
+            &mut self.board,
+            &mut self.features,
+            cell,
+            tile,
+            rotation,
+        )
+    }
+
+    #[inline(never)]
+    fn add_tile_on_map(&mut self, cell: u32, tile: u16, rotation: u8) -> Joined {
+        let joined = place_and_join::<true>(
+            &self.rules,
+            &mut self.board,
+            &mut self.features,
+            cell,
+            tile,
+            rotation,
+        );
+        // A tile played on an island square with coats of arms: 2 points each at once
+        // (M-5). Only a move's tile: the start squares are never island squares.
+        let (arms, town) = match &self.rules.geometry {
+            crate::board::map_board::Geometry::Map(m) => {
+                (m.arms[cell as usize], m.town[cell as usize])
+            }
+            crate::board::map_board::Geometry::Open => (0, false),
+        };
+        if self.turn > 0 && town {
+            if self.rules.town_penalty {
+                self.award_for_square(cell, -2);
+            }
+            self.extra_turn_due = self.rules.town_extra_turn && !self.in_extra_turn;
+        }
+        if arms > 0 && self.turn > 0 {
+            self.award_for_square(cell, 2 * arms as i32);
+        }
+        joined
+    }
+
+    /// Points (kind "map") to the player to move for the square at `cell` itself; the
+    /// event names that square.
+    fn award_for_square(&mut self, cell: u32, points: i32) {
+        self.award(1 << self.current, points, ScoreKind::Map, None, true);
+        if let Some(e) = self.events.last_mut().filter(|_| self.record_events) {
+            e.tiles = vec![self.board.xy(cell)];
+        }
+    }
+
+    pub(crate) fn draw(&mut self) {
+        while self.next_draw < self.deck.len() {
+            let t = self.deck[self.next_draw];
+            self.next_draw += 1;
+            if self.has_placement(t) {
+                self.tile = Some(t);
+                return;
+            }
+            self.discarded.push((self.turn, t));
+        }
+        self.tile = None;
+        self.finish();
+    }
+
+    // ----- scoring ------------------------------------------------------------------
+
+    /// The placed tiles of the feature rooted at `root`, sorted and distinct, into `buf`.
+    pub(crate) fn tiles_of(&self, root: u32, buf: &mut Vec<u16>) {
+        buf.clear();
+        buf.extend(
+            self.features
+                .members(root)
+                .map(|m| self.features.node(m).placed),
+        );
+        buf.sort_unstable();
+        buf.dedup();
+    }
+
+    fn tally(&mut self, root: u32) -> FeatureTally {
+        let mut buf = std::mem::take(&mut self.tiles_buf);
+        let t = self.tally_with(root, &mut buf);
+        self.tiles_buf = buf;
+        t
+    }
+
+    /// What scoring needs of the road or city rooted at `root` (`buf`: working memory).
+    pub(crate) fn tally_with(&self, root: u32, buf: &mut Vec<u16>) -> FeatureTally {
+        self.tiles_of(root, buf);
+        let n = self.features.node(root);
+        FeatureTally {
+            tiles: buf.len() as u32,
+            pennants: n.pennants as u32,
+            inns: n.inns as u32,
+            cathedrals: n.cathedrals as u32,
+        }
+    }
+
+    fn award(
+        &mut self,
+        winners: u8,
+        points: i32,
+        kind: ScoreKind,
+        root: Option<u32>,
+        complete: bool,
+    ) {
+        if winners == 0 {
+            return;
+        }
+        for p in 0..self.rules.players() {
+            if winners & (1 << p) != 0 {
+                self.scores[p] += points;
+                self.by_kind[p][kind as usize] += points;
+            }
+        }
+        if self.record_events {
+            self.events.push(ScoreEvent {
+                turn: self.turn,
+                kind,
+                points,
+                players: (0..self.rules.players() as u8)
+                    .filter(|p| winners & (1 << p) != 0)
+                    .collect(),
+                tiles: root.map(|r| self.squares_of(r)).unwrap_or_default(),
+                printed: root.map(|r| self.printed_in(r)).unwrap_or_default(),
+                complete,
+                final_scoring: self.over,
+                goods: [0; 3],
+            });
+        }
+    }
+
+    fn score_if_closed(&mut self, e: u32, scored: &mut Scored) {
+        if !self.features.node(e).kind.closes_by_edges() {
+            return;
+        }
+        let r = self.features.find(e);
+        if self.features.node(r).open == 0 && !scored.roots[..scored.len].contains(&r) {
+            scored.roots[scored.len] = r;
+            scored.len += 1;
+            self.score_closed(r);
+        }
+    }
+
+    /// A road or city closed during play: score it, hand out goods, free its meeples.
+    fn score_closed(&mut self, root: u32) {
+        let n = *self.features.node(root);
+        if n.kind == FeatureKind::City
+            && self.rules.spec.traders_goods
+            && n.goods.iter().any(|g| *g > 0)
+        {
+            let p = self.current;
+            for g in 0..3 {
+                self.goods[p][g] += n.goods[g];
+            }
+            if self.record_events {
+                self.events.push(ScoreEvent {
+                    turn: self.turn,
+                    kind: ScoreKind::Goods,
+                    points: 0,
+                    players: vec![p as u8],
+                    tiles: self.squares_of(root),
+                    printed: self.printed_in(root),
+                    complete: true,
+                    final_scoring: false,
+                    goods: n.goods,
+                });
+            }
+        }
+        if n.meeple_total == 0 {
+            return;
+        }
+        let t = self.tally(root);
+        let points = edge_feature_points(n.kind, t, true, &self.rules.spec) + self.town_bonus(root);
+        self.award(
+            majority(&n.meeples),
+            points,
+            ScoreKind::of(n.kind),
+            Some(root),
+            true,
+        );
+        let supply = &mut self.supply;
+        self.features
+            .return_meeples(root, |p, _| supply[p as usize] += 1);
+    }
+
+    /// Small-town variant 3: 2 points per uncovered small town orthogonally beside a square
+    /// of the road rooted at `root` (0 for other features, and without the variant).
+    pub(crate) fn town_bonus(&self, root: u32) -> i32 {
+        if !self.rules.town_road_bonus || self.features.node(root).kind != FeatureKind::Road {
+            return 0;
+        }
+        let squares = self
+            .features
+            .members(root)
+            .map(|m| self.board.placed[self.features.node(m).placed as usize].cell);
+        self.towns_beside(squares, None)
+    }
+
+    /// 2 points per distinct small town orthogonally beside one of `squares` that no tile
+    /// covers (nor `covered`, the square of a tile being evaluated).
+    pub(crate) fn towns_beside(
+        &self,
+        squares: impl Iterator<Item = u32>,
+        covered: Option<u32>,
+    ) -> i32 {
+        let Some(map) = self.board.map() else {
+            return 0;
+        };
+        let mut towns: Vec<u32> = Vec::new();
+        // Printed pieces outside the map (border pieces, ferry connections) stand on no
+        // square: only squares of the map count.
+        for c in squares.filter(|c| map.in_ring[*c as usize]) {
+            for side in 0..4 {
+                let n = self.board.neighbour_cell(c, side);
+                if map.town[n as usize]
+                    && self.board.placed_at(n).is_none()
+                    && Some(n) != covered
+                    && !towns.contains(&n)
+                {
+                    towns.push(n);
+                }
+            }
+        }
+        2 * towns.len() as i32
+    }
+
+    /// Whether every square around `cell` that can be filled is (counting `extra`): 8 on
+    /// the open grid, only the map's existing squares on a map (M-5, M-9).
+    pub(crate) fn ring_complete(&self, cell: u32, extra: Option<u32>) -> bool {
+        self.board.ring_filled(cell, extra) == self.board.ring_size(cell)
+    }
+
+    /// Scores the occupied monastery (element `e`) at (x, y) if its ring is full.
+    fn score_monastery_if_complete(&mut self, x: i32, y: i32, e: u32) -> bool {
+        // Cannot fail: (x, y) is the square of a move already played (checked).
+        let cell = self
+            .board
+            .cell(x, y)
+            .expect("a played square is on the board");
+        if !self.ring_complete(cell, None) {
+            return false;
+        }
+        let n = *self.features.node(e);
+        self.award(
+            majority(&n.meeples),
+            monastery_points(self.board.ring_size(cell)),
+            ScoreKind::Monastery,
+            Some(e),
+            true,
+        );
+        let supply = &mut self.supply;
+        self.features
+            .return_meeples(e, |pl, _| supply[pl as usize] += 1);
+        true
+    }
+
+    /// Final scoring: incomplete roads, cities and monasteries, then fields, then goods
+    /// (`end_awards`). Meeples stay where they stood, so the final board can still be
+    /// inspected.
+    pub(crate) fn finish(&mut self) {
+        self.over = true;
+        if self.rules.system == System::SouthSeas {
+            self.finish_south_seas();
+            return;
+        }
+        let mut s = EndScratch {
+            tiles: std::mem::take(&mut self.tiles_buf),
+            roots: std::mem::take(&mut self.scratch),
+            cities: std::mem::take(&mut self.end_cities),
+        };
+        let mut awards = std::mem::take(&mut self.end_awards);
+        awards.clear();
+        self.end_awards(&mut s, |a| awards.push(a));
+        self.tiles_buf = s.tiles;
+        self.scratch = s.roots;
+        self.end_cities = s.cities;
+        for &a in &awards {
+            let before = self.events.len();
+            self.award(a.winners, a.points, a.kind, a.root, false);
+            if let (Some((g, best)), Some(ev)) = (a.good, self.events.get_mut(before)) {
+                ev.goods[g] = best;
+            }
+        }
+        self.end_awards = awards;
+    }
+
+    /// The end-of-game scoring of a classic game as the board stands, without changing
+    /// anything: `f` receives each award in the order `finish` gives them (every occupied
+    /// road, city and monastery in root order, then fields, then goods majorities). The
+    /// one statement of the end-of-game rules: `finish` applies the awards, the virtual
+    /// scores add them up.
+    pub(crate) fn end_awards(&self, s: &mut EndScratch, mut f: impl FnMut(EndAward)) {
+        let rules = &*self.rules;
+        s.roots.clear();
+        s.roots.extend(self.features.occupied_roots());
+        for &e in &s.roots {
+            let n = self.features.node(e);
+            let points = match n.kind {
+                FeatureKind::Road | FeatureKind::City => self.end_value(e, &mut s.tiles),
+                FeatureKind::Monastery => {
+                    let cell = self.board.placed[n.placed as usize].cell;
+                    monastery_points(self.board.ring_filled(cell, None))
+                }
+                // Fields are scored after the rest, below.
+                FeatureKind::Field => continue,
+                // South Seas features give wares, evaluated by `south_seas`. Unreachable:
+                // South Seas games never ask, and `Rules::new` refuses tile sets mixing
+                // the systems (tile kinds are parsed per system).
+                FeatureKind::Bridge
+                | FeatureKind::Island
+                | FeatureKind::Market
+                | FeatureKind::Sea => {
+                    unreachable!("a South Seas feature in a classic game")
+                }
+            };
+            f(EndAward {
+                winners: majority(&n.meeples),
+                points,
+                kind: ScoreKind::of(n.kind),
+                root: Some(e),
+                good: None,
+            });
+        }
+        for &root in &s.roots {
+            if self.features.node(root).kind != FeatureKind::Field {
+                continue;
+            }
+            self.field_cities(root, &mut s.cities);
+            let points = FIELD_POINTS_PER_CITY * s.cities.len() as i32;
+            if points > 0 {
+                f(EndAward {
+                    winners: majority(&self.features.node(root).meeples),
+                    points,
+                    kind: ScoreKind::Field,
+                    root: Some(root),
+                    good: None,
+                });
+            }
+        }
+        if rules.spec.traders_goods {
+            goods_majorities(&self.goods, rules.players(), |g, winners, best| {
+                f(EndAward {
+                    winners,
+                    points: GOODS_MAJORITY_POINTS,
+                    kind: ScoreKind::Goods,
+                    root: None,
+                    good: Some((g, best)),
+                })
+            });
+        }
+    }
+
+    /// End-of-game points of the unfinished road or city rooted at `root`.
+    pub(crate) fn end_value(&self, root: u32, tiles: &mut Vec<u16>) -> i32 {
+        let kind = self.features.node(root).kind;
+        let t = self.tally_with(root, tiles);
+        edge_feature_points(kind, t, false, &self.rules.spec) + self.town_bonus(root)
+    }
+
+    /// The completed cities the field rooted at `root` borders, distinct, into `out`.
+    pub(crate) fn field_cities(&self, root: u32, out: &mut Vec<u32>) {
+        out.clear();
+        for m in self.features.members(root) {
+            let node = self.features.node(m);
+            let p = &self.board.placed[node.placed as usize];
+            for c in
+                &self.rules.tiles[p.tile as usize].segments[node.segment as usize].adjacent_cities
+            {
+                let city = self.features.find(p.first_element + *c as u32);
+                if self.features.node(city).open == 0 && !out.contains(&city) {
+                    out.push(city);
+                }
+            }
+        }
+    }
+
+    /// Points for the square at `cell` itself, to the player whose tile covers it (Maps:
+    /// coats of arms, the small-town penalty; 0 on the open grid).
+    pub(crate) fn square_points(&self, cell: u32) -> i32 {
+        match self.board.map() {
+            Some(map) => {
+                2 * map.arms[cell as usize] as i32
+                    - if self.rules.town_penalty && map.town[cell as usize] {
+                        2
+                    } else {
+                        0
+                    }
+            }
+            None => 0,
+        }
+    }
+
+    // ----- evaluation without playing (greedy policy) --------------------------------
+
+    /// Points the current player would gain immediately by placing the tile at `p`:
+    /// `(without a meeple, extra gain for a meeple on segment i, legal meeple segments)`.
+    /// Classic rules: in South Seas, placing a tile scores no points (features give
+    /// wares), so the gains are 0 there. All zeros when the game is over or the tile does
+    /// not fit at `p`.
+    pub fn immediate_gains(&self, p: Placement) -> (i32, [i32; MAX_SEGMENTS], u16) {
+        match self.fitting(p) {
+            None => (0, [0; MAX_SEGMENTS], 0),
+            Some(tile) if self.rules.system == System::SouthSeas => {
+                (0, [0; MAX_SEGMENTS], self.meeple_options_unchecked(tile, p))
+            }
+            Some(tile) => self.immediate_gains_unchecked(tile, p),
+        }
+    }
+
+    /// `immediate_gains` for the current tile `tile` at a placement that fits, in a
+    /// classic game (the greedy player); anything else may panic.
+    pub(crate) fn immediate_gains_unchecked(
+        &self,
+        tile: u16,
+        p: Placement,
+    ) -> (i32, [i32; MAX_SEGMENTS], u16) {
+        let def = &self.rules.tiles[tile as usize];
+        let g = self.groups(p.cell, tile, p.rotation);
+        let c = &g.contacts;
+        let player = self.current;
+        let options = self.meeple_options_unchecked(tile, p);
+        let mut base = 0;
+        let mut extra = [0i32; MAX_SEGMENTS];
+        let mut tiles: Vec<u16> = Vec::new();
+        for rep in 0..def.segments.len() {
+            if g.group[rep] as usize != rep || !def.segments[rep].kind.closes_by_edges() {
+                continue;
+            }
+            let mut open = 0i32;
+            let mut tally = FeatureTally::default();
+            let mut meeples = [0u8; MAX_PLAYERS];
+            for i in 0..def.segments.len() {
+                if g.group[i] as usize == rep {
+                    let s = &def.segments[i];
+                    open += s.sides as i32 - 2 * c.matched[i] as i32 - c.closed[i] as i32;
+                    tally.pennants += s.pennants as u32;
+                    tally.inns += s.inns as u32;
+                    tally.cathedrals += s.cathedrals as u32;
+                }
+            }
+            let mut roots: [u32; 12] = [u32::MAX; 12];
+            for k in 0..c.n {
+                if g.group[c.seg[k] as usize] as usize != rep || roots.contains(&c.root[k]) {
+                    continue;
+                }
+                roots[k] = c.root[k];
+                let n = self.features.node(c.root[k]);
+                open += n.open as i32;
+                tally.pennants += n.pennants as u32;
+                tally.inns += n.inns as u32;
+                tally.cathedrals += n.cathedrals as u32;
+                for q in 0..MAX_PLAYERS {
+                    meeples[q] += n.meeples[q];
+                }
+            }
+            if open != 0 {
+                continue;
+            }
+            tiles.clear();
+            for r in roots.iter().filter(|r| **r != u32::MAX) {
+                tiles.extend(
+                    self.features
+                        .members(*r)
+                        .map(|m| self.features.node(m).placed),
+                );
+            }
+            tiles.sort_unstable();
+            tiles.dedup();
+            tally.tiles = tiles.len() as u32 + 1;
+            let mut points =
+                edge_feature_points(def.segments[rep].kind, tally, true, &self.rules.spec);
+            if self.rules.town_road_bonus && def.segments[rep].kind == FeatureKind::Road {
+                let squares = tiles
+                    .iter()
+                    .map(|t| self.board.placed[*t as usize].cell)
+                    .chain([p.cell]);
+                points += self.towns_beside(squares, Some(p.cell));
+            }
+            if majority(&meeples) & (1 << player) != 0 {
+                base += points;
+            }
+            for i in 0..def.segments.len() {
+                if g.group[i] as usize == rep && options & (1 << i) != 0 {
+                    extra[i] = points;
+                }
+            }
+        }
+        // Maps: coats of arms on the island square the tile goes on, and the small-town
+        // penalty (variant 2).
+        base += self.square_points(p.cell);
+        // Monasteries: the neighbours' (the new tile fills one of their squares) and its own.
+        for (dx, dy) in RING_DELTA {
+            let cell = self.board.offset_cell(p.cell, dx, dy);
+            let Some(q) = self.board.placed_at(cell) else {
+                continue;
+            };
+            let pl = &self.board.placed[q];
+            let Some(seg) = self.rules.monastery[pl.tile as usize] else {
+                continue;
+            };
+            let n = self.features.node(pl.first_element + seg as u32);
+            if n.meeples[player] > 0 && self.ring_complete(cell, Some(p.cell)) {
+                base += monastery_points(self.board.ring_size(cell));
+            }
+        }
+        if let Some(seg) = self.rules.monastery[tile as usize]
+            && options & (1 << seg) != 0
+            && self.ring_complete(p.cell, None)
+        {
+            extra[seg as usize] = monastery_points(self.board.ring_size(p.cell));
+        }
+        (base, extra, options)
+    }
+
+    /// Meeples on the board per player (for conservation checks).
+    pub fn meeples_on_board(&self) -> [u8; MAX_PLAYERS] {
+        let mut out = [0u8; MAX_PLAYERS];
+        for e in 0..self.features.len() as u32 {
+            let m = self.features.node(e).meeple;
+            if m != NO_PLAYER {
+                out[m as usize] += 1;
+            }
+        }
+        out
+    }
+}

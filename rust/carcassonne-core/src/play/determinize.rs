@@ -1,0 +1,95 @@
+//! Hidden information: what the player to move cannot know, and reshuffling it.
+//!
+//! A search that plays on a copy of the game must not read the true order of the tiles
+//! still to come, of the face-down ships or of the Friday tiles not yet revealed.
+//! `Game::determinize` replaces all of it with a random order of the same unseen pieces,
+//! which is what information-set search samples a new world from on every iteration.
+
+use crate::data::tileset::System;
+use crate::engine::game::Game;
+use crate::rng::Rng;
+
+impl Game {
+    /// Reshuffles everything the player to move cannot know, keeping everything he can:
+    /// the undrawn tiles (with Carcassonne Maps' shorter deck, drawn again from every
+    /// tile not yet seen, since which tiles were left out is hidden too), the face-down
+    /// ships and the Friday tiles not yet revealed. Placed tiles, the current tile, the
+    /// discards, scores, supplies, wares and the face-up display are unchanged, as is
+    /// the number of tiles still to come.
+    ///
+    /// The game's record of its seed is dropped: the copy is no longer that game.
+    pub fn determinize(&mut self, rng: &mut Rng) {
+        if self.rules.deck_limit >= self.rules.full_deck.len() {
+            // The whole set is in the deck: the unseen tiles are the undrawn ones, shuffled
+            // where they lie (the same draws and result as the general case below, without
+            // its allocation: a search determinizes on every iteration).
+            rng.shuffle(&mut self.deck[self.next_draw..]);
+        } else {
+            let remaining = self.deck.len() - self.next_draw;
+            let mut unseen = self.deck.split_off(self.next_draw);
+            // The tiles cut from the deck are unseen as well: the full set less every
+            // tile of the deck (drawn or not).
+            let mut left_out = vec![0u32; self.rules.tiles.len()];
+            for &t in &self.rules.full_deck {
+                left_out[t as usize] += 1;
+            }
+            for &t in &self.deck[..self.next_draw] {
+                left_out[t as usize] = left_out[t as usize].saturating_sub(1);
+            }
+            for &t in &unseen {
+                left_out[t as usize] = left_out[t as usize].saturating_sub(1);
+            }
+            for (t, &n) in left_out.iter().enumerate() {
+                unseen.extend(std::iter::repeat_n(t as u16, n as usize));
+            }
+            rng.shuffle(&mut unseen);
+            self.deck.extend_from_slice(&unseen[..remaining]);
+        }
+        if self.rules.system == System::SouthSeas {
+            let next = self.sea.next_ship;
+            rng.shuffle(&mut self.sea.pile[next..]);
+            let revealed = self.friday.revealed;
+            rng.shuffle(&mut self.friday.order[revealed..]);
+        }
+        self.seed = None;
+    }
+}
+
+impl Game {
+    /// Puts everything the player to move cannot know in a fixed order (sorted): the
+    /// undrawn tiles (with a shorter Maps deck, the first of every tile not yet seen, as
+    /// `determinize` draws them), the face-down ships and the unrevealed Friday tiles. A
+    /// search that starts from such a copy and determinizes it on every iteration then
+    /// depends only on what the player sees and on its random stream, not on the true
+    /// hidden order. The copy is no longer the game: its seed record is dropped.
+    pub fn forget_hidden_order(&mut self) {
+        let next = self.next_draw;
+        if self.rules.deck_limit >= self.rules.full_deck.len() {
+            self.deck[next..].sort_unstable();
+        } else {
+            // Every tile not yet seen, by tile index: `determinize` lists the undrawn
+            // tiles first, then the others; from this order its list is sorted too.
+            let mut unseen = vec![0u32; self.rules.tiles.len()];
+            for &t in &self.rules.full_deck {
+                unseen[t as usize] += 1;
+            }
+            for &t in &self.deck[..next] {
+                unseen[t as usize] = unseen[t as usize].saturating_sub(1);
+            }
+            let tiles = unseen
+                .iter()
+                .enumerate()
+                .flat_map(|(t, &n)| std::iter::repeat_n(t as u16, n as usize));
+            for (slot, t) in self.deck[next..].iter_mut().zip(tiles) {
+                *slot = t;
+            }
+        }
+        if self.rules.system == System::SouthSeas {
+            let next = self.sea.next_ship;
+            self.sea.pile[next..].sort_unstable();
+            let revealed = self.friday.revealed;
+            self.friday.order[revealed..].sort_unstable();
+        }
+        self.seed = None;
+    }
+}

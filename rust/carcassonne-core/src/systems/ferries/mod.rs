@@ -1,0 +1,5 @@
+//! The Ferries (decisions F-1..F-5): ferry links on lake tiles (`state`), the walk to the
+//! nearest ferry and moving one (`turn`).
+
+pub mod state;
+mod turn;
