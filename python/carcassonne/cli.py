@@ -7,7 +7,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -66,73 +66,7 @@ def _parser() -> argparse.ArgumentParser:
         help="MCTS: tiles a playout places before the virtual scores judge it, or 'none' to play to the end "
         "(default 8)",
     )
-    sim.add_argument(
-        "--meeples", type=int, default=None, help="meeples per player (default 7; Maps 9; South Seas 4 islanders)"
-    )
-    sim.add_argument(
-        "--tile-sets",
-        nargs="+",
-        default=None,
-        metavar="SET",
-        help=f"built-in sets ({', '.join(TILE_SETS)}) or paths of .toml tile files "
-        "(default base; with --map base, inns-and-cathedrals and traders-and-builders)",
-    )
-    sim.add_argument(
-        "--map",
-        default=None,
-        metavar="NAME|FILE",
-        help=f"Carcassonne Maps: a built-in map ({', '.join(Rules.maps())}; original layouts) "
-        "or a .toml map file",
-    )
-    sim.add_argument(
-        "--start-squares",
-        nargs="+",
-        default=None,
-        metavar="N|COL,ROW",
-        help="Maps: how many start squares are used (N), or which (COL,ROW ..., in order); default: the map's",
-    )
-    sim.add_argument(
-        "--start-rotations",
-        nargs="+",
-        default=None,
-        metavar="R|-",
-        help="Maps: each start square's tile turned R quarter turns clockwise (- : the first that fits)",
-    )
-    sim.add_argument(
-        "--deck-size", type=int, default=None, help="Maps: tiles in the deck (default: the map's recommendation)"
-    )
-    sim.add_argument(
-        "--small-towns",
-        type=int,
-        nargs="+",
-        default=None,
-        metavar="N",
-        help="Maps: small-town variants 1 (extra turn), 2 (penalty), 3 (road bonus); default none",
-    )
-    sim.add_argument(
-        "--start-tile", default=None, help="id of the start tile (default: the one the sets mark, base/D)"
-    )
-    sim.add_argument("--no-farmers", action="store_true", help="no meeples on fields, no field scoring")
-    sim.add_argument("--inns-and-cathedrals", action="store_true", help="Inns & Cathedrals scoring")
-    sim.add_argument("--traders-goods", action="store_true", help="Traders & Builders goods")
-    sim.add_argument(
-        "--ferries-edition",
-        choices=("C3", "C2"),
-        default="C3",
-        help="lake tile distribution with the ferries tile set (default C3)",
-    )
-    sim.add_argument("--ships", default=None, help="South Seas ship set or .toml ship file (default south-seas)")
-    sim.add_argument(
-        "--retrieve-only-when-supply-empty",
-        action="store_true",
-        help="South Seas: take an islander back only with an empty supply (English rules)",
-    )
-    sim.add_argument("--friday", action="store_true", help="South Seas: play with the Friday expansion")
-    sim.add_argument(
-        "--boat-evaluates-unoccupied",
-        action="store_true",
-        help="South Seas: a fishing boat covers fish even where nobody fishes",
-    )
+    _add_rules_flags(sim)
     sim.add_argument(
         "--policy", choices=POLICIES, default=None, help="built-in player for every seat (default random)"
     )
@@ -371,25 +305,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     try:
         seats, lineup = _lineup(args)
-        rules = Rules(
-            players=seats,
-            meeples=args.meeples,
-            tile_sets=args.tile_sets,
-            start_tile=args.start_tile,
-            farmers=not args.no_farmers,
-            inns_and_cathedrals_scoring=args.inns_and_cathedrals,
-            traders_goods=args.traders_goods,
-            ferries_edition=args.ferries_edition,
-            ships=args.ships,
-            retrieve_only_when_supply_empty=args.retrieve_only_when_supply_empty,
-            boat_evaluates_unoccupied=args.boat_evaluates_unoccupied,
-            friday=args.friday,
-            map=args.map,
-            start_squares=_start_squares(args.start_squares),
-            start_rotations=_start_rotations(args.start_rotations),
-            deck_size=args.deck_size,
-            small_towns=args.small_towns,
-        )
+        rules = Rules(players=seats, **_rules_options(args))
         study: dict[str, Any] = {
             "games": args.games,
             "seed": args.seed,
@@ -537,6 +453,47 @@ def _report_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_rules_flags(sim: argparse.ArgumentParser) -> None:
+    """A flag for every rules option that has one (``Rules.options()``: the flag, its kind
+    and its line of doc are declared with the option in the core), its value kept under the
+    option's name; an option not given stays None, the option's default."""
+    for o in Rules.options():
+        if not o.flag:
+            continue
+        if o.kind == "bool":
+            # The flag turns the option to the other value than its default.
+            help_text = f"Turns off: {o.doc}" if o.default == "True" else o.doc
+        else:
+            help_text = o.doc if o.default == "None" else f"{o.doc} Default {o.default}."
+        if o.builtins:
+            help_text += f" Built-in: {', '.join(o.builtins)}."
+        flag = f"--{o.flag}"
+        if o.kind == "bool":
+            sim.add_argument(flag, dest=o.name, action="store_const", const=o.default != "True", help=help_text)
+        elif o.kind == "int":
+            sim.add_argument(flag, dest=o.name, type=int, metavar="N", help=help_text)
+        elif o.kind == "variants":
+            sim.add_argument(flag, dest=o.name, type=int, nargs="+", metavar="N", help=help_text)
+        elif o.kind in _TOKENS:
+            sim.add_argument(flag, dest=o.name, nargs="+", metavar=_TOKENS[o.kind][0], help=help_text)
+        elif o.kind == "files":
+            sim.add_argument(flag, dest=o.name, nargs="+", metavar="NAME|FILE", help=help_text)
+        elif o.kind == "text":
+            sim.add_argument(flag, dest=o.name, choices=o.choices or None, help=help_text)
+        else:
+            sim.add_argument(flag, dest=o.name, metavar="NAME|FILE", help=help_text)
+
+
+def _rules_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of ``Rules(...)`` the command line gives (None: the default)."""
+    out: dict[str, Any] = {}
+    for o in Rules.options():
+        if o.flag:
+            value = getattr(args, o.name)
+            out[o.name] = _TOKENS[o.kind][1](value) if o.kind in _TOKENS else value
+    return out
+
+
 def _start_squares(tokens: Sequence[str] | None) -> int | list[tuple[int, int]] | None:
     """``--start-squares``: one number (how many), or COL,ROW pairs (which, in order)."""
     if tokens is None:
@@ -572,6 +529,13 @@ def _start_rotations(tokens: Sequence[str] | None) -> list[int | None] | None:
         except ValueError:
             raise RulesError(f"--start-rotations: {t!r} is not 0 to 3 or -") from None
     return out
+
+
+_TOKENS: dict[str, tuple[str, Callable[[Sequence[str] | None], Any]]] = {
+    "start squares": ("N|COL,ROW", _start_squares),
+    "rotations": ("R|-", _start_rotations),
+}
+"""Options written as several tokens on the command line: the metavar and the parser."""
 
 
 def _map_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -745,34 +745,20 @@ def _rules_label(result: SimulationResult) -> str:
 
 
 def _rules_summary(rules: Rules) -> str:
-    parts = [
-        "South Seas" if rules.system == "south-seas" else "classic",
-        f"{rules.players} players",
-        f"tile sets {', '.join(rules.tile_sets)}",
-    ]
-    if "ferries" in rules.tile_sets:
-        parts.append(f"{rules.ferries_edition} lakes")
-    if rules.system == "south-seas":
-        parts.append(f"{rules.meeples} islanders")
-        parts.append(f"ships {rules.ship_set}")
-        if rules.friday:
-            parts.append("Friday")
-        if rules.retrieve_only_when_supply_empty:
-            parts.append("islanders taken back only with an empty supply")
-        if rules.boat_evaluates_unoccupied:
-            parts.append("boats cover unoccupied fish")
-    else:
-        parts.append(f"{rules.meeples} meeples")
-        parts.append("farmers" if rules.farmers else "no farmers")
-        if rules.inns_and_cathedrals_scoring:
-            parts.append("Inns & Cathedrals scoring")
-        if rules.traders_goods:
-            parts.append("Traders & Builders goods")
-    if rules.map:
-        parts.append(f"map {rules.map} ({rules.start_squares} start squares, {rules.deck_size} tiles)")
-        if rules.small_towns:
-            parts.append(f"small-town variants {', '.join(str(v) for v in rules.small_towns)}")
-    parts.append(f"start tile {rules.start_tile}")
+    """The rules line of a study: the rule system, then every option that acts in these
+    rules and is on or set, named as its declaration says (``RuleOption.summary``)."""
+    parts = ["South Seas" if rules.system == "south-seas" else "classic"]
+    values = rules.option_values()
+    for option in Rules.options():
+        value = values.get(option.name)
+        if option.kind == "bool":
+            if value:
+                parts.append(option.summary)
+            elif option.default == "True" and option.name in values:
+                parts.append(f"no {option.summary}")
+        elif value not in (None, "", []):
+            text = ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+            parts.append(option.summary.format(text))
     return "; ".join(parts)
 
 

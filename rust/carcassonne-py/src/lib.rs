@@ -11,6 +11,7 @@ mod game;
 mod interrupt;
 mod maps;
 mod moves;
+mod options;
 mod players;
 mod rules;
 mod simulation;
@@ -29,8 +30,8 @@ use carcassonne_core::data::{DataKind, SourceError};
 use carcassonne_core::engine::game::{Game as CoreGame, IllegalMove, Move as CoreMove};
 use carcassonne_core::engine::record::{ENGINE_VERSION, RecordError as CoreRecordError};
 use carcassonne_core::engine::rules::{
-    DataSource, MAX_DECK, MAX_MEEPLES, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION, Rules as CoreRules,
-    RulesError as CoreRulesError, RulesSpec,
+    DataSource, MAX_DECK, RULES_VERSION, Rules as CoreRules, RulesError as CoreRulesError,
+    RulesSpec,
 };
 use carcassonne_core::engine::scoring::ScoreKind;
 use carcassonne_core::quote::{cap, quote};
@@ -206,6 +207,7 @@ fn rotation_arg(rotation: Int, error: fn(String) -> PyErr) -> PyResult<u8> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<Rules>()?;
+    m.add_class::<options::RuleOption>()?;
     m.add_class::<Move>()?;
     m.add_class::<Game>()?;
     m.add_class::<PlacedTile>()?;

@@ -41,10 +41,6 @@ pub(crate) fn map_sources(
     Ok((data_source(py, obj, DataKind::Map)?, None))
 }
 
-pub(crate) fn tile_set_source(py: Python<'_>, item: &Bound<'_, PyAny>) -> PyResult<DataSource> {
-    data_source(py, item, DataKind::Tiles)
-}
-
 /// A built-in data set of `kind`, or a `.toml` file (read now, so the rules are
 /// self-contained; refused unread when it is not a regular file or is too large).
 pub(crate) fn data_source(
@@ -92,163 +88,37 @@ pub(crate) fn data_source(
 
 #[pymethods]
 impl Rules {
+    /// Every keyword is an option declared once in the core (`Rules.options()`); a value
+    /// of None is its default.
     #[new]
-    #[pyo3(signature = (*, players=Int::of(2), meeples=None, tile_sets=None, start_tile=None, farmers=true,
-                        inns_and_cathedrals_scoring=false, traders_goods=false, ferries_edition="C3",
-                        ships=None, retrieve_only_when_supply_empty=false,
-                        boat_evaluates_unoccupied=false, friday=false, friday_tiles=None,
-                        map=None, start_squares=None, start_rotations=None, deck_size=None,
-                        small_towns=None))]
-    #[pyo3(
-        text_signature = "(*, players=2, meeples=None, tile_sets=None, start_tile=None, farmers=True, inns_and_cathedrals_scoring=False, traders_goods=False, ferries_edition='C3', ships=None, retrieve_only_when_supply_empty=False, boat_evaluates_unoccupied=False, friday=False, friday_tiles=None, map=None, start_squares=None, start_rotations=None, deck_size=None, small_towns=None)"
-    )]
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn new(
-        py: Python<'_>,
-        players: Int,
-        meeples: Option<Int>,
-        tile_sets: Option<Bound<'_, PyAny>>,
-        start_tile: Option<&str>,
-        farmers: bool,
-        inns_and_cathedrals_scoring: bool,
-        traders_goods: bool,
-        ferries_edition: &str,
-        ships: Option<Bound<'_, PyAny>>,
-        retrieve_only_when_supply_empty: bool,
-        boat_evaluates_unoccupied: bool,
-        friday: bool,
-        friday_tiles: Option<Bound<'_, PyAny>>,
-        map: Option<Bound<'_, PyAny>>,
-        start_squares: Option<Bound<'_, PyAny>>,
-        start_rotations: Option<Bound<'_, PyAny>>,
-        deck_size: Option<Int>,
-        small_towns: Option<Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let small_towns: Vec<u8> = match small_towns {
-            None => Vec::new(),
-            Some(obj) => {
-                let mut out = Vec::new();
-                for item in obj.try_iter()? {
-                    let v: Int = item?.extract()?;
-                    out.push(v.within("a small-town variant", 1, 3, RulesError::new_err)?);
-                    if out.len() > 3 {
-                        return Err(RulesError::new_err(
-                            "small_towns lists the variants 1, 2 and 3, each at most once",
-                        ));
-                    }
-                }
-                out
-            }
-        };
-        let (map, join_map) = match map {
-            None => (None, None),
-            Some(obj) => {
-                let (first, second) = map_sources(py, &obj)?;
-                (Some(first), second)
-            }
-        };
-        let start_squares = start_squares
-            .map(|obj| maps::start_squares(&obj))
-            .transpose()?;
-        let start_rotations = start_rotations
-            .map(|obj| maps::start_rotations(&obj))
-            .transpose()?
-            .unwrap_or_default();
-        let deck_size: Option<u32> = deck_size
-            .map(|n| n.within("deck_size", 0, MAX_DECK as i128, RulesError::new_err))
-            .transpose()?;
-        let players: u32 = players.within(
-            "players",
-            MIN_PLAYERS as i128,
-            MAX_PLAYERS as i128,
-            RulesError::new_err,
-        )?;
-        let chosen_meeples: Option<u32> = meeples
-            .map(|m| {
-                m.within(
-                    "meeples per player",
-                    0,
-                    MAX_MEEPLES as i128,
-                    RulesError::new_err,
-                )
-            })
-            .transpose()?;
-        let sets = match tile_sets {
-            // Maps recommend base + Inns & Cathedrals + Traders & Builders (M-3).
-            None if map.is_some() => RulesSpec::maps("", players).tile_sets,
-            None => vec![DataSource::Builtin("base".into())],
-            Some(obj) => {
-                if obj.is_instance_of::<pyo3::types::PyString>() {
-                    return Err(RulesError::new_err(
-                        "tile_sets must be a sequence of names or paths, e.g. (\"base\",)",
-                    ));
-                }
-                let mut out = Vec::new();
-                for item in obj.try_iter()? {
-                    // Each set adds at least one tile: more sets than this make too large
-                    // a deck, and an endless iterator must not hang.
-                    if out.len() > MAX_DECK {
-                        return Err(RulesError::new_err(format!(
-                            "tile_sets lists more than {MAX_DECK} sets"
-                        )));
-                    }
-                    out.push(tile_set_source(py, &item?)?);
-                }
-                out
-            }
-        };
-        // Options of another rule system are refused, even when they name the default.
-        let (ships_given, friday_tiles_given) = (ships.is_some(), friday_tiles.is_some());
-        let ships = match ships {
-            None => RulesSpec::default().ships,
-            Some(obj) => data_source(py, &obj, DataKind::Ships)?,
-        };
-        let friday_tiles = match friday_tiles {
-            None => RulesSpec::default().friday_tiles,
-            Some(obj) => data_source(py, &obj, DataKind::Friday)?,
-        };
-        // Maps: 9 meeples each (the seed's setup).
-        let default_meeples = match map {
-            Some(_) => RulesSpec::maps("", players).meeples,
-            None => RulesSpec::default().meeples,
-        };
-        let mut spec = RulesSpec {
-            players,
-            meeples: chosen_meeples.unwrap_or(default_meeples),
-            tile_sets: sets,
-            // Empty: the tile the sets mark as the start tile (base/D in classic games).
-            start_tile: start_tile.unwrap_or("").to_string(),
-            farmers,
-            inns_and_cathedrals_scoring,
-            traders_goods,
-            ferries_edition: ferries_edition.to_string(),
-            ships,
-            retrieve_only_when_supply_empty,
-            boat_evaluates_unoccupied,
-            friday,
-            friday_tiles,
-            map,
-            join_map,
-            start_squares,
-            start_rotations,
-            deck_size,
-            small_towns,
-        };
-        let mut rules = CoreRules::new(spec.clone()).map_err(rules_err)?;
-        // South Seas players have 4 islanders unless told otherwise.
-        if chosen_meeples.is_none() && rules.system == System::SouthSeas {
-            spec.meeples = RulesSpec::south_seas(players).meeples;
-            rules = CoreRules::new(spec).map_err(rules_err)?;
-        }
-        if ships_given && rules.system != System::SouthSeas {
-            return Err(rules_err(CoreRulesError::ShipsNeedSouthSeas));
-        }
-        if friday_tiles_given && !rules.spec.friday {
-            return Err(rules_err(CoreRulesError::FridayTilesNeedFriday));
-        }
+    #[pyo3(signature = (**options))]
+    pub(crate) fn new(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         Ok(Rules {
-            inner: Arc::new(rules),
+            inner: Arc::new(crate::options::rules_of(py, options)?),
         })
+    }
+
+    /// Every rules option, in the order of ``Rules(...)``'s keywords: its name, kind,
+    /// default, rule system, command-line flag and what it does.
+    #[staticmethod]
+    pub(crate) fn options() -> Vec<crate::options::RuleOption> {
+        crate::options::rule_options()
+    }
+
+    /// The value of every option that acts in these rules (options of other rule
+    /// systems left out), keyed by name: data files by their labels (a joined map as
+    /// "first+second"); None where the default is the map's or the sets' own.
+    pub(crate) fn option_values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        // In the declarations' order (a JSON map is sorted by key).
+        let values = crate::options::option_values(&self.inner);
+        let loads = py.import("json")?.getattr("loads")?;
+        let out = PyDict::new(py);
+        for option in carcassonne_core::engine::options::OPTIONS.iter() {
+            if let Some(value) = values.get(option.name) {
+                out.set_item(option.name, loads.call1((value.to_string(),))?)?;
+            }
+        }
+        Ok(out.into_any())
     }
 
     #[getter]

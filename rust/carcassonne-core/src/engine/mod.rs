@@ -1,4 +1,5 @@
-//! The shared engine: a validated configuration (`rules`), points for features
+//! The shared engine: a validated configuration (`rules`) and its options declared once
+//! (`options`), points for features
 //! (`scoring`), the turn loop with checked and unchecked play (`game`) and its copy
 //! (`copy`), one action model for every phase (`action`), and games saved as JSON
 //! (`record`).
@@ -6,6 +7,7 @@
 pub mod action;
 mod copy;
 pub mod game;
+pub mod options;
 pub mod record;
 pub mod rules;
 pub mod scoring;

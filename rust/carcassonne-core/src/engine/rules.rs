@@ -232,6 +232,8 @@ pub enum RulesError {
         most: u64,
     },
     SmallTowns(Vec<u8>),
+    /// An option value of the wrong type (`Rules::from_options`).
+    Option(String),
 }
 
 impl From<SourceError> for RulesError {
@@ -324,6 +326,7 @@ impl fmt::Display for RulesError {
                 f,
                 "small_towns lists the seed's small-town variants 1, 2 and 3, each at most once; got {v:?}"
             ),
+            RulesError::Option(why) => write!(f, "a rules option: {}", quote(why)),
             RulesError::MapNeedsClassic => write!(
                 f,
                 "Carcassonne Maps is played with classic tiles, not South Seas tiles"

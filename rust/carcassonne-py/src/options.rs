@@ -1,0 +1,269 @@
+//! `Rules(**options)`: each keyword converted by the kind its declaration in the core
+//! gives (`carcassonne_core::engine::options::OPTIONS`), so that no option is written
+//! here; and `Rules.options()`, the declarations for Python (the stub, the command line,
+//! the report and the README are derived from them).
+
+use carcassonne_core::engine::options::{
+    OPTIONS, OptionKind, RuleOption as CoreOption, source_value,
+};
+use pyo3::exceptions::PyTypeError;
+use pyo3::types::PyString;
+use serde_json::{Map, Value};
+
+use super::*;
+
+/// One rules option, as declared in the core: what `Rules(...)` takes for it.
+#[pyclass(frozen, module = "carcassonne._core", name = "RuleOption")]
+pub(crate) struct RuleOption {
+    inner: &'static CoreOption,
+}
+
+#[pymethods]
+impl RuleOption {
+    /// The keyword of ``Rules(...)``.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.inner.name
+    }
+    /// What it takes: "bool", "int", "text", "file", "files", "map", "start squares",
+    /// "rotations" or "variants".
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.inner.kind.name()
+    }
+    /// Its Python type, as the stub writes it.
+    #[getter]
+    fn python_type(&self) -> &'static str {
+        self.inner.kind.python_type()
+    }
+    /// Its default as Python writes it ("None": chosen as ``doc`` says).
+    #[getter]
+    fn default(&self) -> &'static str {
+        self.inner.default
+    }
+    /// The rule system it belongs to: "every", "classic", "ferries", "maps",
+    /// "south-seas" or "friday".
+    #[getter]
+    fn system(&self) -> &'static str {
+        self.inner.scope.name()
+    }
+    /// The flag of ``carcassonne simulate`` (without ``--``), or "" for none.
+    #[getter]
+    fn flag(&self) -> &'static str {
+        self.inner.flag
+    }
+    /// The values a text option takes (empty: any).
+    #[getter]
+    fn choices(&self) -> Vec<&'static str> {
+        match self.inner.kind {
+            OptionKind::Text { choices } => choices.to_vec(),
+            _ => Vec::new(),
+        }
+    }
+    /// The built-in data files an option naming files takes by name (empty for others).
+    #[getter]
+    fn builtins(&self) -> Vec<&'static str> {
+        self.inner
+            .kind
+            .data_kind()
+            .map(|kind| kind.builtins().iter().map(|(name, _)| *name).collect())
+            .unwrap_or_default()
+    }
+    /// The range of an integer option, or None.
+    #[getter]
+    fn range(&self) -> Option<(i64, i64)> {
+        match self.inner.kind {
+            OptionKind::Int { min, max } => Some((min, max)),
+            _ => None,
+        }
+    }
+    /// How a report names it with its value (``{}``).
+    #[getter]
+    fn summary(&self) -> &'static str {
+        self.inner.summary
+    }
+    /// One line: what it does.
+    #[getter]
+    fn doc(&self) -> &'static str {
+        self.inner.doc
+    }
+    fn __repr__(&self) -> String {
+        format!("RuleOption('{}')", self.inner.name)
+    }
+}
+
+/// Every option, in the order of ``Rules(...)``'s keywords.
+pub(crate) fn rule_options() -> Vec<RuleOption> {
+    OPTIONS.iter().map(|inner| RuleOption { inner }).collect()
+}
+
+/// The value of every option that acts in `rules` (`Scope::applies`), keyed by name, as
+/// JSON: data files by their labels (a joined map as "first+second"), None where the
+/// default is the map's or the sets' own.
+pub(crate) fn option_values(rules: &CoreRules) -> Map<String, Value> {
+    let spec = match serde_json::to_value(&rules.spec) {
+        Ok(Value::Object(fields)) => fields,
+        _ => Map::new(),
+    };
+    let label = |v: &Value| match serde_json::from_value::<DataSource>(v.clone()) {
+        Ok(source) => Value::String(source.label().to_string()),
+        Err(_) => Value::Null,
+    };
+    let mut out = Map::new();
+    for option in OPTIONS.iter().filter(|o| o.scope.applies(rules)) {
+        let value = spec.get(option.name).cloned().unwrap_or(Value::Null);
+        let value = match option.kind {
+            OptionKind::File(_) => label(&value),
+            OptionKind::Files(_) => match value {
+                Value::Array(items) => Value::Array(items.iter().map(label).collect()),
+                _ => Value::Null,
+            },
+            OptionKind::Map => match (label(&value), spec.get("join_map").map(label)) {
+                (Value::String(a), Some(Value::String(b))) => Value::String(format!("{a}+{b}")),
+                (first, _) => first,
+            },
+            _ => value,
+        };
+        out.insert(option.name.into(), value);
+    }
+    out
+}
+
+/// The rules the keywords `given` ask for: each converted by its kind (a value of None
+/// is the default), unknown keywords refused with the nearest option named.
+pub(crate) fn rules_of(py: Python<'_>, given: Option<&Bound<'_, PyDict>>) -> PyResult<CoreRules> {
+    let mut values = Map::new();
+    if let Some(given) = given {
+        for (key, _) in given.iter() {
+            let key: String = key.extract()?;
+            if !OPTIONS.iter().any(|o| o.name == key) {
+                return Err(PyTypeError::new_err(unknown(&key)));
+            }
+        }
+        for option in &OPTIONS {
+            if let Some(value) = given.get_item(option.name)?
+                && !value.is_none()
+            {
+                values.insert(option.name.into(), convert(py, option, &value)?);
+            }
+        }
+    }
+    CoreRules::from_options(values).map_err(rules_err)
+}
+
+/// "Rules() got an unexpected keyword argument", with the option it most likely meant.
+fn unknown(key: &str) -> String {
+    let nearest = OPTIONS
+        .iter()
+        .map(|o| (edit_distance(key, o.name), o.name))
+        .min()
+        .filter(|(d, _)| *d <= 3);
+    let mut text = format!("Rules() got an unexpected keyword argument {}", quote(key));
+    if let Some((_, name)) = nearest {
+        text.push_str(&format!(" (did you mean '{name}'?)"));
+    }
+    text
+}
+
+/// Levenshtein distance over bytes (option names are ASCII; the key is cut short first).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a = &a.as_bytes()[..a.len().min(64)];
+    let b = b.as_bytes();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// One option's Python value as `Rules::from_options` takes it.
+fn convert(py: Python<'_>, option: &CoreOption, value: &Bound<'_, PyAny>) -> PyResult<Value> {
+    Ok(match option.kind {
+        OptionKind::Bool => {
+            let b = value.cast::<pyo3::types::PyBool>().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{} must be True or False, not {}",
+                    option.label,
+                    type_name(value)
+                ))
+            })?;
+            Ok(Value::Bool(b.is_true()))
+        }
+        OptionKind::Int { min, max } => {
+            let n: Int = value.extract()?;
+            let n: i64 = n.within(option.label, min as i128, max as i128, RulesError::new_err)?;
+            Ok(Value::from(n))
+        }
+        OptionKind::Text { .. } => {
+            let text: String = value.extract()?;
+            Ok(Value::String(text))
+        }
+        OptionKind::File(kind) => Ok(source_value(&data_source(py, value, kind)?)),
+        OptionKind::Files(kind) => Ok(Value::Array(files(py, option, value, kind)?)),
+        OptionKind::Map => {
+            let (first, second) = rules::map_sources(py, value)?;
+            Ok(Value::Array(
+                std::iter::once(first)
+                    .chain(second)
+                    .map(|s| source_value(&s))
+                    .collect(),
+            ))
+        }
+        // Core values of serde types: they cannot fail to serialise.
+        OptionKind::StartSquares => serde_json::to_value(maps::start_squares(value)?),
+        OptionKind::StartRotations => serde_json::to_value(maps::start_rotations(value)?),
+        OptionKind::SmallTowns => serde_json::to_value(small_towns(value)?),
+    }
+    .unwrap_or(Value::Null))
+}
+
+/// A sequence of data files (a single text is refused: it would be read as letters).
+fn files(
+    py: Python<'_>,
+    option: &CoreOption,
+    value: &Bound<'_, PyAny>,
+    kind: DataKind,
+) -> PyResult<Vec<Value>> {
+    if value.is_instance_of::<PyString>() {
+        return Err(RulesError::new_err(format!(
+            "{} must be a sequence of names or paths, e.g. (\"base\",)",
+            option.label
+        )));
+    }
+    let mut out = Vec::new();
+    for item in value.try_iter()? {
+        // Each set adds at least one tile: more sets than this make too large a deck, and
+        // an endless iterator must not hang.
+        if out.len() > MAX_DECK {
+            return Err(RulesError::new_err(format!(
+                "{} lists more than {MAX_DECK} sets",
+                option.label
+            )));
+        }
+        out.push(source_value(&data_source(py, &item?, kind)?));
+    }
+    Ok(out)
+}
+
+/// Maps: the small-town variants, each of 1 to 3 (the core refuses one listed twice).
+fn small_towns(value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let mut out = Vec::new();
+    for item in value.try_iter()? {
+        let v: Int = item?.extract()?;
+        out.push(v.within("a small-town variant", 1, 3, RulesError::new_err)?);
+        if out.len() > 3 {
+            return Err(RulesError::new_err(
+                "small_towns lists the variants 1, 2 and 3, each at most once",
+            ));
+        }
+    }
+    Ok(out)
+}

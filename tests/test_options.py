@@ -1,0 +1,158 @@
+"""Rules options declared once (the core's ``engine/options.rs``): the keywords of
+``Rules(...)``, the stub, the command line, the report's rules line and the README's table
+all follow the declarations, and this checks that they agree."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import inspect
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import carcassonne
+from carcassonne import Rules, RulesError
+from carcassonne.cli import _parser, _rules_options
+from carcassonne.report import _rules_summary
+
+ROOT = Path(__file__).resolve().parent.parent
+OPTIONS = Rules.options()
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("options_tool", ROOT / "tools" / "options.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_generated_stub_and_readme_are_up_to_date() -> None:
+    tool = _tool()
+    for path, text in tool.generated().items():
+        assert path.read_text() == text, f"{path.name} is out of date: run python tools/options.py"
+    assert tool.main(["--check"]) == 0
+
+
+def test_the_stub_declares_every_option_with_its_default() -> None:
+    tree = ast.parse((ROOT / "python" / "carcassonne" / "_core.pyi").read_text())
+    rules = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Rules")
+    new = next(n for n in rules.body if isinstance(n, ast.FunctionDef) and n.name == "__new__")
+    names = [a.arg for a in new.args.kwonlyargs]
+    assert names == [o.name for o in OPTIONS]
+    defaults = [ast.unparse(d) if d is not None else "" for d in new.args.kw_defaults]
+    assert defaults == [o.default.replace('"', "'") for o in OPTIONS]
+
+
+def test_declarations_are_complete() -> None:
+    names = [o.name for o in OPTIONS]
+    assert len(names) == len(set(names)) == 18
+    systems = {"every", "classic", "ferries", "maps", "south-seas", "friday"}
+    kinds = {"bool", "int", "text", "file", "files", "map", "start squares", "rotations", "variants"}
+    for o in OPTIONS:
+        assert o.system in systems and o.kind in kinds, o
+        assert o.doc.endswith(".") and len(o.doc) < 160, o
+        assert (o.range is not None) == (o.kind == "int"), o
+        assert (len(o.builtins) > 0) == (o.kind in ("file", "files", "map")), o
+        assert "{}" in o.summary or o.kind == "bool", o
+        assert repr(o) == f"RuleOption('{o.name}')"
+    # Every option but the seats (taken from the lineup) has its own flag.
+    flags = [o.flag for o in OPTIONS if o.flag]
+    assert len(flags) == len(set(flags)) == len(OPTIONS) - 1
+    assert [o.name for o in OPTIONS if not o.flag] == ["players"]
+    assert next(o for o in OPTIONS if o.name == "ferries_edition").choices == ["C3", "C2"]
+    assert next(o for o in OPTIONS if o.name == "players").range == (2, 6)
+    assert "coastal" in next(o for o in OPTIONS if o.name == "map").builtins
+    assert carcassonne.RuleOption is type(OPTIONS[0])
+
+
+def test_every_keyword_is_an_option() -> None:
+    # The runtime takes the options as keywords; each one is accepted, None is its default.
+    assert str(inspect.signature(Rules)) == "(**options)"
+    assert Rules(**{o.name: None for o in OPTIONS}) == Rules()
+    with pytest.raises(TypeError, match=r"unexpected keyword argument \"fridayy\" \(did you mean 'friday'\?\)"):
+        Rules(fridayy=True)
+    with pytest.raises(TypeError, match="unexpected keyword argument \"colour\"$"):
+        Rules(colour="red")
+    with pytest.raises(TypeError, match="farmers must be True or False, not int"):
+        Rules(farmers=1)
+    with pytest.raises(RulesError, match="meeples per player must be between 0 and 99, got 100"):
+        Rules(meeples=100)
+    with pytest.raises(RulesError, match="tile_sets must be a sequence of names or paths"):
+        Rules(tile_sets="base")
+
+
+def test_the_rule_systems_defaults_come_from_the_core() -> None:
+    assert (Rules().meeples, Rules(map="coastal").meeples, Rules(tile_sets=["south-seas"]).meeples) == (7, 9, 4)
+    assert Rules(map="coastal").tile_sets == ["base", "inns-and-cathedrals", "traders-and-builders"]
+    assert Rules(tile_sets=["south-seas"], meeples=3).meeples == 3
+    with pytest.raises(RulesError, match="ship"):
+        Rules(ships="south-seas")
+    with pytest.raises(RulesError, match="Friday"):
+        Rules(tile_sets=["south-seas"], friday_tiles="friday")
+
+
+def test_option_values_list_the_options_that_act() -> None:
+    base = Rules().option_values()
+    assert list(base) == [o.name for o in OPTIONS if o.system in ("every", "classic")]
+    assert base["tile_sets"] == ["base"] and base["farmers"] is True and base["meeples"] == 7
+    seas = Rules(tile_sets=["south-seas"], friday=True).option_values()
+    assert list(seas) == [o.name for o in OPTIONS if o.system in ("every", "south-seas", "friday")]
+    assert (seas["ships"], seas["friday_tiles"], seas["meeples"]) == ("south-seas", "friday", 4)
+    joined = Rules(map="west+east", small_towns=[3, 1], deck_size=40).option_values()
+    assert (joined["map"], joined["small_towns"], joined["deck_size"]) == ("west+east", [3, 1], 40)  # as given
+    assert joined["start_squares"] is None  # the map's recommendation
+    ferries = Rules(tile_sets=["base", "ferries"], ferries_edition="C2").option_values()
+    assert ferries["ferries_edition"] == "C2" and "ferries_edition" not in base
+
+
+def test_the_command_line_has_a_flag_for_every_option() -> None:
+    sim = _parser()._subparsers._group_actions[0].choices["simulate"]  # type: ignore[union-attr]
+    by_flag = {s: a for a in sim._actions for s in a.option_strings}
+    for o in OPTIONS:
+        if o.flag:
+            assert by_flag[f"--{o.flag}"].dest == o.name, o
+            assert o.doc in (by_flag[f"--{o.flag}"].help or ""), o
+    # Nothing given: every option None, the defaults; each flag reaches its keyword.
+    assert set(_rules_options(sim.parse_args([]))) == {o.name for o in OPTIONS if o.flag}
+    assert all(v is None for v in _rules_options(sim.parse_args([])).values())
+    given = _rules_options(
+        sim.parse_args(
+            "--no-farmers --inns-and-cathedrals --traders-goods --meeples 5 --tile-sets base ferries "
+            "--ferries-edition C2 --start-tile base/D".split()
+        )
+    )
+    rules = Rules(players=3, **given)
+    assert (rules.farmers, rules.inns_and_cathedrals_scoring, rules.traders_goods) == (False, True, True)
+    assert (rules.meeples, rules.tile_sets, rules.ferries_edition) == (5, ["base", "ferries"], "C2")
+    maps = _rules_options(
+        sim.parse_args("--map coastal --start-squares 1 --start-rotations - --deck-size 30 --small-towns 1 2".split())
+    )
+    assert (maps["start_squares"], maps["start_rotations"], maps["small_towns"]) == (1, [None], [1, 2])
+    seas = _rules_options(
+        sim.parse_args(
+            "--tile-sets south-seas --friday --friday-tiles friday --ships south-seas "
+            "--retrieve-only-when-supply-empty --boat-evaluates-unoccupied".split()
+        )
+    )
+    rules = Rules(**seas)
+    assert rules.friday and rules.retrieve_only_when_supply_empty and rules.boat_evaluates_unoccupied
+
+
+def test_the_report_names_every_option_that_is_set() -> None:
+    seas = Rules(tile_sets=["south-seas"], friday=True, retrieve_only_when_supply_empty=True,
+                 boat_evaluates_unoccupied=True)
+    line = _rules_summary(seas)
+    assert line.startswith("South Seas; 2 players; 4 meeples; tile sets south-seas")
+    for text in ("ships south-seas", "islanders taken back only with an empty supply",
+                 "boats cover unoccupied fish", "Friday", "Friday tiles friday"):
+        assert text in line
+    assert "farmers" not in line  # a classic option does not act in South Seas
+    classic = _rules_summary(Rules(farmers=False, inns_and_cathedrals_scoring=True, map="continental",
+                                   small_towns=[2, 3]))
+    for text in ("classic; 2 players; 9 meeples", "no farmers", "Inns & Cathedrals scoring",
+                 "map continental", "small-town variants 2, 3"):
+        assert text in classic
+    assert "Traders & Builders goods" not in classic
