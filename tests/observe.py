@@ -7,7 +7,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from carcassonne import Decision, Game, Move
+import pytest
+
+from carcassonne import Decision, Game, Move, Rules
 
 
 def snapshot(game: Game) -> tuple[Any, ...]:
@@ -74,6 +76,19 @@ def pick(legal: list[Move], rnd: random.Random) -> Move:
     return pool[rnd.randrange(len(pool))]
 
 
+def tied_ships(rules: Rules) -> list[str]:
+    """A ship order whose four face-up ships all have the most points, so that a completed
+    market makes its merchant choose (random play seldom completes one otherwise)."""
+    display = 4
+    best = max(s.points for s in rules.ships)
+    top = [s.id for s in rules.ships if s.points == best]
+    if len(top) < display:
+        best = sorted({s.points for s in rules.ships})[-2]
+        top = [s.id for s in rules.ships if s.points == best]
+    first = top[:display]
+    return first + [s.id for s in rules.ships if s.id not in first]
+
+
 Action = tuple[str, tuple[Any, ...]]
 """A decision as a name ("play", or the kind of a ``Decision``: "deliver", "market_ship",
 "move_friday" with a Friday tile id, "take_home", "trade") and its arguments, so it can be
@@ -121,6 +136,27 @@ def as_action(game: Game, action: Action) -> Move | Decision:
 
 def apply(game: Game, action: Action) -> None:
     game.apply(as_action(game, action))
+
+
+PER_PHASE = {
+    "deliver": "deliver",
+    "market_ship": "take_market_ship",
+    "move_friday": "move_friday",
+    "take_home": "take_home",
+    "trade": "trade",
+}
+"""The deprecated per-phase ``Game`` method of each kind of decision."""
+
+
+def apply_per_phase(game: Game, action: Action) -> None:
+    """Plays ``action`` with its per-phase method: ``play``, or a deprecated one, which
+    must warn naming the ``apply`` form (and still play as before)."""
+    name, args = action
+    if name == "play":
+        game.play(*args)
+        return
+    with pytest.deprecated_call(match=r"use Game\.apply\(Decision\."):
+        getattr(game, PER_PHASE[name])(*args)
 
 
 def play_random(game: Game, rnd: random.Random, turns: int | None = None) -> None:

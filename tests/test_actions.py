@@ -40,29 +40,9 @@ from carcassonne import (
 )
 from carcassonne.players import MCTS, Greedy, Random
 from configs import ALL_CONFIGS, SOUTH_SEAS_CONFIGS
-from observe import Action, apply, as_action, random_action, snapshot
+from observe import apply, apply_per_phase, as_action, random_action, snapshot
 
 RULES = {name: Rules(**kwargs) for name, kwargs in ALL_CONFIGS.items()}
-
-PER_PHASE = {
-    "deliver": "deliver",
-    "market_ship": "take_market_ship",
-    "move_friday": "move_friday",
-    "take_home": "take_home",
-    "trade": "trade",
-}
-"""The deprecated per-phase method of each kind of decision."""
-
-
-def apply_per_phase(game: Game, action: Action) -> None:
-    """Plays ``action`` with its per-phase method: ``play``, or a deprecated one (which
-    warns, naming ``apply``, and still plays)."""
-    name, args = action
-    if name == "play":
-        game.play(*args)
-        return
-    with pytest.deprecated_call(match=r"use Game\.apply\(Decision\."):
-        getattr(game, PER_PHASE[name])(*args)
 
 
 def per_phase_list(game: Game) -> list[Move | Decision]:

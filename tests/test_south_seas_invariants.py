@@ -47,7 +47,7 @@ from carcassonne import (
     Rules,
 )
 from configs import SOUTH_SEAS_CONFIGS
-from observe import Action, apply, board_meeples, play_random, random_action, snapshot
+from observe import Action, apply, board_meeples, play_random, random_action, snapshot, tied_ships
 
 CONFIGS = SOUTH_SEAS_CONFIGS
 RULES: dict[str, Rules] = {name: Rules(**kw) for name, kw in CONFIGS.items()}
@@ -624,18 +624,6 @@ def test_clones_and_records_keep_everything(friday: bool, data: st.DataObject, s
 
 
 # ----- markets ---------------------------------------------------------------------------------
-
-
-def tied_ships(rules: Rules) -> list[str]:
-    """A ship order whose four face-up ships all have the most points, so that a completed
-    market makes its merchant choose (random play seldom completes one otherwise)."""
-    best = max(s.points for s in rules.ships)
-    top = [s.id for s in rules.ships if s.points == best]
-    if len(top) < DISPLAY:
-        best = sorted({s.points for s in rules.ships})[-2]
-        top = [s.id for s in rules.ships if s.points == best]
-    first = top[:DISPLAY]
-    return first + [s.id for s in rules.ships if s.id not in first]
 
 
 def test_market_choices_keep_the_invariants() -> None:
