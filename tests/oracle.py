@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from carcassonne import Game
-from observe import snapshot
+from observe import movable_ferries, snapshot
 
 SIDES = "NESW"
 DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -198,4 +198,4 @@ def assert_same_game(a: Game, b: Game) -> None:
     assert a.rules == b.rules
     if not a.is_over:
         for m in a.legal_moves()[:20]:
-            assert a.movable_ferries(m.x, m.y, m.rotation) == b.movable_ferries(m.x, m.y, m.rotation)
+            assert movable_ferries(a, m.x, m.y, m.rotation) == movable_ferries(b, m.x, m.y, m.rotation)

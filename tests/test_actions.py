@@ -1,9 +1,11 @@
 """The action model (``legal_actions``, ``apply``, ``Decision``, ``Phase``),
 ``determinize`` and per-seat players, over every configuration of ``tests/configs.py``.
 
-- The action model against the per-phase API: the same lists, and applying an action
-  gives the same game as the per-phase method (``play``, ``deliver``, ...), in every rule
-  system; actions of the other phase and non-actions are refused, the game unchanged.
+- The action model against the per-phase API: the same lists (``legal_moves`` and the
+  views' ``sea.legal_deliveries()``, ``friday.targets()``, ...), and applying an action
+  gives the same game as the per-phase method (``play``, and the deprecated ``deliver``,
+  ``take_market_ship``, ... while they last), in every rule system; actions of the other
+  phase and non-actions are refused, the game unchanged.
 - Determinization never changes what the player to move can see and keeps the multiset
   of what he cannot; it does reorder the hidden part.
 - Per-seat lineups: each game of a study is the game played alone, whatever the threads;
@@ -38,50 +40,33 @@ from carcassonne import (
 )
 from carcassonne.players import MCTS, Greedy, Random
 from configs import ALL_CONFIGS, SOUTH_SEAS_CONFIGS
-from observe import apply, random_action, snapshot
+from observe import apply, apply_per_phase, as_action, random_action, snapshot
 
 RULES = {name: Rules(**kwargs) for name, kwargs in ALL_CONFIGS.items()}
 
 
-def as_action(game: Game, action: tuple[str, tuple[Any, ...]]) -> Move | Decision:
-    """The per-phase call ``action`` as an action object."""
-    name, args = action
-    if name == "play":
-        mv: Move = args[0]
-        return mv
-    if name == "deliver":
-        return Decision.deliver(args[0])
-    if name == "take_market_ship":
-        return Decision.market_ship(args[0])
-    if name == "move_friday":
-        ids = [t for t, _ in game.rules.friday_tiles()]
-        return Decision.move_friday(ids.index(args[0]))
-    if name == "take_home":
-        return Decision.take_home(*args)
-    if name == "trade":
-        return Decision.trade(*args)
-    raise AssertionError(name)
-
-
 def per_phase_list(game: Game) -> list[Move | Decision]:
-    """What the per-phase methods list now, as actions in ``legal_actions`` order."""
+    """What the per-phase lists hold now, as actions in ``legal_actions`` order."""
     if game.is_over:
         return []
     if game.phase == "place":
         return list(game.legal_moves())
+    sea, friday = game.sea, game.friday
+    assert sea is not None
     if game.phase == "deliver":
         return [
             Decision.deliver(None),
-            *[Decision.deliver(d) for d in game.legal_deliveries()],
-            *[Decision.trade(*t) for t in game.legal_trades()],
+            *[Decision.deliver(d) for d in sea.legal_deliveries()],
+            *[Decision.trade(*t) for t in (friday.legal_trades() if friday is not None else [])],
         ]
     if game.phase == "market":
-        return [Decision.market_ship(s) for s in game.market_ships()]
+        return [Decision.market_ship(s) for s in sea.market_ships()]
+    assert friday is not None
     if game.phase == "move_friday":
         ids = [t for t, _ in game.rules.friday_tiles()]
-        return [Decision.move_friday(ids.index(t)) for t in game.friday_targets()]
+        return [Decision.move_friday(ids.index(t)) for t in friday.targets()]
     if game.phase == "homecoming":
-        return [Decision.take_home(*s) for s in game.homecoming_choices()]
+        return [Decision.take_home(*s) for s in friday.homecoming_choices()]
     raise AssertionError(game.phase)
 
 
@@ -112,7 +97,7 @@ def test_actions_are_the_per_phase_api(config: str) -> None:
             step = random_action(by_phase, rnd)
             action = as_action(by_phase, step)
             assert action in listed and by_action.is_legal(action)
-            apply(by_phase, step)
+            apply_per_phase(by_phase, step)
             by_action.apply(action)
             assert by_action.to_json() == by_phase.to_json()
         assert by_action.phase == "over" and by_action.legal_actions() == []
@@ -159,6 +144,7 @@ def test_phase_is_a_string_enum() -> None:
 
 def visible(game: Game) -> tuple[Any, ...]:
     """What the player to move sees (the hidden orders left out, their sizes kept)."""
+    sea, friday = game.sea, game.friday
     return (
         game.phase,
         game.decider,
@@ -166,12 +152,8 @@ def visible(game: Game) -> tuple[Any, ...]:
         game.tile,
         list(game.scores),
         list(game.supply),
-        game.wares,
-        [repr(s) for s in game.ship_display],
-        len(game.ship_pile),
-        game.ships_taken,
-        game.friday_revealed,
-        game.friday_at,
+        sea and (sea.wares, [repr(s) for s in sea.display], len(sea.pile), sea.ships_taken),
+        friday and (friday.revealed, friday.at),
         [repr(p) for p in game.board],
         list(game.discarded),
         list(game.moves),
@@ -197,8 +179,12 @@ def test_determinize_keeps_what_the_player_sees(config: str) -> None:
         assert visible(copy) == visible(game)
         if rules.deck_size == len(rules.full_deck()):
             assert Counter(copy.remaining_tiles) == Counter(game.remaining_tiles)
-        assert Counter(copy.ship_pile) == Counter(game.ship_pile)
-        assert Counter(copy.friday_order) == Counter(game.friday_order)
+        if game.sea is not None:
+            assert copy.sea is not None
+            assert Counter(copy.sea.pile) == Counter(game.sea.pile)
+        if game.friday is not None:
+            assert copy.friday is not None
+            assert Counter(copy.friday.order) == Counter(game.friday.order)
         orders.add(tuple(copy.remaining_tiles))
         # Seeded: the same seed gives the same copy.
         again = game.clone()

@@ -183,7 +183,7 @@ def recount(
 def check_features(game: Game) -> list[Group]:
     """Compares ``features()`` with the recount; returns the recount."""
     board = board_map(game)
-    expected = recount(board, game.ferries, game.rules.players)
+    expected = recount(board, game.ferries.links, game.rules.players)
     by_segments = {g.segments: g for g in expected}
     features = game.features()
     got = [frozenset(f.segments) for f in features]
@@ -316,7 +316,7 @@ def check_listed_moves(game: Game, legal: list[Move], groups: list[Group]) -> di
     tile = game.tile
     assert tile is not None
     board = board_map(game)
-    ferries = game.ferries
+    ferries = game.ferries.links
     where = {(x, y): (a, b) for x, y, a, b in ferries}
     assert legal == sorted(set(legal)), "legal moves are sorted and distinct"
     group_of = {s: k for k, g in enumerate(groups) for s in g.segments}
@@ -332,7 +332,7 @@ def check_listed_moves(game: Game, legal: list[Move], groups: list[Group]) -> di
     lake = is_lake(tile)
     pairs = MODEL.road_pairs(tile) if lake else [None]
     for (x, y, r), moves in by_placement.items():
-        movable = game.movable_ferries(x, y, r)
+        movable = game.ferries.movable(x, y, r)
         assert len(movable) == len(set(movable)), movable
         movable_set = set(movable)
         movable_by_placement[(x, y, r)] = movable_set
@@ -385,7 +385,7 @@ def near_moves(game: Game, legal: list[Move], rnd: random.Random, limit: int = 1
     tile = game.tile
     assert tile is not None
     board = board_map(game)
-    where = {(x, y): (a, b) for x, y, a, b in game.ferries}
+    where = {(x, y): (a, b) for x, y, a, b in game.ferries.links}
     nfeat = len(TILES[tile].features)
     sample = rnd.sample(legal, min(len(legal), 12))
     with_moves = [m for m in legal if m.ferry_moves]
@@ -401,7 +401,7 @@ def near_moves(game: Game, legal: list[Move], rnd: random.Random, limit: int = 1
             pass  # not even a Move (e.g. five ferry moves)
 
     for m in sample:
-        movable = set(game.movable_ferries(m.x, m.y, m.rotation))
+        movable = set(game.ferries.movable(m.x, m.y, m.rotation))
         if is_lake(tile):
             mk(m, ferry=None)
             assert m.ferry is not None
@@ -456,7 +456,7 @@ def new_game(config: str, seed: int, game_index: int = 0) -> Game:
 def check_ferries(game: Game) -> dict[tuple[int, int], tuple[int, int]]:
     """One ferry per lake tile, on two different road ends of its own lake."""
     board = board_map(game)
-    ferries = game.ferries
+    ferries = game.ferries.links
     squares = [(x, y) for x, y, _a, _b in ferries]
     assert len(squares) == len(set(squares)), f"two ferries on one lake: {ferries}"
     lakes = {xy for xy, p in board.items() if is_lake(p.tile)}
@@ -584,7 +584,7 @@ class Before:
             game.current_player,
             game.tile,
             game.turn,
-            {(x, y): (a, b) for x, y, a, b in game.ferries},
+            {(x, y): (a, b) for x, y, a, b in game.ferries.links},
             meeples_at(board_map(game)),
             list(game.scores),
             len(game.events),
@@ -644,7 +644,7 @@ def test_every_move_keeps_the_ferry_invariants(config: str, seed: int, choice_se
     game = new_game(config, seed)
     rules = game.rules
     rnd = random.Random(choice_seed)
-    assert game.ferries == []
+    assert game.ferries.links == []
     assert list(game.supply) == [7] * rules.players and rules.meeples == 7
     assert game.scores == [0] * rules.players
     groups = check_features(game)
@@ -693,7 +693,7 @@ def test_listed_moves_are_accepted_and_near_ones_refused(config: str, seed: int,
                     continue
                 assert c.moves[-1] == mv and c.turn == game.turn + 1
                 assert c.supply[before.player] + board_meeples(c)[before.player] == 7
-                where = {(x, y): (a, b) for x, y, a, b in c.ferries}
+                where = {(x, y): (a, b) for x, y, a, b in c.ferries.links}
                 expected = dict(before.ferries)
                 if mv.ferry is not None:
                     expected[(mv.x, mv.y)] = mv.ferry
@@ -732,7 +732,7 @@ def test_ferry_moves_reopen_and_close_roads(config: str) -> None:
     for game_index in range(40):
         game = new_game(config, 7, game_index)
         rnd = random.Random(game_index)
-        groups = recount(board_map(game), game.ferries, game.rules.players)
+        groups = recount(board_map(game), game.ferries.links, game.rules.players)
         scored: set[Seg] = set()  # segments of roads that have been scored while complete
         while not game.is_over:
             move = pick(game.legal_moves(), rnd)

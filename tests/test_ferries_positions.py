@@ -118,7 +118,7 @@ def test_four_road_lake_offers_all_six_pairs() -> None:
     assert sorted(m.ferry or (-1, -1) for m in here) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     assert all(m.ferry_moves == [] for m in here)
     step(game, RRRR, 1, 0, 0, meeple="W", ferry=(0, 2))
-    assert game.ferries == [(1, 0, 0, 2)]
+    assert game.ferries.links == [(1, 0, 0, 2)]
     west = game.feature_at(1, 0, 3)
     assert sorted(west.segments) == [(0, 0, 0), (1, 0, 3)] and west.open_sides == 1
     assert list(west.meeples) == [1, 0]
@@ -152,7 +152,7 @@ def test_example1_new_ferry_joins_new_meeple_to_an_occupied_road() -> None:
     assert game.make_move(2, 0, 0, "S", ferry=(1, 2)) == Move(2, 0, 0, 2, ferry=(1, 2))
     step(game, CRRR, 2, 0, 0, meeple=2, ferry=(1, 2))
 
-    assert sorted(game.ferries) == [(2, 0, 1, 2)]
+    assert sorted(game.ferries.links) == [(2, 0, 1, 2)]
     road = game.feature_at(2, 0, 2)
     assert road.kind == "road"
     assert sorted(road.tiles) == [(0, 0), (1, 0), (2, 0)]
@@ -198,7 +198,7 @@ def test_example2_ferry_closes_the_other_road_blue_3_road_red_8_city() -> None:
     assert game.feature_at(0, 0, 1).open_sides == 1
     step(game, CRRR, 1, 0, 0, meeple=2, ferry=(2, 3))  # P1 Red
 
-    assert sorted(game.ferries) == [(1, 0, 2, 3)]
+    assert sorted(game.ferries.links) == [(1, 0, 2, 3)]
     blue = game.feature_at(0, 0, 0)
     assert sorted(blue.tiles) == [(-1, 0), (0, 0), (1, 0)]
     assert blue.complete and blue.open_sides == 0
@@ -265,17 +265,17 @@ def test_example3_moving_the_ferry_separates_red_and_yellow() -> None:
     assert meeples(game, 2, 0, 1) == [1, 1]
     assert meeples(game, 1, 0, 0) == [1, 1]
 
-    assert game.movable_ferries(-1, 0, 0) == [(2, 0)]
+    assert game.ferries.movable(-1, 0, 0) == [(2, 0)]
     # A tile that extends no road with a ferry moves nothing: U r1 at (0,1)? D's S side is a
     # field, so U r0 (fields N and S) fits there and extends no road.
-    assert game.movable_ferries(0, 1, 0) == []
+    assert game.ferries.movable(0, 1, 0) == []
     # The ferry may go to S-E or W-E, but not stay on W-S.
     for pair in [(1, 2), (0, 2)]:
         assert game.make_move(-1, 0, 0, ferry_moves=[(2, 0, *pair)]) in game.legal_moves()
     refused(game, game.make_move(-1, 0, 0, ferry_moves=[(2, 0, 0, 1)]), "(2, 0)", "already joins")
     step(game, "base/U", -1, 0, 0, ferry_moves=[(2, 0, 1, 2)])
 
-    assert sorted(game.ferries) == [(2, 0, 1, 2)]
+    assert sorted(game.ferries.links) == [(2, 0, 1, 2)]
     red = game.feature_at(1, 0, 0)
     assert sorted(red.tiles) == [(-1, 0), (0, 0), (1, 0), (2, 0)]
     assert sorted(red.segments) == [(-1, 0, 0), (0, 0, 0), (1, 0, 0), (2, 0, 0)]
@@ -309,7 +309,7 @@ def example4() -> Game:
     step(game, FRRR, 2, 0, 0, meeple=0, ferry=(0, 2))  # P1 L2, meeple on the W end
     step(game, "base/B", 0, 1, 0)  # P0
     step(game, FRRR, -1, 1, 1, ferry=(0, 2))  # P1 L3: N-S
-    assert sorted(game.ferries) == [(-1, 1, 0, 2), (1, 0, 0, 2), (2, 0, 0, 2)]
+    assert sorted(game.ferries.links) == [(-1, 1, 0, 2), (1, 0, 0, 2), (2, 0, 0, 2)]
     road = game.feature_at(0, 0, 0)
     assert sorted(road.tiles) == [(0, 0), (1, 0), (2, 0)]
     assert list(road.meeples) == [0, 1]
@@ -319,10 +319,10 @@ def example4() -> Game:
 def test_example4_only_the_nearest_ferry_per_direction_may_move() -> None:
     game = example4()
     assert game.tile == "base/X"
-    assert sorted(game.movable_ferries(-1, 0, 0)) == [(-1, 1), (1, 0)]
+    assert sorted(game.ferries.movable(-1, 0, 0)) == [(-1, 1), (1, 0)]
     # X's rotation does not matter (4 road ends); the answer is the same.
     for rot in range(4):
-        assert sorted(game.movable_ferries(-1, 0, rot)) == [(-1, 1), (1, 0)]
+        assert sorted(game.ferries.movable(-1, 0, rot)) == [(-1, 1), (1, 0)]
     # The second ferry along the road (L2) may not move, alone or together with L1.
     refused(game, game.make_move(-1, 0, 0, ferry_moves=[(2, 0, 0, 1)]), "(2, 0)", "may not move")
     refused(
@@ -338,10 +338,10 @@ def test_example4_only_the_nearest_ferry_per_direction_may_move() -> None:
     at = [m for m in here if (m.rotation, m.meeple) == (0, None)]
     assert len(at) == 9
     # Elsewhere, X at (3,0) extends L2's road from the east: there L2 is the nearest.
-    assert game.movable_ferries(3, 0, 0) == [(2, 0)]
+    assert game.ferries.movable(3, 0, 0) == [(2, 0)]
     step(game, "base/X", -1, 0, 0, ferry_moves=[(-1, 1, 0, 1), (1, 0, 0, 1)])
 
-    assert sorted(game.ferries) == [(-1, 1, 0, 1), (1, 0, 0, 1), (2, 0, 0, 2)]
+    assert sorted(game.ferries.links) == [(-1, 1, 0, 1), (1, 0, 0, 1), (2, 0, 0, 2)]
     east = game.feature_at(-1, 0, 1)  # X's E end -> D -> L1 W~S, open at L1's S side
     assert sorted(east.segments) == [(-1, 0, 1), (0, 0, 0), (1, 0, 0), (1, 0, 1)]
     assert east.open_sides == 1
@@ -375,7 +375,7 @@ def example5() -> Game:
     step(game, "base/V", -1, 1, 2)
     step(game, "base/B", 1, 2, 0)
     step(game, FRRR, 0, 2, 1, ferry=(0, 1))  # LC
-    assert sorted(game.ferries) == [(-1, 0, 0, 1), (0, 2, 0, 1), (1, 0, 0, 1)]
+    assert sorted(game.ferries.links) == [(-1, 0, 0, 1), (0, 2, 0, 1), (1, 0, 0, 1)]
     return game
 
 
@@ -385,7 +385,7 @@ def test_example5_lake_tile_extending_three_roads_may_move_three_ferries() -> No
     # T's W road -> V2 -> LB (S end, joined); E road -> V1 -> LA (S end, joined); S road ->
     # LC (N end, joined). The E road also reaches LB's E end through D, but that end is not
     # joined by LB's ferry (LB is movable anyway, through the W road).
-    assert sorted(game.movable_ferries(0, 1, 0)) == [(-1, 0), (0, 2), (1, 0)]
+    assert sorted(game.ferries.movable(0, 1, 0)) == [(-1, 0), (0, 2), (1, 0)]
     # How T's own ferry is placed does not matter (seed example 5).
     three = [(-1, 0, 1, 2), (0, 2, 0, 2), (1, 0, 1, 2)]
     for ferry in [(0, 1), (0, 2), (1, 2)]:
@@ -394,7 +394,7 @@ def test_example5_lake_tile_extending_three_roads_may_move_three_ferries() -> No
     refused(game, game.make_move(0, 1, 0, ferry=(0, 2), ferry_moves=[(0, 1, 0, 1)]), "(0, 1)", "may not move")
     step(game, FRRR, 0, 1, 0, ferry=(0, 2), ferry_moves=three)
 
-    assert sorted(game.ferries) == [(-1, 0, 1, 2), (0, 1, 0, 2), (0, 2, 0, 2), (1, 0, 1, 2)]
+    assert sorted(game.ferries.links) == [(-1, 0, 1, 2), (0, 1, 0, 2), (0, 2, 0, 2), (1, 0, 1, 2)]
     # T W~E: LA S~E (open at LA's E side) - V1 - T - V2 - LB S~E - D - LA's W end (closed):
     # the road runs through LA twice; 6 distinct tiles.
     big = game.feature_at(0, 1, 0)
@@ -422,14 +422,14 @@ def test_note7_ferry_not_joined_to_the_extended_road_may_not_move() -> None:
     # y=1                      U?
     game = new_game([FRRR, "base/U"])
     step(game, FRRR, 1, 0, 0, ferry=(1, 2))
-    assert game.movable_ferries(-1, 0, 0) == []  # D's road ends at the lake, unjoined
-    assert game.movable_ferries(2, 0, 0) == [(1, 0)]  # extends L's S~E road
-    assert game.movable_ferries(1, 1, 1) == [(1, 0)]  # U r1 (road N-S) extends it too
+    assert game.ferries.movable(-1, 0, 0) == []  # D's road ends at the lake, unjoined
+    assert game.ferries.movable(2, 0, 0) == [(1, 0)]  # extends L's S~E road
+    assert game.ferries.movable(1, 1, 1) == [(1, 0)]  # U r1 (road N-S) extends it too
     refused(game, game.make_move(-1, 0, 0, ferry_moves=[(1, 0, 0, 1)]), "(1, 0)", "may not move")
     refused(game, game.make_move(-1, 0, 0, ferry_moves=[(1, 0, 0, 2)]), "(1, 0)", "may not move")
     assert all(m.ferry_moves == [] for m in game.legal_moves() if (m.x, m.y) == (-1, 0))
     step(game, "base/U", -1, 0, 0)
-    assert sorted(game.ferries) == [(1, 0, 1, 2)]
+    assert sorted(game.ferries.links) == [(1, 0, 1, 2)]
 
 
 # ----- notes 9-11: re-opening a scored road; closing a road by a move ----------------------
@@ -453,9 +453,9 @@ def test_notes9_10_a_move_reopens_a_completed_road_which_scores_again() -> None:
     assert first.complete and first.open_sides == 0
     assert game.scores == [3, 0] and list(game.supply) == [7, 7]
 
-    assert game.movable_ferries(2, 0, 0) == [(1, 0)]
+    assert game.ferries.movable(2, 0, 0) == [(1, 0)]
     step(game, "base/U", 2, 0, 0, meeple=0, ferry_moves=[(1, 0, 0, 2)])
-    assert sorted(game.ferries) == [(1, 0, 0, 2)]
+    assert sorted(game.ferries.links) == [(1, 0, 0, 2)]
     reopened = game.feature_at(0, 0, 0)
     assert sorted(reopened.tiles) == [(-1, 0), (0, 0), (1, 0), (2, 0)]
     assert not reopened.complete and reopened.open_sides == 1
@@ -464,7 +464,7 @@ def test_notes9_10_a_move_reopens_a_completed_road_which_scores_again() -> None:
     assert sorted(south.segments) == [(1, 0, 1)] and south.open_sides == 1
     assert game.scores == [3, 0] and list(game.supply) == [6, 7]
 
-    assert game.movable_ferries(3, 0, 1) == [(1, 0)]
+    assert game.ferries.movable(3, 0, 1) == [(1, 0)]
     step(game, "base/A", 3, 0, 1)  # no ferry move
     again = game.feature_at(0, 0, 0)
     assert sorted(again.tiles) == [(-1, 0), (0, 0), (1, 0), (2, 0), (3, 0)]
@@ -476,7 +476,7 @@ def test_notes9_10_a_move_reopens_a_completed_road_which_scores_again() -> None:
     ]
     # The game record replays the ferry moves exactly.
     replay = Game.from_json(game.to_json())
-    assert sorted(replay.ferries) == [(1, 0, 0, 2)]
+    assert sorted(replay.ferries.links) == [(1, 0, 0, 2)]
     assert replay.scores == [8, 0] and events(replay) == events(game)
     assert list(replay.moves) == list(game.moves)
 
@@ -518,7 +518,7 @@ def test_note11_a_move_closes_a_road_without_extending_it() -> None:
     refused(game, game.make_move(2, 0, 0, 0, ferry_moves=[(1, 0, 1, 2)]), "already holds a meeple")
     step(game, "base/U", 2, 0, 0, ferry_moves=[(1, 0, 1, 2)])
 
-    assert sorted(game.ferries) == [(1, 0, 1, 2)]
+    assert sorted(game.ferries.links) == [(1, 0, 1, 2)]
     closed = game.feature_at(-1, 0, 1)
     assert sorted(closed.segments) == [(-1, 0, 1), (0, 0, 0), (1, 0, 0)]
     assert closed.complete and closed.open_sides == 0
@@ -554,7 +554,7 @@ def test_road_through_the_same_lake_tile_twice_counts_it_once() -> None:
     assert sorted(west.segments) == [(-1, 0, 0), (-1, 1, 0), (0, 0, 0), (0, 1, 0), (1, 0, 0)]
     assert west.open_sides == 1 and list(west.meeples) == [1, 0]
     assert sorted(game.feature_at(1, 0, 1).segments) == [(1, 0, 1), (1, 0, 2), (2, 0, 1)]
-    assert game.movable_ferries(1, 1, 1) == [(1, 0)]
+    assert game.ferries.movable(1, 1, 1) == [(1, 0)]
     step(game, "base/V", 1, 1, 1)  # P1 road N-W closes the road; no ferry move
 
     road = game.feature_at(1, 0, 0)
@@ -595,7 +595,7 @@ def test_bad_ferry_on_a_non_lake_tile() -> None:
 def test_bad_ferry_moves() -> None:
     game = bad_input_game()
     # Legal reference: U at (2,0) extends the road with L's ferry.
-    assert game.movable_ferries(2, 0, 0) == [(1, 0)]
+    assert game.ferries.movable(2, 0, 0) == [(1, 0)]
     assert game.make_move(2, 0, 0, ferry_moves=[(1, 0, 0, 1)]) in game.legal_moves()
     # To the pair it already joins.
     refused(game, game.make_move(2, 0, 0, ferry_moves=[(1, 0, 0, 2)]), "(1, 0)", "already joins")
@@ -611,11 +611,11 @@ def test_bad_ferry_moves() -> None:
     refused(game, game.make_move(2, 0, 0, ferry_moves=[(5, 5, 0, 1)]), "(5, 5)", "may not move")
     # A ferry that may not move: U r1 at (1,1) extends L's S end, which L's ferry does
     # not join (note 7).
-    assert game.movable_ferries(1, 1, 1) == []
+    assert game.ferries.movable(1, 1, 1) == []
     assert game.make_move(1, 1, 1) in game.legal_moves()
     refused(game, game.make_move(1, 1, 1, ferry_moves=[(1, 0, 0, 1)]), "(1, 0)", "may not move")
     # A tile that extends no road at all.
-    assert game.movable_ferries(0, 1, 0) == []
+    assert game.ferries.movable(0, 1, 0) == []
     refused(game, game.make_move(0, 1, 0, ferry_moves=[(1, 0, 0, 1)]), "(1, 0)", "may not move")
 
 
@@ -640,6 +640,6 @@ def test_bad_lake_tile_ferry() -> None:
     refused(game, game.make_move(0, -1, 2, ferry=(1, 7)), "two different road ends", "(1, 7)")
     # Moving the ferry of the tile just placed: CRRR r0 at (3,0) (city N, roads W, S, E):
     # its W end extends the road D-L(W~E)-U, so L's ferry may move, the new one may not.
-    assert game.movable_ferries(3, 0, 0) == [(1, 0)]
+    assert game.ferries.movable(3, 0, 0) == [(1, 0)]
     assert game.make_move(3, 0, 0, ferry=(1, 2), ferry_moves=[(1, 0, 0, 1)]) in game.legal_moves()
     refused(game, game.make_move(3, 0, 0, ferry=(1, 2), ferry_moves=[(3, 0, 1, 3)]), "(3, 0)", "may not move")

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 import carcassonne
 from carcassonne import (
+    Decision,
     Delivery,
     Game,
     GameOverError,
@@ -72,14 +73,10 @@ def play_out(game: Game, steps: int = 400) -> None:
         phase = game.phase
         if phase == "place":
             game.play(game.legal_moves()[0])
-        elif phase == "deliver":
-            game.deliver(None)
-        elif phase == "market":
-            game.take_market_ship(game.market_ships()[0])
-        elif phase == "move_friday":
-            game.move_friday(game.friday_targets()[0])
         else:
-            game.take_home(*game.homecoming_choices()[0])
+            # The first decision listed: not delivering, the first market ship, Friday
+            # target or islander to take home (``legal_actions`` lists them in that order).
+            game.apply(game.legal_actions()[0])
 
 
 def corrupt(text: str, data: st.DataObject) -> str:
@@ -417,6 +414,7 @@ def api_calls(game: Game, data: st.DataObject) -> Callable[[], object]:
     i = lambda label: data.draw(INTS, label=label)  # noqa: E731
     s = lambda label: data.draw(TEXT, label=label)  # noqa: E731
     rules = game.rules
+    ferries = game.ferries
     choices: list[Callable[[], object]] = [
         lambda: game.play(Move(i("x"), i("y"), i("rotation"), meeple=i("meeple"))),
         lambda: game.play(Move(i("x"), i("y"), i("rotation"), ferry=(i("a"), i("b")))),
@@ -425,13 +423,13 @@ def api_calls(game: Game, data: st.DataObject) -> Callable[[], object]:
         lambda: game.make_move(i("x"), i("y"), i("rotation"), s("meeple")),
         lambda: game.make_move(i("x"), i("y"), i("rotation"), i("meeple")),
         lambda: game.feature_at(i("x"), i("y"), i("index")),
-        lambda: game.movable_ferries(i("x"), i("y"), i("rotation")),
+        *([lambda: ferries.movable(i("x"), i("y"), i("rotation"))] if ferries is not None else []),
         lambda: game.describe_meeple(Move(0, 0, i("rotation"), meeple=i("meeple"))),
-        lambda: game.deliver(Delivery(i("ship"), (i("a"), i("b"), i("c")))),
-        lambda: game.take_market_ship(i("slot")),
-        lambda: game.move_friday(s("tile")),
-        lambda: game.take_home(i("x"), i("y"), i("feature")),
-        lambda: game.trade(i("give"), i("take")),
+        lambda: game.apply(Decision.deliver(Delivery(i("ship"), (i("a"), i("b"), i("c"))))),
+        lambda: game.apply(Decision.market_ship(i("slot"))),
+        lambda: game.apply(Decision.move_friday(i("tile"))),
+        lambda: game.apply(Decision.take_home(i("x"), i("y"), i("feature"))),
+        lambda: game.apply(Decision.trade(i("give"), i("take"))),
         lambda: rules.tile_features(s("tile"), i("rotation")),
         lambda: rules.tile_edges(s("tile"), i("rotation")),
         lambda: Game(rules, seed=i("seed"), game_index=i("index")),

@@ -25,6 +25,7 @@ import pytest
 import carcassonne
 from carcassonne import (
     MAX_DATA_FILE_BYTES,
+    Decision,
     Game,
     IllegalMoveError,
     Move,
@@ -269,6 +270,8 @@ def calls_with(value: int) -> list[tuple[str, Callable[[], object], bool]]:
     """(what the message names, the call, whether `value` is a valid value there)."""
     game = Game(Rules(), deck=["base/D", "base/E"])
     sea = Game(Rules(tile_sets=("south-seas",), friday=True), seed=1)
+    ferries = Game(Rules(tile_sets=("base", "ferries")), deck=["base/D", "base/E"]).ferries
+    assert ferries is not None
     u64 = 0 <= value < 2**64
     return [
         ("players", lambda: Rules(players=value), False),
@@ -288,12 +291,12 @@ def calls_with(value: int) -> list[tuple[str, Callable[[], object], bool]]:
         ("meeple", lambda: game.make_move(1, 0, 0, value), False),
         ("no tile at", lambda: game.feature_at(value, 0, 0), False),
         ("no feature", lambda: game.feature_at(0, 0, value), False),
-        ("x", lambda: game.movable_ferries(value, 0, 0), False),
-        ("rotation", lambda: game.movable_ferries(1, 0, value), False),
-        ("slot", lambda: sea.take_market_ship(value), False),
-        ("islander", lambda: sea.take_home(value, 0, 0), False),
-        ("feature", lambda: sea.take_home(0, 0, value), False),
-        ("ware", lambda: sea.trade(value, 0), False),
+        ("x", lambda: ferries.movable(value, 0, 0), False),
+        ("rotation", lambda: ferries.movable(1, 0, value), False),
+        ("slot", lambda: sea.apply(Decision.market_ship(value)), False),
+        ("islander", lambda: sea.apply(Decision.take_home(value, 0, 0)), False),
+        ("feature", lambda: sea.apply(Decision.take_home(0, 0, value)), False),
+        ("ware", lambda: sea.apply(Decision.trade(value, 0)), False),
         ("ship", lambda: carcassonne.Delivery(value, (1, 1, 1)), False),
         ("ware count", lambda: carcassonne.Delivery(0, (value, 1, 1)), False),
         # Valid game counts beyond memory are refused as too large (naming the games).
@@ -383,6 +386,12 @@ def test_an_oversized_data_file_is_refused_unread(tmp_path: Path) -> None:
             Rules(tile_sets=(tmp_path / name,))
 
 
+def deprecated(call: Callable[[], object]) -> object:
+    """``call()``, a deprecated spelling, which must warn (and then do as before)."""
+    with pytest.deprecated_call():
+        return call()
+
+
 def test_errors_quote_input_briefly(tmp_path: Path) -> None:
     long = "z" * 500_000
     cases: list[tuple[type[Exception], Callable[[], object]]] = [
@@ -397,7 +406,8 @@ def test_errors_quote_input_briefly(tmp_path: Path) -> None:
         (RulesError, lambda: Rules.from_json(long)),
         (RecordError, lambda: Game.from_json(long)),
         (RecordError, lambda: Game.from_json(json.dumps({"format": long}))),
-        (IllegalMoveError, lambda: Game(Rules(tile_sets=("south-seas",), friday=True)).move_friday(long)),
+        # Only the deprecated spelling names a Friday tile by id (a Decision by index).
+        (IllegalMoveError, lambda: deprecated(lambda: Game(Rules(tile_sets=("south-seas",), friday=True)).move_friday(long))),
         (RulesError, lambda: simulate(Rules(), games=1, policy=long)),
     ]
     for error, call in cases:
@@ -466,15 +476,10 @@ def sea_record() -> dict[str, Any]:
     while game.turn < 6:
         if game.phase == "place":
             game.play(game.legal_moves()[0])
-        elif game.phase == "deliver":
-            game.deliver(None)
-        elif game.phase == "market":
-            game.take_market_ship(game.market_ships()[0])
-        elif game.phase == "move_friday":
-            game.move_friday(game.friday_targets()[0])
         else:
-            x, y, f = game.homecoming_choices()[0]
-            game.take_home(x, y, f)
+            # The first decision listed: not delivering, the first market ship, Friday
+            # target or islander to take home (``legal_actions`` lists them in that order).
+            game.apply(game.legal_actions()[0])
     record: dict[str, Any] = json.loads(game.to_json())
     assert Game.from_json(json.dumps(record)).to_json() == game.to_json()
     return record
@@ -544,7 +549,7 @@ def test_feature_kinds_of_both_systems_are_named() -> None:
         if game.phase == "place":
             game.play(game.legal_moves()[-1])
         else:
-            game.deliver(None) if game.phase == "deliver" else game.take_market_ship(game.market_ships()[0])
+            game.apply(game.legal_actions()[0])  # not delivering, or the first market ship
     kinds |= {f.kind for f in game.features()}
     assert kinds == {"bridge", "island", "market", "sea"}
     assert {f.kind for f in Game(Rules(), seed=1).features()} <= {"road", "city", "monastery", "field"}
@@ -554,12 +559,14 @@ def test_refused_calls_leave_the_game_unchanged() -> None:
     game = Game(Rules(tile_sets=("base", "ferries")), seed=8)
     for _ in range(10):
         game.play(game.legal_moves()[len(game.legal_moves()) // 2])
+    ferries = game.ferries
+    assert ferries is not None
     before = snapshot(game)
     for value in HUGE + [-1, 255, 4, 2**16]:
         for bad in (
             lambda: game.play(Move(value % 2**31, 0)),
             lambda: game.feature_at(value, value, value),
-            lambda: game.movable_ferries(0, 0, value),
+            lambda: ferries.movable(0, 0, value),
             lambda: game.make_move(0, 0, value),
         ):
             try:

@@ -91,7 +91,7 @@ from carcassonne import (
     maps,
 )
 from configs import MAPS_CONFIGS
-from observe import board_meeples, pick, snapshot
+from observe import board_meeples, ferry_links, pick, snapshot
 from oracle import (
     DATA_DIR,
     DELTA,
@@ -899,7 +899,7 @@ def check_features(game: Game, board: Board, when: str = "") -> list[Group]:
     tiles, its printed pieces by id, complete, open sides, meeples, pennants): the feature
     indices of printed pieces are the engine's own business. Returns the recount."""
     mp = board.mp
-    groups = recount(board, game.ferries, game.rules.players)
+    groups = recount(board, ferry_links(game) or [], game.rules.players)
     got: Counter[Any] = Counter()
     for f in game.features():
         segs = [tuple(s) for s in f.segments]
@@ -1172,7 +1172,7 @@ def check_setup(game: Game, mp: MapData, board: Board) -> int:
     assert game.turn == 0 and game.current_player == 0 and game.moves == []
     assert game.scores == [0] * rules.players and game.events == []
     assert list(game.supply) == [rules.meeples] * rules.players and rules.meeples == 9
-    assert game.ferries == []
+    assert ferry_links(game) in (None, [])  # no ferries, or no lake tiles at all
     return len(setup) - 1
 
 

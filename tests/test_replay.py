@@ -29,7 +29,7 @@ def test_a_replay_is_the_game_the_study_played(config: str) -> None:
             # The record replays through the checked play to the same end.
             again = Game.from_json(game.to_json())
             assert list(again.scores) == list(game.scores) and again.moves == game.moves
-            assert game.events or game.sea_events, "the event log is kept"
+            assert game.events or (game.sea is not None and game.sea.events), "the event log is kept"
 
 
 def test_replay_with_mcts_and_a_python_player() -> None:

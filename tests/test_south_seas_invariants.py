@@ -4,7 +4,7 @@ Games of the ``SOUTH_SEAS_CONFIGS`` (2 to 5 players, the S-3/S-4 options, with a
 the Friday expansion) are drawn with Hypothesis (configuration, deck seed and the seed of
 the choices) and played to the end with ``random_action``; after every decision:
 
-* wares are never negative and change exactly as the new ``sea_events`` say (wares events
+* wares are never negative and change exactly as the new ``sea.events`` say (wares events
   add to their players, ship events subtract the paid wares), plus Friday's effects: a
   trade (one ware -1, another +1) and the arrival on a wares tile (every player +1);
 * the event log only grows, the new events carry the current turn, ship events match the
@@ -16,7 +16,7 @@ the choices) and played to the end with ``random_action``; after every decision:
   game runs, plus 1 per 3 wares at the end (``points_by_kind`` "ships" and "wares");
 * the phase decides which decision lists are non-empty;
 * Friday: ``weeks_done`` never exceeds 10 nor jumps, the revealed tiles follow
-  ``friday_order`` (``min(weeks_done, 6)`` of them), Friday moves after every
+  ``friday.order`` (``min(weeks_done, 6)`` of them), Friday moves after every
   ``move_friday`` and only in weeks 7-10.
 
 Further: listed moves and decisions are accepted, near ones that are not listed are
@@ -39,6 +39,7 @@ from hypothesis import strategies as st
 
 from carcassonne import (
     WARES,
+    Decision,
     Delivery,
     Game,
     IllegalMoveError,
@@ -46,7 +47,7 @@ from carcassonne import (
     Rules,
 )
 from configs import SOUTH_SEAS_CONFIGS
-from observe import Action, apply, board_meeples, play_random, random_action, snapshot
+from observe import Action, apply, board_meeples, play_random, random_action, snapshot, tied_ships
 
 CONFIGS = SOUTH_SEAS_CONFIGS
 RULES: dict[str, Rules] = {name: Rules(**kw) for name, kw in CONFIGS.items()}
@@ -93,6 +94,43 @@ def islanders(game: Game, player: int) -> list[tuple[int, int, int]]:
     return [(p.x, p.y, p.meeple[1]) for p in game.board if p.meeple is not None and p.meeple[0] == player]
 
 
+# Friday through ``game.friday``, which is None without Friday: then nothing is revealed,
+# Friday stands nowhere, no week has ended and nothing is open, as the checks expect.
+
+
+def friday_at(game: Game) -> str | None:
+    return game.friday.at if game.friday is not None else None
+
+
+def friday_bonus(game: Game) -> str | None:
+    return game.friday.bonus if game.friday is not None else None
+
+
+def friday_revealed(game: Game) -> list[str]:
+    return game.friday.revealed if game.friday is not None else []
+
+
+def weeks_done(game: Game) -> int:
+    return game.friday.weeks_done if game.friday is not None else 0
+
+
+def friday_targets(game: Game) -> list[str]:
+    return game.friday.targets() if game.friday is not None else []
+
+
+def homecoming_choices(game: Game) -> list[tuple[int, int, int]]:
+    return game.friday.homecoming_choices() if game.friday is not None else []
+
+
+def legal_trades(game: Game) -> list[tuple[int, int]]:
+    return game.friday.legal_trades() if game.friday is not None else []
+
+
+def move_friday(tile: str, rules: Rules) -> Decision:
+    """Friday's move to the tile with this id (a Decision names it by index)."""
+    return Decision.move_friday([t for t, _bonus in rules.friday_tiles()].index(tile))
+
+
 # ----- the state a decision is checked against -----------------------------------------------
 
 
@@ -119,14 +157,14 @@ class Before:
             game.decider,
             game.current_player,
             game.turn,
-            list(game.wares),
-            [repr(e) for e in game.sea_events],
-            game.boat_tokens_left,
-            list(game.ships_taken),
-            [s.id for s in game.ship_display],
-            game.weeks_done,
-            game.friday_at,
-            list(game.friday_revealed),
+            list(game.sea.wares),
+            [repr(e) for e in game.sea.events],
+            game.sea.boat_tokens_left,
+            list(game.sea.ships_taken),
+            [s.id for s in game.sea.display],
+            weeks_done(game),
+            friday_at(game),
+            list(friday_revealed(game)),
             traded,
         )
 
@@ -139,7 +177,7 @@ def check_state(game: Game, traded: bool) -> None:
     # "over" exactly when the game has ended.
     assert (game.phase == "over") == game.is_over, (game.phase, game.is_over)
     # Wares.
-    wares = game.wares
+    wares = game.sea.wares
     assert len(wares) == players
     assert all(n >= 0 for w in wares for n in w), wares
     # Islanders.
@@ -148,20 +186,20 @@ def check_state(game: Game, traded: bool) -> None:
         assert game.supply[p] >= 0
         assert game.supply[p] + on_board[p] == rules.meeples, (p, list(game.supply), on_board)
     # Boat tokens.
-    events = game.sea_events
-    assert 0 <= game.boat_tokens_left <= BOAT_TOKENS
+    events = game.sea.events
+    assert 0 <= game.sea.boat_tokens_left <= BOAT_TOKENS
     boats = [e for e in events if e.kind == "boat"]
-    assert len(boats) == BOAT_TOKENS - game.boat_tokens_left
+    assert len(boats) == BOAT_TOKENS - game.sea.boat_tokens_left
     assert all(e.fish in (1, 2) and e.square is not None for e in boats), boats
     # Ships.
     ids = [s.id for s in rules.ships]
-    display = [s.id for s in game.ship_display]
-    taken = game.ships_taken
+    display = [s.id for s in game.sea.display]
+    taken = game.sea.ships_taken
     assert len(display) <= DISPLAY
-    assert sorted(display + game.ship_pile + [sid for _p, sid in taken]) == sorted(ids)
+    assert sorted(display + game.sea.pile + [sid for _p, sid in taken]) == sorted(ids)
     assert len(set(ids)) == len(ids)
-    if game.ship_pile:
-        assert len(display) == DISPLAY, (display, game.ship_pile)
+    if game.sea.pile:
+        assert len(display) == DISPLAY, (display, game.sea.pile)
     ship_events = [e for e in events if e.kind == "ship"]
     assert [(e.players[0], e.ship) for e in ship_events] == taken
     points = ship_points(rules)
@@ -180,19 +218,19 @@ def check_state(game: Game, traded: bool) -> None:
     assert list(game.scores) == [s + w for s, w in zip(per_player, wares_points, strict=True)]
     # The phase decides which lists are non-empty.
     moves = game.legal_moves()
-    deliveries = game.legal_deliveries()
-    trades = game.legal_trades()
+    deliveries = game.sea.legal_deliveries()
+    trades = legal_trades(game)
     lists: dict[str, Sequence[Any]] = {
-        "market": game.market_ships(),
-        "move_friday": game.friday_targets(),
-        "homecoming": game.homecoming_choices(),
+        "market": game.sea.market_ships(),
+        "move_friday": friday_targets(game),
+        "homecoming": homecoming_choices(game),
     }
     phase = game.phase
     if phase not in ("market", "homecoming"):
         assert game.decider == game.current_player
     if game.is_over:
         # The end: the last tile placed or the last ship taken.
-        assert not game.remaining_tiles or not (display or game.ship_pile), game.remaining_tiles
+        assert not game.remaining_tiles or not (display or game.sea.pile), game.remaining_tiles
         assert phase == "over" and not moves and game.tile is None
         assert not deliveries and not trades and not any(lists.values())
     elif phase == "place":
@@ -213,9 +251,9 @@ def check_state(game: Game, traded: bool) -> None:
     for give, take in trades:
         assert give != take and have[give] >= 1, (give, take, have)
     if trades:
-        assert (game.friday_bonus or "").startswith("trading"), game.friday_bonus
+        assert (friday_bonus(game) or "").startswith("trading"), friday_bonus(game)
     if phase == "market":
-        shown = game.ship_display
+        shown = game.sea.display
         best = max(s.points for s in shown)
         assert list(lists["market"]) == [i for i, s in enumerate(shown) if s.points == best]
         assert len(lists["market"]) > 1, "a market choice between fewer than two ships"
@@ -223,23 +261,24 @@ def check_state(game: Game, traded: bool) -> None:
         own = set(islanders(game, game.decider))
         assert set(lists["homecoming"]) <= own and lists["homecoming"], (lists["homecoming"], own)
     # Friday.
-    order = game.friday_order
-    weeks = game.weeks_done
-    revealed = game.friday_revealed
+    weeks = weeks_done(game)
+    revealed = friday_revealed(game)
     if rules.friday:
+        assert game.friday is not None
+        order = game.friday.order
         assert sorted(order) == sorted(t for t, _ in rules.friday_tiles()) and len(order) == FRIDAY_TILES
         assert 0 <= weeks <= MAX_WEEKS
         assert revealed == order[: min(weeks, FRIDAY_TILES)], (revealed, order, weeks)
         if weeks == 0:
-            assert game.friday_at is None and game.friday_bonus is None
+            assert friday_at(game) is None and friday_bonus(game) is None
         else:
-            assert game.friday_at in revealed
-            assert game.friday_bonus == dict(rules.friday_tiles())[game.friday_at]
+            assert friday_at(game) in revealed
+            assert friday_bonus(game) == dict(rules.friday_tiles())[friday_at(game)]
         if phase == "move_friday":
             assert weeks > FRIDAY_TILES
-            assert set(lists["move_friday"]) == set(revealed) - {game.friday_at}
+            assert set(lists["move_friday"]) == set(revealed) - {friday_at(game)}
     else:
-        assert order == revealed == [] and game.friday_at is None and weeks == 0
+        assert game.friday is None
 
 
 def check_step(before: Before, action: Action, game: Game) -> None:
@@ -249,13 +288,13 @@ def check_step(before: Before, action: Action, game: Game) -> None:
     name, args = action
     assert before.phase == {
         "play": "place",
-        "take_market_ship": "market",
+        "market_ship": "market",
         "deliver": "deliver",
         "trade": "deliver",
         "move_friday": "move_friday",
         "take_home": "homecoming",
     }[name], (before.phase, action)
-    events = game.sea_events
+    events = game.sea.events
     n = len(before.events)
     assert [repr(e) for e in events[:n]] == before.events, "the event log was rewritten"
     new = events[n:]
@@ -285,22 +324,22 @@ def check_step(before: Before, action: Action, game: Game) -> None:
         delta[give] -= 1
         delta[take] += 1
         expected[before.player] = add(expected[before.player], (delta[0], delta[1], delta[2]))
-    at = game.friday_at
+    at = friday_at(game)
     bonus = arrival_wares(rules)
     if at != before.friday_at and at in bonus:
         gift = [0, 0, 0]
         gift[bonus[at]] = 1
         for p in range(players):
             expected[p] = add(expected[p], (gift[0], gift[1], gift[2]))
-    assert game.wares == expected, (action, before.wares, game.wares, new)
+    assert game.sea.wares == expected, (action, before.wares, game.sea.wares, new)
     check_logged_decisions(before, action, game, new)
     # Boats never come back.
     new_boats = [e for e in new if e.kind == "boat"]
-    assert game.boat_tokens_left == before.boats - len(new_boats)
+    assert game.sea.boat_tokens_left == before.boats - len(new_boats)
     # Ships: the new entries of ships_taken are the new ship events, taken as decided.
     ship_events = [e for e in new if e.kind == "ship"]
-    assert game.ships_taken[: len(before.ships_taken)] == before.ships_taken
-    assert game.ships_taken[len(before.ships_taken) :] == [(e.players[0], e.ship) for e in ship_events]
+    assert game.sea.ships_taken[: len(before.ships_taken)] == before.ships_taken
+    assert game.sea.ships_taken[len(before.ships_taken) :] == [(e.players[0], e.ship) for e in ship_events]
     if name == "deliver":
         (d,) = args
         if d is None:
@@ -309,7 +348,7 @@ def check_step(before: Before, action: Action, game: Game) -> None:
             assert len(ship_events) == 1, ship_events
             (e,) = ship_events
             assert (list(e.players), e.ship, e.wares) == ([before.player], before.display[d.ship], d.wares), (d, e)
-    elif name == "take_market_ship":
+    elif name == "market_ship":
         (slot,) = args
         assert len(ship_events) == 1, ship_events
         (e,) = ship_events
@@ -319,7 +358,7 @@ def check_step(before: Before, action: Action, game: Game) -> None:
     else:
         assert not ship_events, (action, ship_events)
     # Friday: weeks never jump, a reveal in weeks 1-6, a move in weeks 7-10.
-    weeks = game.weeks_done
+    weeks = weeks_done(game)
     assert before.weeks <= weeks <= before.weeks + 1, (before.weeks, weeks)
     if name == "move_friday":
         (target,) = args
@@ -329,9 +368,9 @@ def check_step(before: Before, action: Action, game: Game) -> None:
         assert at == before.friday_at, (action, before.friday_at, at)
     if weeks > before.weeks:
         if weeks <= FRIDAY_TILES:
-            assert game.friday_revealed == [*before.revealed, at], (before.revealed, game.friday_revealed)
+            assert friday_revealed(game) == [*before.revealed, at], (before.revealed, friday_revealed(game))
         else:
-            assert game.friday_revealed == before.revealed
+            assert friday_revealed(game) == before.revealed
             assert at == before.friday_at
             assert game.phase == "move_friday" or game.is_over, game.phase
     if name == "take_home":
@@ -345,7 +384,7 @@ def check_logged_decisions(before: Before, action: Action, game: Game, new: list
     entries agree with the decision and with the views (the wares bookkeeping above does
     not count them, it follows ``friday_at`` and the trade itself)."""
     name, args = action
-    at = game.friday_at
+    at = friday_at(game)
     for e in new:
         if e.kind == "friday":
             assert at != before.friday_at and getattr(e, "friday_tile", at) == at, (e, at)
@@ -383,8 +422,8 @@ def test_every_decision_keeps_the_south_seas_invariants(
     assert rules.friday == friday and rules.meeples == 4 and len(rules.ships) == 24
     if friday:
         assert len(arrival_wares(rules)) == 3
-    assert game.boat_tokens_left == BOAT_TOKENS and game.sea_events == []
-    assert game.wares == [(0, 0, 0)] * rules.players and game.ships_taken == []
+    assert game.sea.boat_tokens_left == BOAT_TOKENS and game.sea.events == []
+    assert game.sea.wares == [(0, 0, 0)] * rules.players and game.sea.ships_taken == []
     assert list(game.supply) == [rules.meeples] * rules.players
     seen: set[str] = set()
     traded = False
@@ -398,7 +437,7 @@ def test_every_decision_keeps_the_south_seas_invariants(
         check_step(before, action, game)
         check_state(game, traded)
     if friday:
-        assert "move_friday" in seen or game.weeks_done <= FRIDAY_TILES
+        assert "move_friday" in seen or weeks_done(game) <= FRIDAY_TILES
 
 
 # ----- listed decisions accepted, near ones refused -------------------------------------------
@@ -441,8 +480,8 @@ def check_decisions(game: Game, rnd: random.Random) -> None:
     played on a clone); unlisted ones are refused and change nothing."""
     full_before = snapshot(game)
     phase = game.phase
-    have = game.wares[game.current_player]
-    n_display = len(game.ship_display)
+    have = game.sea.wares[game.current_player]
+    n_display = len(game.sea.display)
     if phase == "place":
         legal = game.legal_moves()
         for m in rnd.sample(legal, min(len(legal), 10)):
@@ -455,68 +494,68 @@ def check_decisions(game: Game, rnd: random.Random) -> None:
             refused(game, partial(game.play, m))
             refusals += 1
         assert refusals > 0
-        refused(game, lambda: game.deliver(None))
-        refused(game, lambda: game.take_market_ship(0))
-        refused(game, lambda: game.take_home(0, 0, 0))
-        refused(game, lambda: game.trade(0, 1))
-        if game.rules.friday and game.friday_at is not None:
-            refused(game, lambda: game.move_friday(game.friday_revealed[0]))
+        refused(game, lambda: game.apply(Decision.deliver(None)))
+        refused(game, lambda: game.apply(Decision.market_ship(0)))
+        refused(game, lambda: game.apply(Decision.take_home(0, 0, 0)))
+        refused(game, lambda: game.apply(Decision.trade(0, 1)))
+        if game.rules.friday and friday_at(game) is not None:
+            refused(game, lambda: game.apply(move_friday(friday_revealed(game)[0], game.rules)))
     else:
         refused(game, lambda: game.play(Move(0, 0)))
     if phase == "deliver":
-        deliveries = game.legal_deliveries()
+        deliveries = game.sea.legal_deliveries()
         for d in rnd.sample(deliveries, min(len(deliveries), 10)):
             c = game.clone()
-            c.deliver(d)
-            assert c.ships_taken[-1] == (game.current_player, game.ship_display[d.ship].id)
+            c.apply(Decision.deliver(d))
+            assert c.sea.ships_taken[-1] == (game.current_player, game.sea.display[d.ship].id)
         c = game.clone()
-        c.deliver(None)
-        assert c.ships_taken == game.ships_taken
-        trades = game.legal_trades()
+        c.apply(Decision.deliver(None))
+        assert c.sea.ships_taken == game.sea.ships_taken
+        trades = legal_trades(game)
         for trade in trades:
             c = game.clone()
-            c.trade(*trade)
-        refused(game, lambda: game.deliver(Delivery(n_display, deliveries[0].wares if deliveries else (1, 1, 1))))
+            c.apply(Decision.trade(*trade))
+        refused(game, lambda: game.apply(Decision.deliver(Delivery(n_display, deliveries[0].wares if deliveries else (1, 1, 1)))))
         for w in range(3):
             more = list(have)
             more[w] += 1
-            refused(game, partial(game.deliver, Delivery(0, (more[0], more[1], more[2]))))
+            refused(game, partial(game.apply, Decision.deliver(Delivery(0, (more[0], more[1], more[2])))))
         for give in range(3):
             for take in range(3):
                 if (give, take) not in trades:
-                    refused(game, partial(game.trade, give, take))
-        refused(game, lambda: game.take_market_ship(0))
+                    refused(game, partial(game.apply, Decision.trade(give, take)))
+        refused(game, lambda: game.apply(Decision.market_ship(0)))
     if phase == "market":
-        slots = game.market_ships()
+        slots = game.sea.market_ships()
         for s in slots:
             c = game.clone()
-            c.take_market_ship(s)
-            assert c.ships_taken[-1] == (game.decider, game.ship_display[s].id)
+            c.apply(Decision.market_ship(s))
+            assert c.sea.ships_taken[-1] == (game.decider, game.sea.display[s].id)
         for s in range(n_display + 1):
             if s not in slots:
-                refused(game, partial(game.take_market_ship, s))
-        refused(game, lambda: game.deliver(None))
+                refused(game, partial(game.apply, Decision.market_ship(s)))
+        refused(game, lambda: game.apply(Decision.deliver(None)))
     if phase == "move_friday":
-        at = game.friday_at
+        at = friday_at(game)
         assert at is not None
-        for target in game.friday_targets():
+        for target in friday_targets(game):
             c = game.clone()
-            c.move_friday(target)
-            assert c.friday_at == target
-        refused(game, lambda: game.move_friday(at))
-        refused(game, lambda: game.move_friday("Z"))
-        refused(game, lambda: game.deliver(None))
+            c.apply(move_friday(target, game.rules))
+            assert friday_at(c) == target
+        refused(game, lambda: game.apply(move_friday(at, game.rules)))
+        refused(game, lambda: game.apply(Decision.move_friday(FRIDAY_TILES)))  # no such tile
+        refused(game, lambda: game.apply(Decision.deliver(None)))
     if phase == "homecoming":
-        choices = game.homecoming_choices()
+        choices = homecoming_choices(game)
         for spot in choices:
             c = game.clone()
-            c.take_home(*spot)
+            c.apply(Decision.take_home(*spot))
             assert c.supply[game.decider] == game.supply[game.decider] + 1
         others = [(p.x, p.y, p.meeple[1]) for p in game.board if p.meeple is not None and p.meeple[0] != game.decider]
         for spot in [*others[:2], (0, 0, 99)]:
             if spot not in choices:
-                refused(game, partial(game.take_home, *spot))
-        refused(game, lambda: game.deliver(None))
+                refused(game, partial(game.apply, Decision.take_home(*spot)))
+        refused(game, lambda: game.apply(Decision.deliver(None)))
     assert snapshot(game) == full_before
 
 
@@ -538,7 +577,7 @@ def test_listed_decisions_are_accepted_and_near_ones_refused(
     end = snapshot(game)
     assert not game.is_legal(game.moves[-1])
     refused(game, lambda: game.play(game.moves[-1]))
-    refused(game, lambda: game.deliver(None))
+    refused(game, lambda: game.apply(Decision.deliver(None)))
     assert snapshot(game) == end
     assert "place" in phases
 
@@ -587,18 +626,6 @@ def test_clones_and_records_keep_everything(friday: bool, data: st.DataObject, s
 # ----- markets ---------------------------------------------------------------------------------
 
 
-def tied_ships(rules: Rules) -> list[str]:
-    """A ship order whose four face-up ships all have the most points, so that a completed
-    market makes its merchant choose (random play seldom completes one otherwise)."""
-    best = max(s.points for s in rules.ships)
-    top = [s.id for s in rules.ships if s.points == best]
-    if len(top) < DISPLAY:
-        best = sorted({s.points for s in rules.ships})[-2]
-        top = [s.id for s in rules.ships if s.points == best]
-    first = top[:DISPLAY]
-    return first + [s.id for s in rules.ships if s.id not in first]
-
-
 def test_market_choices_keep_the_invariants() -> None:
     rules = RULES["south-seas-5p"]
     order = tied_ships(rules)
@@ -639,14 +666,14 @@ def south_seas_game_with_events() -> Game:
     for seed in range(20):
         game = Game(rules, seed=seed)
         play_random(game, random.Random(seed), turns=30)
-        if any(e.kind == "wares" for e in game.sea_events):
+        if any(e.kind == "wares" for e in game.sea.events):
             return game
     pytest.fail("no wares handed out in 30 turns of 20 games")
 
 
 def test_sea_event_players_is_a_list_of_ints() -> None:
     game = south_seas_game_with_events()
-    for e in game.sea_events:
+    for e in game.sea.events:
         assert isinstance(e.players, list) and all(isinstance(p, int) for p in e.players), (
             type(e.players),
             e,
@@ -655,4 +682,5 @@ def test_sea_event_players_is_a_list_of_ints() -> None:
 
 def test_market_ships_is_a_list_of_ints() -> None:
     game = Game(RULES["south-seas-2p"], seed=1)
-    assert isinstance(game.market_ships(), list), type(game.market_ships())
+    assert game.sea is not None
+    assert isinstance(game.sea.market_ships(), list), type(game.sea.market_ships())

@@ -179,7 +179,7 @@ def test_symbols_match_the_engine(name: str, stage: str) -> None:
     # of which the engine no longer counts the fish that boat tokens cover.
     south_seas = game.rules.system == "south-seas"
     kind, names = ("ware", ("shell", "banana", "fish")) if south_seas else ("goods", ("wine", "grain", "cloth"))
-    covered = sum(e.fish for e in game.sea_events if e.kind == "boat")
+    covered = sum(e.fish for e in game.sea.events if e.kind == "boat") if game.sea is not None else 0
     for k, good in enumerate(names):
         drawn = len([e for e in groups(root, kind) if good in e.get("class", "").split()])
         assert drawn - (covered if good == "fish" else 0) == sum(f.goods[k] for f in features), good
@@ -220,9 +220,11 @@ def test_lakes_and_ferries(name: str) -> None:
     game = game_of(name, "end")
     root = picture_of(name, "end")[1]
     tiles = {(e.get("data-x"), e.get("data-y")): e for e in groups(root, "tile")}
-    assert game.ferries
-    assert len(groups(root, "lake")) == len(game.ferries)
-    for x, y, a, b in game.ferries:
+    assert game.ferries is not None
+    links = game.ferries.links
+    assert links
+    assert len(groups(root, "lake")) == len(links)
+    for x, y, a, b in links:
         tile = tiles[(str(x), str(y))]
         assert len(groups(tile, "lake")) == 1
         assert [e.get("data-ends") for e in groups(tile, "ferry")] == [f"{a},{b}"]
@@ -233,7 +235,8 @@ def test_south_seas_boat_tokens_and_islands() -> None:
     for name in (n for n in ALL_CONFIGS if "south-seas" in str(ALL_CONFIGS[n].get("tile_sets"))):
         game = game_of(name, "end")
         root = picture_of(name, "end")[1]
-        squares = {e.square for e in game.sea_events if e.kind == "boat"}
+        assert game.sea is not None
+        squares = {e.square for e in game.sea.events if e.kind == "boat"}
         tokens = groups(root, "boat-token")
         assert {(int(e.get("data-x", "")), int(e.get("data-y", ""))) for e in tokens} == squares
         boats += len(tokens)
@@ -247,9 +250,11 @@ def test_friday_tiles_are_drawn_with_friday_on_his_tile() -> None:
             game = game_of(name, stage)
             root = picture_of(name, stage)[1]
             cards = groups(root, "friday-tile")
-            assert [c.get("data-tile") for c in cards] == game.friday_revealed
+            friday = game.friday
+            assert friday is not None
+            assert [c.get("data-tile") for c in cards] == friday.revealed
             here = [c.get("data-tile") for c in cards if "friday-here" in (c.get("class") or "")]
-            assert here == ([game.friday_at] if game.friday_at is not None else [])
+            assert here == ([friday.at] if friday.at is not None else [])
             assert len(groups(root, "friday-figure")) == len(here)
     # Without Friday there is no Friday row.
     assert not groups(picture_of("base-2p", "end")[1], "friday-tile")

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal, SupportsIndex, final
 
 import numpy.typing as npt
+from typing_extensions import deprecated
 
 from carcassonne.phase import Phase
 
@@ -27,6 +28,9 @@ __all__ = [
     "Decision",
     "ActionValue",
     "SeaEvent",
+    "SeaView",
+    "FridayView",
+    "FerriesView",
     "check_map",
     "generate_map",
     "simulate_batch",
@@ -765,6 +769,105 @@ class ScoreEvent:
     def goods(self) -> tuple[int, int, int]:
         """Goods taken (wine, grain, cloth) for goods events."""
 
+# ----- per-system views of a game ----------------------------------------------------
+
+@final
+class SeaView:
+    """Carcassonne: South Seas, read-only: ``Game.sea`` of a South Seas game (None for other
+    rules). It reads the game at each access, so it is always current (also when kept in a
+    variable across moves). Its decisions are made with ``Game.apply``."""
+
+    @property
+    def wares(self) -> list[tuple[int, int, int]]:
+        """Each player's (shells, bananas, fish)."""
+
+    @property
+    def display(self) -> list[Ship]:
+        """The face-up ships, by display slot."""
+
+    @property
+    def pile(self) -> list[str]:
+        """Ids of the ships still face down, in draw order."""
+
+    @property
+    def ships_taken(self) -> list[tuple[int, str]]:
+        """``(player, ship id)`` of every ship taken, in order."""
+
+    @property
+    def boat_tokens_left(self) -> int:
+        """Fishing-boat tokens not yet placed (19 at the start)."""
+
+    @property
+    def events(self) -> list[SeaEvent]:
+        """Wares given, boat tokens placed, ships taken, Friday's arrivals, homecomings and
+        trades, in order."""
+
+    def market_ships(self) -> list[int]:
+        """"market" phase: display slots of the face-up ships tied for the most points,
+        among which the merchant's owner (``Game.decider``) chooses (S-6); empty in other
+        phases. Take one with ``Game.apply(Decision.market_ship(slot))``."""
+
+    def legal_deliveries(self) -> list[Delivery]:
+        """Every delivery the current player can make (only in the "deliver" phase); not
+        delivering is always allowed then. Make one with
+        ``Game.apply(Decision.deliver(delivery))``, or ``Decision.deliver(None)``."""
+
+@final
+class FridayView:
+    """South Seas' Friday expansion, read-only: ``Game.friday`` of a game with
+    ``Rules(friday=True)`` (None for other rules). It reads the game at each access, so it
+    is always current. Its decisions are made with ``Game.apply``."""
+
+    @property
+    def order(self) -> list[str]:
+        """The order in which the Friday tiles are (or will be) revealed (the hidden stack,
+        like ``Game.remaining_tiles``)."""
+
+    @property
+    def revealed(self) -> list[str]:
+        """Ids of the Friday tiles revealed so far, in order."""
+
+    @property
+    def at(self) -> str | None:
+        """Id of the tile Friday stands on, or None before the first reveal."""
+
+    @property
+    def bonus(self) -> str | None:
+        """What the tile Friday stands on gives, or None."""
+
+    @property
+    def weeks_done(self) -> int:
+        """Weeks (stacks of 7 tiles) that have ended."""
+
+    def targets(self) -> list[str]:
+        """"move_friday" phase: ids of the tiles Friday may move to; empty in other phases.
+        Move with ``Game.apply(Decision.move_friday(index))``, the index of the tile in
+        ``Rules.friday_tiles()``."""
+
+    def homecoming_choices(self) -> list[tuple[int, int, int]]:
+        """"homecoming" phase: ``(x, y, feature)`` of the islanders ``Game.decider`` may take
+        back; empty in other phases. Take one with ``Game.apply(Decision.take_home(x, y,
+        feature))``."""
+
+    def legal_trades(self) -> list[tuple[int, int]]:
+        """Trading, in the "deliver" phase: ``(ware given, ware taken)`` indices into
+        ``WARES`` of the swaps open now. Trade with ``Game.apply(Decision.trade(give,
+        take))``."""
+
+@final
+class FerriesView:
+    """The Ferries, read-only: ``Game.ferries`` of a game whose tile sets have lake tiles
+    (None for other rules). It reads the game at each access, so it is always current."""
+
+    @property
+    def links(self) -> list[tuple[int, int, int, int]]:
+        """``(x, y, a, b)`` of every ferry, joining road ends a and b of the lake tile at
+        (x, y) (feature indices, see ``Rules.tile_features``)."""
+
+    def movable(self, x: SupportsIndex, y: SupportsIndex, rotation: SupportsIndex) -> list[tuple[int, int]]:
+        """Squares of the lakes whose ferry may move if the current tile is placed at (x, y)
+        with ``rotation`` (the nearest ferry on each road it extends)."""
+
 # ----- Game --------------------------------------------------------------------------
 
 @final
@@ -799,93 +902,26 @@ class Game:
         game has ended."""
 
     @property
-    def friday_order(self) -> list[str]:
-        """Friday: the order in which the Friday tiles are (or will be) revealed (the hidden
-        stack, like ``remaining_tiles``); empty without Friday."""
-
-    @property
-    def friday_revealed(self) -> list[str]:
-        """Friday: ids of the Friday tiles revealed so far, in order."""
-
-    @property
-    def friday_at(self) -> str | None:
-        """Friday: id of the tile Friday stands on, or None before the first reveal."""
-
-    @property
-    def friday_bonus(self) -> str | None:
-        """Friday: what the tile Friday stands on gives, or None."""
-
-    @property
-    def weeks_done(self) -> int:
-        """Friday: weeks (stacks of 7 tiles) that have ended."""
-
-    def friday_targets(self) -> list[str]:
-        """Friday "move_friday" phase: ids of the tiles Friday may move to."""
-
-    def move_friday(self, tile: str) -> None:
-        """Friday: the player who emptied one of stacks 7-10 moves Friday to ``tile``;
-        IllegalMoveError (the game unchanged) for the tile Friday stands on or another."""
-
-    def homecoming_choices(self) -> list[tuple[int, int, int]]:
-        """Friday "homecoming" phase: ``(x, y, feature)`` of the islanders ``decider`` may
-        take back."""
-
-    def take_home(self, x: SupportsIndex, y: SupportsIndex, feature: SupportsIndex) -> None:
-        """Friday's homecoming: ``decider`` takes his islander at (x, y, feature) back."""
-
-    def legal_trades(self) -> list[tuple[int, int]]:
-        """Friday's trading, in the "deliver" phase: ``(ware given, ware taken)`` indices
-        into ``WARES`` of the swaps open now."""
-
-    def trade(self, give: SupportsIndex, take: SupportsIndex) -> None:
-        """Friday's trading: swap one ware for one of another kind, once per turn before
-        delivering; IllegalMoveError otherwise, changing nothing."""
-
-    @property
     def decider(self) -> int:
         """The player who makes the pending decision: the merchant's owner in the "market"
         phase, else ``current_player``."""
 
-    def market_ships(self) -> list[int]:
-        """South Seas "market" phase: display slots of the face-up ships tied for the most
-        points, among which the merchant's owner (``decider``) chooses (S-6)."""
-
-    def take_market_ship(self, slot: SupportsIndex) -> None:
-        """South Seas: the merchant of a completed market takes the ship in ``slot`` (one of
-        ``market_ships()``); raises IllegalMoveError otherwise, changing nothing."""
+    @property
+    def sea(self) -> SeaView | None:
+        """Carcassonne: South Seas, read-only (wares, ships, boat tokens, the South Seas log,
+        the market and delivery choices); None unless the rules play South Seas. A new view
+        at each access, reading the game whenever it is asked: always current."""
 
     @property
-    def wares(self) -> list[tuple[int, int, int]]:
-        """South Seas: each player's (shells, bananas, fish)."""
+    def friday(self) -> FridayView | None:
+        """South Seas' Friday expansion, read-only (Friday tiles, weeks, the choices of
+        Friday's phases and of trading); None unless the rules play Friday. Always current."""
 
     @property
-    def ship_display(self) -> list[Ship]:
-        """South Seas: face-up ships by display slot."""
-
-    @property
-    def ship_pile(self) -> list[str]:
-        """South Seas: ids of the ships still face down, in draw order."""
-
-    @property
-    def ships_taken(self) -> list[tuple[int, str]]:
-        """South Seas: ``(player, ship id)`` of every ship taken, in order."""
-
-    @property
-    def boat_tokens_left(self) -> int:
-        """South Seas: fishing-boat tokens not yet placed (19 at the start)."""
-
-    def legal_deliveries(self) -> list[Delivery]:
-        """South Seas: every delivery the current player can make (only in the "deliver"
-        phase); not delivering, ``deliver(None)``, is always allowed then."""
-
-    def deliver(self, delivery: Delivery | None) -> None:
-        """South Seas step 4: take a face-up ship for its wares, or (None) not; the turn
-        then ends. Raises IllegalMoveError (the game unchanged) for a delivery the player
-        cannot make or outside the "deliver" phase."""
-
-    @property
-    def sea_events(self) -> list[SeaEvent]:
-        """South Seas: wares given, boat tokens placed and ships taken, in order."""
+    def ferries(self) -> FerriesView | None:
+        """The Ferries, read-only (every ferry, which may move); None unless the tile sets
+        have lake tiles. Always current. (Until this release ``Game.ferries`` was the list
+        that is now ``Game.ferries.links``.)"""
 
     @property
     def rules(self) -> Rules:
@@ -997,15 +1033,6 @@ class Game:
         not yet revealed. Everything visible stays. Use it on a ``clone()`` before looking
         ahead, so that a search never reads the true order; ``seed`` fixes the reshuffle."""
 
-    @property
-    def ferries(self) -> list[tuple[int, int, int, int]]:
-        """The Ferries: ``(x, y, a, b)`` of every ferry, joining road ends a and b of the lake
-        tile at (x, y)."""
-
-    def movable_ferries(self, x: SupportsIndex, y: SupportsIndex, rotation: SupportsIndex) -> list[tuple[int, int]]:
-        """The Ferries: squares of the lakes whose ferry may move if the current tile is
-        placed at (x, y) with ``rotation`` (the nearest ferry on each road it extends)."""
-
     def make_move(
         self,
         x: SupportsIndex,
@@ -1047,6 +1074,111 @@ class Game:
     def feature_at(self, x: SupportsIndex, y: SupportsIndex, index: SupportsIndex) -> Feature:
         """The feature containing feature ``index`` of the tile at (x, y); PositionError if
         there is no tile there or it has no such feature."""
+
+    # ----- deprecated (one release): moved to the views, or decisions made with ``apply``
+
+    @property
+    @deprecated("Game.wares is deprecated; use Game.sea.wares")
+    def wares(self) -> list[tuple[int, int, int]]:
+        """Deprecated: use ``Game.sea.wares``."""
+
+    @property
+    @deprecated("Game.ship_display is deprecated; use Game.sea.display")
+    def ship_display(self) -> list[Ship]:
+        """Deprecated: use ``Game.sea.display``."""
+
+    @property
+    @deprecated("Game.ship_pile is deprecated; use Game.sea.pile")
+    def ship_pile(self) -> list[str]:
+        """Deprecated: use ``Game.sea.pile``."""
+
+    @property
+    @deprecated("Game.ships_taken is deprecated; use Game.sea.ships_taken")
+    def ships_taken(self) -> list[tuple[int, str]]:
+        """Deprecated: use ``Game.sea.ships_taken``."""
+
+    @property
+    @deprecated("Game.boat_tokens_left is deprecated; use Game.sea.boat_tokens_left")
+    def boat_tokens_left(self) -> int:
+        """Deprecated: use ``Game.sea.boat_tokens_left``."""
+
+    @property
+    @deprecated("Game.sea_events is deprecated; use Game.sea.events")
+    def sea_events(self) -> list[SeaEvent]:
+        """Deprecated: use ``Game.sea.events``."""
+
+    @deprecated("Game.market_ships() is deprecated; use Game.sea.market_ships()")
+    def market_ships(self) -> list[int]:
+        """Deprecated: use ``Game.sea.market_ships()``."""
+
+    @deprecated("Game.legal_deliveries() is deprecated; use Game.sea.legal_deliveries()")
+    def legal_deliveries(self) -> list[Delivery]:
+        """Deprecated: use ``Game.sea.legal_deliveries()``."""
+
+    @property
+    @deprecated("Game.friday_revealed is deprecated; use Game.friday.revealed")
+    def friday_revealed(self) -> list[str]:
+        """Deprecated: use ``Game.friday.revealed``."""
+
+    @property
+    @deprecated("Game.friday_order is deprecated; use Game.friday.order")
+    def friday_order(self) -> list[str]:
+        """Deprecated: use ``Game.friday.order`` (this one is empty without Friday)."""
+
+    @property
+    @deprecated("Game.friday_at is deprecated; use Game.friday.at")
+    def friday_at(self) -> str | None:
+        """Deprecated: use ``Game.friday.at``."""
+
+    @property
+    @deprecated("Game.friday_bonus is deprecated; use Game.friday.bonus")
+    def friday_bonus(self) -> str | None:
+        """Deprecated: use ``Game.friday.bonus``."""
+
+    @property
+    @deprecated("Game.weeks_done is deprecated; use Game.friday.weeks_done")
+    def weeks_done(self) -> int:
+        """Deprecated: use ``Game.friday.weeks_done``."""
+
+    @deprecated("Game.friday_targets() is deprecated; use Game.friday.targets()")
+    def friday_targets(self) -> list[str]:
+        """Deprecated: use ``Game.friday.targets()``."""
+
+    @deprecated("Game.homecoming_choices() is deprecated; use Game.friday.homecoming_choices()")
+    def homecoming_choices(self) -> list[tuple[int, int, int]]:
+        """Deprecated: use ``Game.friday.homecoming_choices()``."""
+
+    @deprecated("Game.legal_trades() is deprecated; use Game.friday.legal_trades()")
+    def legal_trades(self) -> list[tuple[int, int]]:
+        """Deprecated: use ``Game.friday.legal_trades()``."""
+
+    @deprecated("Game.movable_ferries() is deprecated; use Game.ferries.movable()")
+    def movable_ferries(self, x: SupportsIndex, y: SupportsIndex, rotation: SupportsIndex) -> list[tuple[int, int]]:
+        """Deprecated: use ``Game.ferries.movable(x, y, rotation)``."""
+
+    @deprecated("Game.deliver() is deprecated; use Game.apply(Decision.deliver(delivery))")
+    def deliver(self, delivery: Delivery | None) -> None:
+        """Deprecated: use ``Game.apply(Decision.deliver(delivery))``."""
+
+    @deprecated("Game.take_market_ship() is deprecated; use Game.apply(Decision.market_ship(slot))")
+    def take_market_ship(self, slot: SupportsIndex) -> None:
+        """Deprecated: use ``Game.apply(Decision.market_ship(slot))``."""
+
+    @deprecated(
+        "Game.move_friday() is deprecated; use Game.apply(Decision.move_friday(index))"
+        " with the tile's index in Rules.friday_tiles()"
+    )
+    def move_friday(self, tile: str) -> None:
+        """Deprecated: use ``Game.apply(Decision.move_friday(index))``, the index of the tile
+        in ``Rules.friday_tiles()``."""
+
+    @deprecated("Game.take_home() is deprecated; use Game.apply(Decision.take_home(x, y, feature))")
+    def take_home(self, x: SupportsIndex, y: SupportsIndex, feature: SupportsIndex) -> None:
+        """Deprecated: use ``Game.apply(Decision.take_home(x, y, feature))``."""
+
+    @deprecated("Game.trade() is deprecated; use Game.apply(Decision.trade(give, take))")
+    def trade(self, give: SupportsIndex, take: SupportsIndex) -> None:
+        """Deprecated: use ``Game.apply(Decision.trade(give, take))``."""
 
 # ----- batch self-play ---------------------------------------------------------------
 

@@ -130,7 +130,7 @@ def replay(
 ) -> Game:
     """Rebuilds game ``game_index`` of a study (``simulate(rules, ..., seed=seed,
     players=players)``, or ``policy=``) exactly as the study played it, with its event log
-    (``game.events``, ``game.sea_events``) and its record: ``game.moves``,
+    (``game.events``, ``game.sea.events``) and its record: ``game.moves``,
     ``game.to_json()`` (which ``carcassonne render`` and ``Game.from_json`` replay move by
     move). Its final scores are the study's row ``game_index - first_game``.
 

@@ -1020,7 +1020,8 @@ def board(
     if grid:
         _map_layer(svg, grid)
 
-    ferries = {(x, y): (a, b) for x, y, a, b in game.ferries}
+    links = game.ferries.links if game.ferries is not None else []
+    ferries = {(x, y): (a, b) for x, y, a, b in links}
     symbols = _board_symbols(game, placed)
     quarters = _piece_quarters(rules) if grid else {}
     tiles = _el(svg, "g", **{"class": "tiles"})
@@ -1041,10 +1042,10 @@ def board(
             quarters.get(p.tile),
         )
 
-    if system == "south-seas":
+    if game.sea is not None:
         boats = _el(svg, "g", **{"class": "boat-tokens"})
         seen: set[tuple[int, int]] = set()
-        for event in game.sea_events:
+        for event in game.sea.events:
             if event.kind == "boat" and event.square is not None and event.square not in seen:
                 seen.add(event.square)
                 bx, by = event.square[0] * SQUARE + 80, event.square[1] * SQUARE + 82
@@ -1106,10 +1107,11 @@ _FRIDAY_ROW = 120
 
 def _friday_cards(game: Game) -> list[tuple[str, str, bool]]:
     """(id, bonus, Friday stands here) of each Friday tile revealed so far, in order."""
-    if not game.rules.friday:
+    friday = game.friday
+    if friday is None:
         return []
     bonuses = dict(game.rules.friday_tiles())
-    return [(tile, bonuses.get(tile, ""), tile == game.friday_at) for tile in game.friday_revealed]
+    return [(tile, bonuses.get(tile, ""), tile == friday.at) for tile in friday.revealed]
 
 
 def _friday_panel(svg: ET.Element, cards: Sequence[tuple[str, str, bool]], x0: int, y0: int, width: int) -> None:
@@ -1151,13 +1153,14 @@ def _labels(game: Game) -> list[str]:
     """Each player's legend text: score (South Seas: and ships), a star for the winners, a
     triangle for the player who decides next."""
     rules = game.rules
+    sea = game.sea
     winners = set(game.winners) if game.is_over else set()
     out = []
     for player in range(rules.players):
         # Seats are numbered from 0, as in every other output.
         parts = [f"Seat {player}: {game.scores[player]}"]
-        if rules.system == "south-seas":
-            ships = sum(1 for who, _ in game.ships_taken if who == player)
+        if sea is not None:
+            ships = sum(1 for who, _ in sea.ships_taken if who == player)
             parts.append(f"({ships} ship{'' if ships == 1 else 's'})")
         if player in winners:
             parts.append("\u2605")

@@ -35,7 +35,7 @@ impl Decision {
 
     /// A completed market's owner takes the face-up ship in display slot `slot`.
     #[staticmethod]
-    fn market_ship(slot: Int) -> PyResult<Self> {
+    pub(crate) fn market_ship(slot: Int) -> PyResult<Self> {
         let slot = slot.within("slot (a display slot)", 0, 255, IllegalMoveError::new_err)?;
         Ok(Decision {
             inner: CoreDecision::MarketShip(slot),
@@ -58,7 +58,7 @@ impl Decision {
 
     /// Friday's homecoming: the decider takes back his islander at (x, y, feature).
     #[staticmethod]
-    fn take_home(x: Int, y: Int, feature: Int) -> PyResult<Self> {
+    pub(crate) fn take_home(x: Int, y: Int, feature: Int) -> PyResult<Self> {
         Ok(Decision {
             inner: CoreDecision::Homecoming(spot_arg(x, y, feature)?),
         })
@@ -66,7 +66,7 @@ impl Decision {
 
     /// Friday's trading: swap one ware `give` for one ware `take` (indices into `WARES`).
     #[staticmethod]
-    fn trade(give: Int, take: Int) -> PyResult<Self> {
+    pub(crate) fn trade(give: Int, take: Int) -> PyResult<Self> {
         let ware = |w: Int| -> PyResult<u8> {
             w.within(
                 "a ware (an index into WARES)",

@@ -94,239 +94,27 @@ impl Game {
         self.inner.decider()
     }
 
-    /// South Seas "market" phase: display slots of the face-up ships tied for the most
-    /// points, among which the merchant's owner chooses (S-6).
-    pub(crate) fn market_ships(&self) -> Vec<usize> {
-        // usize, not u8: PyO3 turns a Vec<u8> into bytes.
-        self.inner
-            .legal_decisions()
-            .into_iter()
-            .filter_map(|d| match d {
-                Decision::MarketShip(slot) => Some(slot as usize),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// South Seas: the merchant of a completed market takes the face-up ship in `slot`
-    /// (one of `market_ships()`). Raises IllegalMoveError otherwise, changing nothing.
-    pub(crate) fn take_market_ship(&mut self, slot: Int) -> PyResult<()> {
-        let slot: u8 = slot.within("slot (a display slot)", 0, 255, IllegalMoveError::new_err)?;
-        self.inner
-            .decide(Decision::MarketShip(slot))
-            .map_err(move_err)
-    }
-
-    /// South Seas: each player's wares as (shells, bananas, fish).
+    /// Carcassonne: South Seas, read-only (`SeaView`: wares, ships, boat tokens, the South
+    /// Seas log, the market and delivery choices); None unless the rules play South Seas.
+    /// A new view at each access, reading the game whenever it is asked: always current.
     #[getter]
-    pub(crate) fn wares(&self) -> Vec<(u32, u32, u32)> {
-        (0..self.inner.rules().players())
-            .map(|p| {
-                let w = self.inner.wares(p);
-                (w[0], w[1], w[2])
-            })
-            .collect()
+    pub(crate) fn sea(slf: &Bound<'_, Self>) -> PyResult<Option<Py<SeaView>>> {
+        system_view::view_of(slf, sea_view::plays, SeaView::new)
     }
 
-    /// South Seas: the face-up ships, by display slot.
+    /// South Seas' Friday expansion, read-only (`FridayView`: Friday tiles, weeks, the
+    /// choices of Friday's phases and of trading); None unless the rules play Friday.
+    /// Always current, like `sea`.
     #[getter]
-    pub(crate) fn ship_display(&self) -> Vec<Ship> {
-        let rules = self.inner.rules();
-        self.inner
-            .sea()
-            .display
-            .iter()
-            .map(|s| Ship::from_core(&rules.ships[*s as usize]))
-            .collect()
+    pub(crate) fn friday(slf: &Bound<'_, Self>) -> PyResult<Option<Py<FridayView>>> {
+        system_view::view_of(slf, friday_view::plays, FridayView::new)
     }
 
-    /// South Seas: ships still face down, in draw order.
+    /// The Ferries, read-only (`FerriesView`: the ferries, which may move); None unless
+    /// the tile sets have lake tiles. Always current, like `sea`.
     #[getter]
-    pub(crate) fn ship_pile(&self) -> Vec<String> {
-        let (rules, sea) = (self.inner.rules(), self.inner.sea());
-        sea.pile[sea.next_ship..]
-            .iter()
-            .map(|s| rules.ships[*s as usize].id.clone())
-            .collect()
-    }
-
-    /// South Seas: ships taken, in order, as (player, ship id).
-    #[getter]
-    pub(crate) fn ships_taken(&self) -> Vec<(u8, String)> {
-        let rules = self.inner.rules();
-        self.inner
-            .sea()
-            .taken
-            .iter()
-            .map(|(p, s)| (*p, rules.ships[*s as usize].id.clone()))
-            .collect()
-    }
-
-    /// South Seas: fishing-boat tokens not yet placed.
-    #[getter]
-    pub(crate) fn boat_tokens_left(&self) -> u8 {
-        self.inner.sea().tokens_left
-    }
-
-    /// South Seas: every delivery the current player can make now (empty outside the
-    /// "deliver" phase). Not delivering, `deliver(None)`, is always allowed then.
-    pub(crate) fn legal_deliveries(&self) -> Vec<Delivery> {
-        self.inner
-            .legal_deliveries()
-            .into_iter()
-            .map(|inner| Delivery { inner })
-            .collect()
-    }
-
-    /// South Seas step 4: delivers to a face-up ship and takes it, or (None) does not;
-    /// then the turn ends. A refused delivery raises IllegalMoveError and changes nothing.
-    #[pyo3(signature = (delivery))]
-    pub(crate) fn deliver(&mut self, delivery: Option<PyRef<'_, Delivery>>) -> PyResult<()> {
-        self.inner
-            .deliver(delivery.map(|d| d.inner))
-            .map_err(move_err)
-    }
-
-    /// Friday: ids of the Friday tiles revealed so far, in order.
-    #[getter]
-    pub(crate) fn friday_revealed(&self) -> Vec<String> {
-        let (rules, f) = (self.inner.rules(), self.inner.friday());
-        f.order[..f.revealed]
-            .iter()
-            .map(|t| rules.friday[*t as usize].id.clone())
-            .collect()
-    }
-
-    /// Friday: the order in which the Friday tiles are (or will be) revealed, as ids (the
-    /// hidden stack, like `remaining_tiles`).
-    #[getter]
-    pub(crate) fn friday_order(&self) -> Vec<String> {
-        let rules = self.inner.rules();
-        if !rules.spec.friday {
-            return Vec::new();
-        }
-        self.inner
-            .friday()
-            .order
-            .iter()
-            .map(|t| rules.friday[*t as usize].id.clone())
-            .collect()
-    }
-
-    /// Friday: the id of the tile Friday stands on, or None before the first reveal.
-    #[getter]
-    pub(crate) fn friday_at(&self) -> Option<String> {
-        let rules = self.inner.rules();
-        self.inner
-            .friday()
-            .at
-            .map(|t| rules.friday[t as usize].id.clone())
-    }
-
-    /// Friday: what the tile Friday stands on gives, or None.
-    #[getter]
-    pub(crate) fn friday_bonus(&self) -> Option<String> {
-        self.inner.friday_bonus().map(|b| b.describe())
-    }
-
-    /// Friday: weeks (stacks of 7 tiles) that have ended.
-    #[getter]
-    pub(crate) fn weeks_done(&self) -> usize {
-        self.inner.friday().weeks_done
-    }
-
-    /// Friday "move_friday" phase: ids of the tiles Friday may move to.
-    pub(crate) fn friday_targets(&self) -> Vec<String> {
-        let rules = self.inner.rules();
-        self.inner
-            .legal_decisions()
-            .into_iter()
-            .filter_map(|d| match d {
-                Decision::MoveFriday(t) => Some(rules.friday[t as usize].id.clone()),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Friday: the player who emptied one of stacks 7-10 moves Friday to the tile `tile`
-    /// (one of `friday_targets()`); IllegalMoveError otherwise, changing nothing.
-    pub(crate) fn move_friday(&mut self, tile: &str) -> PyResult<()> {
-        let index = self
-            .inner
-            .rules()
-            .friday
-            .iter()
-            .position(|t| t.id == tile)
-            .ok_or_else(|| {
-                IllegalMoveError::new_err(format!(
-                    "{} is not a Friday tile of these rules",
-                    quote(tile)
-                ))
-            })?;
-        self.inner
-            .decide(Decision::MoveFriday(index as u8))
-            .map_err(move_err)
-    }
-
-    /// Friday "homecoming" phase: (x, y, feature) of the islanders `decider` may take back.
-    pub(crate) fn homecoming_choices(&self) -> Vec<(i32, i32, u8)> {
-        self.inner
-            .legal_decisions()
-            .into_iter()
-            .filter_map(|d| match d {
-                Decision::Homecoming(s) => Some((s.x as i32, s.y as i32, s.segment)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Friday's homecoming: `decider` takes his islander at (x, y, feature) back.
-    pub(crate) fn take_home(&mut self, x: Int, y: Int, feature: Int) -> PyResult<()> {
-        let spot = spot_arg(x, y, feature)?;
-        self.inner
-            .decide(Decision::Homecoming(spot))
-            .map_err(move_err)
-    }
-
-    /// Friday's trading (in the "deliver" phase, before delivering): the swaps open now,
-    /// as (ware given, ware taken) indices into `WARES`.
-    pub(crate) fn legal_trades(&self) -> Vec<(u8, u8)> {
-        self.inner
-            .legal_decisions()
-            .into_iter()
-            .filter_map(|d| match d {
-                Decision::Trade(g, t) => Some((g, t)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Friday's trading: swap 1 ware `give` for 1 ware `take` (indices into `WARES`), once
-    /// per turn before delivering; IllegalMoveError otherwise, changing nothing.
-    pub(crate) fn trade(&mut self, give: Int, take: Int) -> PyResult<()> {
-        let ware = |w: Int| -> PyResult<u8> {
-            w.within(
-                "a ware (an index into WARES)",
-                0,
-                2,
-                IllegalMoveError::new_err,
-            )
-        };
-        self.inner
-            .decide(Decision::Trade(ware(give)?, ware(take)?))
-            .map_err(move_err)
-    }
-
-    /// South Seas: wares given, boat tokens placed, ships taken, in order.
-    #[getter]
-    pub(crate) fn sea_events(&self) -> Vec<SeaEvent> {
-        let rules = self.inner.rules();
-        self.inner
-            .sea()
-            .events
-            .iter()
-            .map(|e| SeaEvent::from_core(e, rules))
-            .collect()
+    pub(crate) fn ferries(slf: &Bound<'_, Self>) -> PyResult<Option<Py<FerriesView>>> {
+        system_view::view_of(slf, ferries_view::plays, FerriesView::new)
     }
 
     #[getter]
@@ -754,54 +542,6 @@ impl Game {
         Ok(self.feature_view(g.features().find(g.element(placed, index))))
     }
 
-    /// The Ferries: `(x, y, a, b)` of every ferry, joining road ends a and b of the lake
-    /// tile at (x, y) (feature indices, see `Rules.tile_features`).
-    #[getter]
-    pub(crate) fn ferries(&self) -> Vec<(i32, i32, u8, u8)> {
-        let g = &self.inner;
-        g.ferries()
-            .iter()
-            .map(|f| {
-                let p = &g.placed()[f.placed as usize];
-                (p.x, p.y, f.a, f.b)
-            })
-            .collect()
-    }
-
-    /// The Ferries: squares of the lakes whose ferry may move if the current tile is placed
-    /// at (x, y) with `rotation` (the nearest ferry on each road the tile extends).
-    pub(crate) fn movable_ferries(
-        &self,
-        x: Int,
-        y: Int,
-        rotation: Int,
-    ) -> PyResult<Vec<(i32, i32)>> {
-        let rotation = rotation_arg(rotation, IllegalMoveError::new_err)?;
-        let (x, y) = (coordinate("x", x)?, coordinate("y", y)?);
-        let g = &self.inner;
-        let tile = g
-            .tile()
-            .ok_or_else(|| GameOverError::new_err("the game is over"))?;
-        let Some(cell) = g
-            .board()
-            .cell(x, y)
-            .filter(|c| g.board().open_index(*c).is_some())
-        else {
-            return Err(move_err(IllegalMove::NotAdjacent { x, y }));
-        };
-        let mut out: Vec<(i32, i32)> = g
-            .movable_ferries(cell, tile, rotation)
-            .as_slice()
-            .iter()
-            .map(|f| {
-                let p = &g.placed()[g.ferries()[*f].placed as usize];
-                (p.x, p.y)
-            })
-            .collect();
-        out.sort_unstable();
-        Ok(out)
-    }
-
     /// The squares a tile may go on now (next to a placed tile; on a map, only squares
     /// that take a tile now), sorted. Whether the current tile fits is `legal_moves`.
     pub(crate) fn open_squares(&self) -> Vec<(i32, i32)> {
@@ -842,9 +582,219 @@ impl Game {
             if self.inner.is_over() { " over" } else { "" }
         )
     }
+
+    // ----- deprecated: moved to the views, or decisions made with `apply` -------------
+    // Each warns (naming the spelling to use), then does what it did before this release.
+
+    /// Deprecated: use `Game.sea.wares`.
+    #[getter(wares)]
+    pub(crate) fn deprecated_wares(&self, py: Python<'_>) -> PyResult<Vec<(u32, u32, u32)>> {
+        deprecated(py, "Game.wares", "Game.sea.wares")?;
+        Ok(sea_view::wares(&self.inner))
+    }
+    /// Deprecated: use `Game.sea.display`.
+    #[getter(ship_display)]
+    pub(crate) fn deprecated_ship_display(&self, py: Python<'_>) -> PyResult<Vec<Ship>> {
+        deprecated(py, "Game.ship_display", "Game.sea.display")?;
+        Ok(sea_view::display(&self.inner))
+    }
+    /// Deprecated: use `Game.sea.pile`.
+    #[getter(ship_pile)]
+    pub(crate) fn deprecated_ship_pile(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        deprecated(py, "Game.ship_pile", "Game.sea.pile")?;
+        Ok(sea_view::pile(&self.inner))
+    }
+    /// Deprecated: use `Game.sea.ships_taken`.
+    #[getter(ships_taken)]
+    pub(crate) fn deprecated_ships_taken(&self, py: Python<'_>) -> PyResult<Vec<(u8, String)>> {
+        deprecated(py, "Game.ships_taken", "Game.sea.ships_taken")?;
+        Ok(sea_view::ships_taken(&self.inner))
+    }
+    /// Deprecated: use `Game.sea.boat_tokens_left`.
+    #[getter(boat_tokens_left)]
+    pub(crate) fn deprecated_boat_tokens_left(&self, py: Python<'_>) -> PyResult<u8> {
+        deprecated(py, "Game.boat_tokens_left", "Game.sea.boat_tokens_left")?;
+        Ok(sea_view::boat_tokens_left(&self.inner))
+    }
+    /// Deprecated: use `Game.sea.events`.
+    #[getter(sea_events)]
+    pub(crate) fn deprecated_sea_events(&self, py: Python<'_>) -> PyResult<Vec<SeaEvent>> {
+        deprecated(py, "Game.sea_events", "Game.sea.events")?;
+        Ok(sea_view::events(&self.inner))
+    }
+    /// Deprecated: use `Game.sea.market_ships()`.
+    #[pyo3(name = "market_ships")]
+    pub(crate) fn deprecated_market_ships(&self, py: Python<'_>) -> PyResult<Vec<usize>> {
+        deprecated(py, "Game.market_ships()", "Game.sea.market_ships()")?;
+        Ok(sea_view::market_ships(&self.inner))
+    }
+    /// Deprecated: use `Game.sea.legal_deliveries()`.
+    #[pyo3(name = "legal_deliveries")]
+    pub(crate) fn deprecated_legal_deliveries(&self, py: Python<'_>) -> PyResult<Vec<Delivery>> {
+        deprecated(py, "Game.legal_deliveries()", "Game.sea.legal_deliveries()")?;
+        Ok(sea_view::legal_deliveries(&self.inner))
+    }
+
+    /// Deprecated: use `Game.friday.revealed`.
+    #[getter(friday_revealed)]
+    pub(crate) fn deprecated_friday_revealed(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        deprecated(py, "Game.friday_revealed", "Game.friday.revealed")?;
+        Ok(friday_view::revealed(&self.inner))
+    }
+    /// Deprecated: use `Game.friday.order`.
+    #[getter(friday_order)]
+    pub(crate) fn deprecated_friday_order(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        deprecated(py, "Game.friday_order", "Game.friday.order")?;
+        Ok(friday_view::order(&self.inner))
+    }
+    /// Deprecated: use `Game.friday.at`.
+    #[getter(friday_at)]
+    pub(crate) fn deprecated_friday_at(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        deprecated(py, "Game.friday_at", "Game.friday.at")?;
+        Ok(friday_view::at(&self.inner))
+    }
+    /// Deprecated: use `Game.friday.bonus`.
+    #[getter(friday_bonus)]
+    pub(crate) fn deprecated_friday_bonus(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        deprecated(py, "Game.friday_bonus", "Game.friday.bonus")?;
+        Ok(friday_view::bonus(&self.inner))
+    }
+    /// Deprecated: use `Game.friday.weeks_done`.
+    #[getter(weeks_done)]
+    pub(crate) fn deprecated_weeks_done(&self, py: Python<'_>) -> PyResult<usize> {
+        deprecated(py, "Game.weeks_done", "Game.friday.weeks_done")?;
+        Ok(friday_view::weeks_done(&self.inner))
+    }
+    /// Deprecated: use `Game.friday.targets()`.
+    #[pyo3(name = "friday_targets")]
+    pub(crate) fn deprecated_friday_targets(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        deprecated(py, "Game.friday_targets()", "Game.friday.targets()")?;
+        Ok(friday_view::targets(&self.inner))
+    }
+    /// Deprecated: use `Game.friday.homecoming_choices()`.
+    #[pyo3(name = "homecoming_choices")]
+    pub(crate) fn deprecated_homecoming_choices(
+        &self,
+        py: Python<'_>,
+    ) -> PyResult<Vec<(i32, i32, u8)>> {
+        deprecated(
+            py,
+            "Game.homecoming_choices()",
+            "Game.friday.homecoming_choices()",
+        )?;
+        Ok(friday_view::homecoming_choices(&self.inner))
+    }
+    /// Deprecated: use `Game.friday.legal_trades()`.
+    #[pyo3(name = "legal_trades")]
+    pub(crate) fn deprecated_legal_trades(&self, py: Python<'_>) -> PyResult<Vec<(u8, u8)>> {
+        deprecated(py, "Game.legal_trades()", "Game.friday.legal_trades()")?;
+        Ok(friday_view::legal_trades(&self.inner))
+    }
+
+    /// Deprecated: use `Game.ferries.movable()`.
+    #[pyo3(name = "movable_ferries")]
+    pub(crate) fn deprecated_movable_ferries(
+        &self,
+        py: Python<'_>,
+        x: Int,
+        y: Int,
+        rotation: Int,
+    ) -> PyResult<Vec<(i32, i32)>> {
+        deprecated(py, "Game.movable_ferries()", "Game.ferries.movable()")?;
+        ferries_view::movable(&self.inner, x, y, rotation)
+    }
+
+    /// Deprecated: use `Game.apply(Decision.deliver(delivery))`.
+    #[pyo3(name = "deliver", signature = (delivery))]
+    pub(crate) fn deprecated_deliver(
+        &mut self,
+        py: Python<'_>,
+        delivery: Option<PyRef<'_, Delivery>>,
+    ) -> PyResult<()> {
+        deprecated(
+            py,
+            "Game.deliver()",
+            "Game.apply(Decision.deliver(delivery))",
+        )?;
+        self.inner
+            .deliver(delivery.map(|d| d.inner))
+            .map_err(move_err)
+    }
+    /// Deprecated: use `Game.apply(Decision.market_ship(slot))`.
+    #[pyo3(name = "take_market_ship")]
+    pub(crate) fn deprecated_take_market_ship(
+        &mut self,
+        py: Python<'_>,
+        slot: Int,
+    ) -> PyResult<()> {
+        deprecated(
+            py,
+            "Game.take_market_ship()",
+            "Game.apply(Decision.market_ship(slot))",
+        )?;
+        self.decide(actions::Decision::market_ship(slot)?)
+    }
+    /// Deprecated: use `Game.apply(Decision.move_friday(index))`, the index of the tile in
+    /// `Rules.friday_tiles()`.
+    #[pyo3(name = "move_friday")]
+    pub(crate) fn deprecated_move_friday(&mut self, py: Python<'_>, tile: &str) -> PyResult<()> {
+        deprecated(
+            py,
+            "Game.move_friday()",
+            "Game.apply(Decision.move_friday(index)) with the tile's index in Rules.friday_tiles()",
+        )?;
+        let index = self
+            .inner
+            .rules()
+            .friday
+            .iter()
+            .position(|t| t.id == tile)
+            .ok_or_else(|| {
+                IllegalMoveError::new_err(format!(
+                    "{} is not a Friday tile of these rules",
+                    quote(tile)
+                ))
+            })?;
+        self.inner
+            .decide(Decision::MoveFriday(index as u8))
+            .map_err(move_err)
+    }
+    /// Deprecated: use `Game.apply(Decision.take_home(x, y, feature))`.
+    #[pyo3(name = "take_home")]
+    pub(crate) fn deprecated_take_home(
+        &mut self,
+        py: Python<'_>,
+        x: Int,
+        y: Int,
+        feature: Int,
+    ) -> PyResult<()> {
+        deprecated(
+            py,
+            "Game.take_home()",
+            "Game.apply(Decision.take_home(x, y, feature))",
+        )?;
+        self.decide(actions::Decision::take_home(x, y, feature)?)
+    }
+    /// Deprecated: use `Game.apply(Decision.trade(give, take))`.
+    #[pyo3(name = "trade")]
+    pub(crate) fn deprecated_trade(
+        &mut self,
+        py: Python<'_>,
+        give: Int,
+        take: Int,
+    ) -> PyResult<()> {
+        deprecated(py, "Game.trade()", "Game.apply(Decision.trade(give, take))")?;
+        self.decide(actions::Decision::trade(give, take)?)
+    }
 }
 
 impl Game {
+    /// A decision built by a `Decision` constructor (so argument errors read the same),
+    /// made through the game's checks.
+    fn decide(&mut self, d: actions::Decision) -> PyResult<()> {
+        self.inner.decide(d.inner).map_err(move_err)
+    }
+
     pub(crate) fn feature_view(&self, root: u32) -> Feature {
         let g = &self.inner;
         let f = g.features();

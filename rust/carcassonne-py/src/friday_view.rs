@@ -1,0 +1,155 @@
+//! `FridayView` (`Game.friday`): what only a game with South Seas' Friday expansion has,
+//! read-only (the Friday tiles revealed and to come, where Friday stands, the weeks, the
+//! choices of the "move_friday" and "homecoming" phases and of trading). Its decisions are
+//! made with `Game.apply`.
+//!
+//! The functions below read a game; the view and the deprecated `Game` members that
+//! moved here (`Game.friday_at`, `Game.friday_targets()`, ...) both call them.
+
+use pyo3::prelude::*;
+
+use carcassonne_core::engine::game::Game as CoreGame;
+use carcassonne_core::engine::rules::Rules as CoreRules;
+use carcassonne_core::systems::south_seas::state::Decision;
+
+use crate::system_view::GameRef;
+
+/// Whether a game of these rules has a `FridayView`.
+pub(crate) fn plays(rules: &CoreRules) -> bool {
+    rules.spec.friday
+}
+
+pub(crate) fn revealed(g: &CoreGame) -> Vec<String> {
+    let (rules, f) = (g.rules(), g.friday());
+    f.order[..f.revealed]
+        .iter()
+        .map(|t| rules.friday[*t as usize].id.clone())
+        .collect()
+}
+
+pub(crate) fn order(g: &CoreGame) -> Vec<String> {
+    let rules = g.rules();
+    // Without Friday the game keeps no order to show (the deprecated `Game.friday_order`
+    // of such a game is empty).
+    if !plays(rules) {
+        return Vec::new();
+    }
+    g.friday()
+        .order
+        .iter()
+        .map(|t| rules.friday[*t as usize].id.clone())
+        .collect()
+}
+
+pub(crate) fn at(g: &CoreGame) -> Option<String> {
+    let rules = g.rules();
+    g.friday().at.map(|t| rules.friday[t as usize].id.clone())
+}
+
+pub(crate) fn bonus(g: &CoreGame) -> Option<String> {
+    g.friday_bonus().map(|b| b.describe())
+}
+
+pub(crate) fn weeks_done(g: &CoreGame) -> usize {
+    g.friday().weeks_done
+}
+
+pub(crate) fn targets(g: &CoreGame) -> Vec<String> {
+    let rules = g.rules();
+    g.legal_decisions()
+        .into_iter()
+        .filter_map(|d| match d {
+            Decision::MoveFriday(t) => Some(rules.friday[t as usize].id.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+pub(crate) fn homecoming_choices(g: &CoreGame) -> Vec<(i32, i32, u8)> {
+    g.legal_decisions()
+        .into_iter()
+        .filter_map(|d| match d {
+            Decision::Homecoming(s) => Some((s.x as i32, s.y as i32, s.segment)),
+            _ => None,
+        })
+        .collect()
+}
+
+pub(crate) fn legal_trades(g: &CoreGame) -> Vec<(u8, u8)> {
+    g.legal_decisions()
+        .into_iter()
+        .filter_map(|d| match d {
+            Decision::Trade(give, take) => Some((give, take)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The Friday expansion of South Seas, read-only: `game.friday` of a game with
+/// `Rules(friday=True)` (None for other rules). It reads the game at each access, so it
+/// is always current.
+#[pyclass(frozen, module = "carcassonne._core")]
+pub(crate) struct FridayView {
+    game: GameRef,
+}
+
+impl FridayView {
+    pub(crate) fn new(game: GameRef) -> Self {
+        FridayView { game }
+    }
+}
+
+#[pymethods]
+impl FridayView {
+    /// The order in which the Friday tiles are (or will be) revealed, as ids (the hidden
+    /// stack, like `Game.remaining_tiles`).
+    #[getter]
+    fn order(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        self.game.read(py, order)
+    }
+
+    /// Ids of the Friday tiles revealed so far, in order.
+    #[getter]
+    fn revealed(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        self.game.read(py, revealed)
+    }
+
+    /// The id of the tile Friday stands on, or None before the first reveal.
+    #[getter]
+    fn at(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        self.game.read(py, at)
+    }
+
+    /// What the tile Friday stands on gives, or None.
+    #[getter]
+    fn bonus(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        self.game.read(py, bonus)
+    }
+
+    /// Weeks (stacks of 7 tiles) that have ended.
+    #[getter]
+    fn weeks_done(&self, py: Python<'_>) -> PyResult<usize> {
+        self.game.read(py, weeks_done)
+    }
+
+    /// "move_friday" phase: ids of the tiles Friday may move to; empty in other phases.
+    fn targets(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        self.game.read(py, targets)
+    }
+
+    /// "homecoming" phase: (x, y, feature) of the islanders `Game.decider` may take back;
+    /// empty in other phases.
+    fn homecoming_choices(&self, py: Python<'_>) -> PyResult<Vec<(i32, i32, u8)>> {
+        self.game.read(py, homecoming_choices)
+    }
+
+    /// Trading (in the "deliver" phase, before delivering): the swaps open now, as (ware
+    /// given, ware taken) indices into `WARES`.
+    fn legal_trades(&self, py: Python<'_>) -> PyResult<Vec<(u8, u8)>> {
+        self.game.read(py, legal_trades)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        self.game.repr(py, "FridayView")
+    }
+}
