@@ -109,7 +109,8 @@ fn message(e: impl std::fmt::Display) -> String {
 
 fn rules_err(e: CoreRulesError) -> PyErr {
     match e {
-        CoreRulesError::Data(_) | CoreRulesError::Source(SourceError::TooLarge { .. }) => {
+        CoreRulesError::Data(_)
+        | CoreRulesError::Source(SourceError::TooLarge { .. } | SourceError::Unreadable { .. }) => {
             TileDataError::new_err(message(e))
         }
         CoreRulesError::UnknownTile(_) | CoreRulesError::UnknownStartTile(_) => {

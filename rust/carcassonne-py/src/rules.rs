@@ -41,49 +41,15 @@ pub(crate) fn map_sources(
     Ok((data_source(py, obj, DataKind::Map)?, None))
 }
 
-/// A built-in data set of `kind`, or a `.toml` file (read now, so the rules are
-/// self-contained; refused unread when it is not a regular file or is too large).
+/// A built-in data set of `kind`, or a `.toml` file read now (`DataSource::named`).
 pub(crate) fn data_source(
     py: Python<'_>,
     item: &Bound<'_, PyAny>,
     kind: DataKind,
 ) -> PyResult<DataSource> {
     let os = py.import("os")?;
-    let text: String = os.call_method1("fspath", (item,))?.extract()?;
-    if kind.builtin_text(&text).is_some() {
-        return Ok(DataSource::Builtin(text));
-    }
-    let path = std::path::Path::new(&text);
-    // A path that exists is read as one (a directory or FIFO is refused unread below).
-    if text.ends_with(".toml") || path.exists() {
-        let cannot = |why: String| {
-            TileDataError::new_err(message(format!(
-                "{}: cannot read the {}: {why}",
-                carcassonne_core::quote::path(&text),
-                kind.file_noun()
-            )))
-        };
-        let meta = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
-        if !meta.is_file() {
-            return Err(cannot("not a regular file".into()));
-        }
-        carcassonne_core::data::check_size(kind, &text, meta.len())
-            .map_err(|e| rules_err(e.into()))?;
-        // Read at most one byte past the limit, in case the file grew since.
-        let mut bytes = Vec::new();
-        use std::io::Read;
-        std::fs::File::open(path)
-            .and_then(|f| {
-                f.take(carcassonne_core::data::MAX_DATA_FILE_BYTES as u64 + 1)
-                    .read_to_end(&mut bytes)
-            })
-            .map_err(|e| cannot(e.to_string()))?;
-        carcassonne_core::data::check_size(kind, &text, bytes.len() as u64)
-            .map_err(|e| rules_err(e.into()))?;
-        let toml = String::from_utf8(bytes).map_err(|e| cannot(e.to_string()))?;
-        return Ok(DataSource::File { path: text, toml });
-    }
-    Err(rules_err(SourceError::UnknownBuiltin(kind, text).into()))
+    let name: String = os.call_method1("fspath", (item,))?.extract()?;
+    DataSource::named(kind, &name).map_err(|e| rules_err(e.into()))
 }
 
 #[pymethods]

@@ -37,6 +37,46 @@ impl DataSource {
             .collect()
     }
 
+    /// The data file `name` names: a built-in file of `kind`, or a user's file read now (a
+    /// path ending in `.toml`, or any path that exists), so that rules and records are
+    /// self-contained. A path that is not a regular file (a directory, FIFO or device) is
+    /// refused unread, one over `MAX_DATA_FILE_BYTES` by its size before it is read (and
+    /// again after, in case it grew).
+    pub fn named(kind: DataKind, name: &str) -> Result<DataSource, SourceError> {
+        if kind.builtin_text(name).is_some() {
+            return Ok(DataSource::Builtin(name.to_string()));
+        }
+        let path = std::path::Path::new(name);
+        if !(name.ends_with(".toml") || path.exists()) {
+            return Err(SourceError::UnknownBuiltin(kind, name.to_string()));
+        }
+        let cannot = |why: String| SourceError::Unreadable {
+            kind,
+            file: name.to_string(),
+            why,
+        };
+        let meta = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(cannot("not a regular file".into()));
+        }
+        check_size(kind, name, meta.len())?;
+        // Read at most one byte past the limit, in case the file grew since.
+        let mut bytes = Vec::new();
+        use std::io::Read;
+        std::fs::File::open(path)
+            .and_then(|f| {
+                f.take(MAX_DATA_FILE_BYTES as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
+            .map_err(|e| cannot(e.to_string()))?;
+        check_size(kind, name, bytes.len() as u64)?;
+        let toml = String::from_utf8(bytes).map_err(|e| cannot(e.to_string()))?;
+        Ok(DataSource::File {
+            path: name.to_string(),
+            toml,
+        })
+    }
+
     /// The built-in name or the file's path.
     pub fn label(&self) -> &str {
         match self {
@@ -186,6 +226,13 @@ pub enum SourceError {
         file: String,
         bytes: u64,
     },
+    /// A path that is not a regular file (a directory, FIFO or device), cannot be read,
+    /// or is not UTF-8.
+    Unreadable {
+        kind: DataKind,
+        file: String,
+        why: String,
+    },
 }
 
 impl std::fmt::Display for SourceError {
@@ -210,6 +257,12 @@ impl std::fmt::Display for SourceError {
             SourceError::TooLarge { kind, file, bytes } => write!(
                 f,
                 "{}: the {} has {bytes} bytes, more than the {MAX_DATA_FILE_BYTES} a data file may have",
+                path(file),
+                kind.file_noun()
+            ),
+            SourceError::Unreadable { kind, file, why } => write!(
+                f,
+                "{}: cannot read the {}: {why}",
                 path(file),
                 kind.file_noun()
             ),
@@ -274,6 +327,47 @@ mod tests {
         let unknown = DataSource::Builtin("nope".into());
         let e = source_text(&unknown, DataKind::Ships).unwrap_err();
         assert!(e.to_string().contains("\"south-seas\""), "{e}");
+    }
+
+    #[test]
+    fn named_files_are_read_now_and_special_files_refused_unread() {
+        assert_eq!(
+            DataSource::named(DataKind::Map, "coastal"),
+            Ok(DataSource::Builtin("coastal".into()))
+        );
+        let unknown = DataSource::named(DataKind::Tiles, "nope").unwrap_err();
+        assert_eq!(
+            unknown,
+            SourceError::UnknownBuiltin(DataKind::Tiles, "nope".into())
+        );
+        let dir = std::env::temp_dir().join(format!("carcassonne-named-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let folder = dir.join("folder.toml");
+        std::fs::create_dir_all(&folder).unwrap();
+        let e = DataSource::named(DataKind::Tiles, folder.to_str().unwrap()).unwrap_err();
+        assert!(
+            e.to_string()
+                .ends_with("cannot read the tile file: not a regular file"),
+            "{e}"
+        );
+        let missing = dir.join("missing.toml");
+        let e = DataSource::named(DataKind::Ships, missing.to_str().unwrap()).unwrap_err();
+        assert!(matches!(e, SourceError::Unreadable { .. }), "{e}");
+        let big = dir.join("big.toml");
+        std::fs::write(&big, "#".repeat(MAX_DATA_FILE_BYTES + 1)).unwrap();
+        let e = DataSource::named(DataKind::Friday, big.to_str().unwrap()).unwrap_err();
+        assert!(matches!(e, SourceError::TooLarge { .. }), "{e}");
+        let small = dir.join("small.toml");
+        std::fs::write(&small, "name = 'x'\n").unwrap();
+        let read = DataSource::named(DataKind::Map, small.to_str().unwrap()).unwrap();
+        assert_eq!(
+            read,
+            DataSource::File {
+                path: small.to_str().unwrap().into(),
+                toml: "name = 'x'\n".into()
+            }
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
