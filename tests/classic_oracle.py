@@ -27,7 +27,7 @@ def feature_meeples(game: Game) -> list[int]:
 
 
 
-class Oracle:
+class PlacementOracle:
     """Placement and meeple rules recomputed in Python from the tile descriptions."""
 
     def __init__(self, rules: Rules) -> None:
@@ -114,7 +114,7 @@ class Oracle:
         }
 
 
-def check_against_oracle(game: Game, oracle: Oracle, legal: list[Move]) -> None:
+def check_against_oracle(game: Game, oracle: PlacementOracle, legal: list[Move]) -> None:
     board = {(p.x, p.y): p for p in game.board}
     tile = game.tile
     assert tile is not None
@@ -212,7 +212,7 @@ def field_city_adjacency(rules: Rules) -> dict[str, dict[int, list[int]]]:
     return out
 
 
-def flood_fill_check(game: Game, oracle: Oracle) -> None:
+def flood_fill_check(game: Game, oracle: PlacementOracle) -> None:
     """Recomputes every feature from the board alone and compares with ``features()``."""
     board = {(p.x, p.y): p for p in game.board}
     parent: dict[tuple[int, int, int], tuple[int, int, int]] = {}
@@ -379,7 +379,7 @@ class ClassicOracle(Oracle):
     up, and every scoring follows from the recount (in full every 10 turns and at the end)."""
 
     def __init__(self, game: Game) -> None:
-        self.oracle = Oracle(game.rules)
+        self.oracle = PlacementOracle(game.rules)
         self.adjacency = field_city_adjacency(game.rules)
         self.goods = [(0, 0, 0)] * game.rules.players
 
@@ -471,7 +471,7 @@ class ClassicProbe(Probe):
     (``perturbations``) refused, and the listed moves checked against the oracle again."""
 
     def __init__(self, game: Game, rnd: random.Random) -> None:
-        self.oracle = Oracle(game.rules)
+        self.oracle = PlacementOracle(game.rules)
         self.turns = set(rnd.sample(range(game.rules.deck_size), 12))
 
     def listed(self, game: Game, legal: list[Choice], rnd: random.Random) -> list[Choice]:

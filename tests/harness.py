@@ -18,7 +18,7 @@ What is checked for every configuration (see ``test_invariants.py``):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -59,6 +59,11 @@ class System:
     over_actions: Callable[[Game], list[Choice]]
     share: int = 1
 
+    @property
+    def examples(self) -> int:
+        """Hypothesis examples per test of one of its configurations."""
+        return max(2, settings().max_examples // self.share)
+
 
 CLASSIC = System(
     "classic", classic_oracle.ClassicOracle, classic_oracle.ClassicProbe, classic_oracle.over_actions
@@ -92,7 +97,7 @@ class Config:
     @property
     def examples(self) -> int:
         """Hypothesis examples per test of this configuration."""
-        return max(2, settings().max_examples // self.system.share)
+        return self.system.examples
 
 
 def _register(system: System, configs: Mapping[str, Mapping[str, Any]]) -> dict[str, Config]:
@@ -179,12 +184,19 @@ class Kept(Oracle):
         assert snapshot(game) == before
 
 
-def play(game: Game, rnd: random.Random, system: System, choose: Choose = random_action) -> Oracle:
+def play(
+    game: Game,
+    rnd: random.Random,
+    system: System,
+    choose: Choose = random_action,
+    also: Sequence[Oracle] = (),
+) -> Oracle:
     """Plays ``game`` to the end, every decision chosen by ``choose`` (by default at random,
-    see ``observe.random_action``) and applied with ``Game.apply``, checked by ``Kept`` and
-    the system's oracle; returns that oracle (for what it collected)."""
+    see ``observe.random_action``) and applied with ``Game.apply``, checked by ``Kept``, the
+    system's oracle and the oracles ``also`` gives; returns the system's oracle (for what it
+    collected)."""
     oracle = system.oracle(game)
-    oracles = (Kept(system), oracle)
+    oracles = (Kept(system), oracle, *also)
     for o in oracles:
         o.start(game)
     while not game.is_over:

@@ -235,13 +235,13 @@ LOCAL_MAPS = {"bay": BAY, "strait": STRAIT, "starts": STARTS}
 
 # Rules read a map file when they are made (its text is then part of the rules), so the
 # files only need to exist while the configurations below are built.
-_MAP_DIR = tempfile.TemporaryDirectory(prefix="maps-oracle-")
+MAP_DIR = tempfile.TemporaryDirectory(prefix="maps-oracle-")
 
 
 def write_map(text: str) -> str:
     """Writes a map file for ``Rules(map=...)``; returns its path."""
     name = tomllib.loads(text)["name"]
-    path = Path(_MAP_DIR.name) / f"{name}.toml"
+    path = Path(MAP_DIR.name) / f"{name}.toml"
     path.write_text(text)
     return str(path)
 
