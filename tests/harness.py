@@ -113,17 +113,6 @@ CONFIGS: dict[str, Config] = {
 NAMES = sorted(CONFIGS)
 
 
-def system_of(rules: Rules) -> System:
-    """The system of rules made anywhere (a generated map, a market's ship order)."""
-    if rules.map_grid():
-        return MAPS
-    if "south-seas" in rules.tile_sets:
-        return SOUTH_SEAS
-    if "ferries" in rules.tile_sets:
-        return FERRIES
-    return CLASSIC
-
-
 def for_examples(config: Config, test: Callable[..., None], **strategies: st.SearchStrategy[Any]) -> None:
     """Runs ``test`` over the configuration's number of Hypothesis examples, its arguments
     drawn from ``strategies`` (so one parametrised test serves systems with different
