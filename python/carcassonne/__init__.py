@@ -43,9 +43,9 @@ from carcassonne._core import (
 )
 from carcassonne import maps, players, svg
 from carcassonne.phase import Phase
-from carcassonne.frames import concat_frames
-from carcassonne.results_file import ResultsFileError, ResultsVersionWarning, read_results, write_results
-from carcassonne.simulation import (
+from carcassonne.study.frames import concat_frames
+from carcassonne.study.results_file import ResultsFileError, ResultsVersionWarning, read_results, write_results
+from carcassonne.study.play import (
     POLICIES,
     SeatSummary,
     SimulationResult,

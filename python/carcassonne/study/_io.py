@@ -23,11 +23,11 @@ def register(writer: Callable[..., Any], reader: Callable[..., Any]) -> None:
 def writer() -> Callable[..., Any]:
     # Importing any module of the package runs its __init__, which imports results_file.
     if _WRITER is None:
-        raise RuntimeError("carcassonne.results_file was not imported: import carcassonne first")
+        raise RuntimeError("carcassonne.study.results_file was not imported: import carcassonne first")
     return _WRITER
 
 
 def reader() -> Callable[..., Any]:
     if _READER is None:
-        raise RuntimeError("carcassonne.results_file was not imported: import carcassonne first")
+        raise RuntimeError("carcassonne.study.results_file was not imported: import carcassonne first")
     return _READER

@@ -37,8 +37,8 @@ import numpy.typing as npt
 
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, SCORE_KINDS, CarcassonneError, Rules, RulesError
 from carcassonne.files import OutputFileError, check_input, check_output, cut, load_json, quote, read_text_input, write_atomically
-from carcassonne import _io
-from carcassonne.results import SimulationResult
+from carcassonne.study import _io
+from carcassonne.study.results import SimulationResult
 
 FORMATS = ("parquet", "csv", "json")
 """The formats ``write_results`` writes and ``read_results`` reads."""

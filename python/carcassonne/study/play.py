@@ -26,8 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from carcassonne import players as _players
-from carcassonne import scaleout
-from carcassonne.results import (
+from carcassonne.study import scaleout
+from carcassonne.study.results import (
     Z_95,
     SeatSummary,
     SimulationResult,
@@ -35,7 +35,7 @@ from carcassonne.results import (
     StudyTotals,
     margins_and_ranges,
 )
-from carcassonne.batches import _bar, play_in_batches
+from carcassonne.study.batches import _bar, play_in_batches
 from carcassonne._core import (
     ENGINE_VERSION,
     RULES_VERSION,

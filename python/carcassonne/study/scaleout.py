@@ -34,7 +34,7 @@ class BackendError(CarcassonneError):
 def prepare_out_dir(out_dir: str | os.PathLike[str]) -> str:
     """Makes ``out_dir`` (and its parents) if needed and checks it can take batch files,
     before the first game; ``ResultsFileError`` naming it otherwise."""
-    from carcassonne.results_file import ResultsFileError
+    from carcassonne.study.results_file import ResultsFileError
 
     target = Path(out_dir)
     if target.exists() and not target.is_dir():
@@ -78,7 +78,7 @@ def check_disk(out_dir: str | os.PathLike[str], rules: Any, games: int) -> None:
 
     import numpy as np
 
-    from carcassonne.results_file import ResultsFileError
+    from carcassonne.study.results_file import ResultsFileError
 
     need = 2 * sum(int(np.prod(shape)) * np.dtype(dtype).itemsize for shape, dtype in _row_shapes(rules, games).values())
     place = Path(out_dir).absolute()
@@ -227,7 +227,7 @@ def run(
         plan = [(first_game, 0)]
     bar = None
     if progress:
-        from carcassonne.batches import _bar
+        from carcassonne.study.batches import _bar
 
         bar = _bar(games, f"{label} ({backend})")
     try:

@@ -21,7 +21,7 @@ from typing import Any
 from carcassonne._core import Rules
 from carcassonne.files import MAX_JSON_DEPTH, json_depth, load_json, quote, read_text_input
 from carcassonne.players import MCTS, PlayerLike
-from carcassonne.study import Study, StudyError
+from carcassonne.study.grid import Study, StudyError
 
 KEYS = {"games", "seed", "seats", "configs", "lineups", "paired"}
 

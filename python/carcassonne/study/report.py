@@ -40,8 +40,8 @@ import numpy.typing as npt
 from carcassonne import stats
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, CarcassonneError, Rules
 from carcassonne.files import OutputFileError, check_output, write_text_atomically
-from carcassonne.results_file import read_results
-from carcassonne.results import SimulationResult
+from carcassonne.study.results_file import read_results
+from carcassonne.study.results import SimulationResult
 
 if TYPE_CHECKING:
     # matplotlib is optional at run time; it ships its own types.
@@ -240,7 +240,7 @@ def _read_source(path: Path) -> list[tuple[SimulationResult, str]]:
     directory (one per cell, "config, N seats, line-up"), an out_dir of batches (all of
     them joined, the directory's name)."""
     if path.is_dir() and (path / "study.json").exists():
-        from carcassonne.study import cell_label, load_study
+        from carcassonne.study.grid import cell_label, load_study
 
         study = load_study(path)
         return [(r, cell_label(*key)) for key, r in study.results.items()]

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from carcassonne import _io
+from carcassonne.study import _io
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, SCORE_KINDS, Rules
 
 Z_95 = 1.959963984540054
