@@ -40,22 +40,15 @@ from carcassonne._core import (
     Ship,
     TileDataError,
     UnknownTileError,
+    max_threads,
 )
 from carcassonne import maps, players, svg
 from carcassonne.phase import Phase
 from carcassonne.study.frames import concat_frames
 from carcassonne.study.results_file import ResultsFileError, ResultsVersionWarning, read_results, write_results
-from carcassonne.study.play import (
-    POLICIES,
-    SeatSummary,
-    SimulationResult,
-    StudySummary,
-    StudyTotals,
-    max_threads,
-    replay,
-    simulate,
-    simulate_summary,
-)
+from carcassonne.study.plan import POLICIES
+from carcassonne.study.play import replay, simulate, simulate_summary
+from carcassonne.study.results import SeatSummary, SimulationResult, StudySummary, StudyTotals
 from carcassonne import stats
 from carcassonne.study import Study, StudyError, StudyResult, load_study
 

@@ -28,7 +28,9 @@ from carcassonne.study.results_file import FORMATS, ResultsFileError, check_targ
 from carcassonne.study.scaleout import BACKENDS
 from carcassonne.study.grid import Cell, check_study_directory
 from carcassonne.study.spec import load_spec
-from carcassonne.study.play import POLICIES, SimulationResult, StudySummary, simulate, simulate_summary
+from carcassonne.study.plan import POLICIES
+from carcassonne.study.play import simulate, simulate_summary
+from carcassonne.study.results import SimulationResult, StudySummary
 from carcassonne import maps, stats
 from carcassonne.files import OutputFileError, check_output, cut, read_input, write_text_atomically
 from carcassonne.svg import board, map as map_picture
@@ -166,7 +168,7 @@ def _parser() -> argparse.ArgumentParser:
     study = sub.add_parser(
         "study",
         help="run a study grid from a specification file (configurations x seats x line-ups)",
-        description="Plays every cell of a study (see carcassonne.study_spec for the file) and "
+        description="Plays every cell of a study (see carcassonne.study.spec for the file) and "
         "prints one line per cell; --out keeps every game.",
     )
     study.add_argument("spec", metavar="SPEC", help="the study: a .json (or .toml, Python 3.11+) file")

@@ -1,6 +1,7 @@
 """Balance studies: many whole games played in Rust, results as numpy columns
 (``simulate``) or as exact running totals in constant memory (``simulate_summary``); the
-result classes live in ``carcassonne.results`` and are re-exported here.
+result classes live in ``carcassonne.study.results``, the checks of a study's arguments in
+``carcassonne.study.plan``.
 
 Game ``i`` of a study with seed ``s`` is always the same game (tile order and choices),
 whatever the thread count or the way the study is split into batches (``first_game``).
@@ -11,52 +12,18 @@ Ctrl-C stops a study at once (between moves, a search within 256 iterations) and
 from __future__ import annotations
 
 import dataclasses
-import math
 import operator
 import os
-import reprlib
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from fractions import Fraction
-from pathlib import Path
-from typing import Any, TypeVar
-
-import numpy as np
-import numpy.typing as npt
+from typing import Any
 
 from carcassonne import players as _players
 from carcassonne.study import scaleout
-from carcassonne.study.results import (
-    Z_95,
-    SeatSummary,
-    SimulationResult,
-    StudySummary,
-    StudyTotals,
-    margins_and_ranges,
-)
 from carcassonne.study.batches import _bar, play_in_batches
-from carcassonne._core import (
-    ENGINE_VERSION,
-    RULES_VERSION,
-    SCORE_KINDS,
-    PlayerError,
-    Rules,
-    Game,
-    RulesError,
-    check_rows_fit,
-    max_threads,
-    replay_game,
-    simulate_batch,
-    simulate_totals,
-)
-
-POLICIES = ("random", "greedy")
-"""The built-in players ``policy=`` names for every seat (``players=`` takes these, "mcts",
-settings objects and functions: see ``carcassonne.players``)."""
-
-U64_MAX = 2**64 - 1
-"""The largest seed and game index."""
+from carcassonne.study.plan import _check_count, _check_rows_fit, _lineup_specs, _Plan
+from carcassonne.study.results import SimulationResult, StudySummary, StudyTotals
+from carcassonne._core import Game, Rules, replay_game, simulate_batch, simulate_totals
 
 
 def simulate(
@@ -172,26 +139,6 @@ def simulate_summary(
     return StudySummary(**study, totals=StudyTotals.from_dict(totals))
 
 
-@dataclass(frozen=True)
-class _Plan:
-    """One study as ``simulate`` and ``simulate_summary`` are asked for it: the arguments
-    both take, passed on as one object (the rows or the totals are the only difference)."""
-
-    rules: Rules | None
-    games: int
-    seed: int
-    policy: str | None
-    players: _players.PlayerLike | Sequence[_players.PlayerLike] | None
-    threads: int | None
-    first_game: int
-    progress: bool
-    partial: bool
-    backend: str
-    batch_games: int | None
-    out_dir: str | os.PathLike[str] | None
-    client: Any
-    label: str
-
 
 def _in_parts(totals: bool, p: _Plan) -> Any:
     """The study played in parts and joined (``simulate_summary``'s totals if ``totals``,
@@ -212,7 +159,7 @@ def _in_parts(totals: bool, p: _Plan) -> Any:
         assert out_dir is not None
         scaleout.check_disk(out_dir, rules, operator.index(games))
     if distributed:
-        # On a cluster (``carcassonne.scaleout``), or here, one batch after another, for
+        # On a cluster (``carcassonne.study.scaleout``), or here, one batch after another, for
         # ``out_dir``.
         _lineup_specs(policy, players)  # the same errors as a local run, before any batch
         if partial:
@@ -287,33 +234,6 @@ def play_batch(totals: bool, kwargs: dict[str, Any], first_game: int, games: int
     return rows.summary() if totals else rows
 
 
-def _check_rows_fit(rules: Rules | None, games: int, first_game: int, joined: bool = False) -> None:
-    """Refuses, as one call would, rows that cannot fit in memory, before the first
-    batch. With ``joined`` the rows are played in batches and joined at the end, when
-    the parts and the whole are both in memory: twice the rows must fit."""
-    rules = rules if rules is not None else Rules()
-    check_rows_fit(rules, games, first_game=first_game)
-    if joined and games:
-        try:
-            check_rows_fit(rules, min(2 * games, U64_MAX))
-        except RulesError as e:
-            raise RulesError(
-                f"{games} games played in batches are joined at the end, which holds their rows twice: {e}"
-            ) from None
-
-
-def _check_count(games: int, first_game: int) -> None:
-    """The batched path checks the range of games before splitting it, as the engine
-    checks one call's (with the engine's messages), so that a bad range fails at once
-    and not at its last batch."""
-    n, first = operator.index(games), operator.index(first_game)
-    if not 0 <= n <= U64_MAX:
-        raise RulesError(f"games must be between 0 and 2**64 - 1, got {reprlib.repr(n)}")
-    if not 0 <= first <= U64_MAX:
-        raise RulesError(f"first_game must be between 0 and 2**64 - 1, got {reprlib.repr(first)}")
-    if first + n > U64_MAX + 1:
-        raise RulesError(f"games {first} to {first} + {n} go past the last game index, 2**64 - 1")
-
 
 def _run(batch: Callable[..., dict[str, Any]], plan: _Plan) -> tuple[dict[str, Any], dict[str, Any]]:
     """Plays a study with one of the native batch functions, timed; returns what every
@@ -340,35 +260,4 @@ def _run(batch: Callable[..., dict[str, Any]], plan: _Plan) -> tuple[dict[str, A
     return study, out
 
 
-def _lineup_specs(
-    policy: str | None, players: _players.PlayerLike | Sequence[_players.PlayerLike] | None
-) -> tuple[str | None, list[Any] | None]:
-    """The policy (checked; "random" by default) or the lineup's specifications for the
-    engine (one or the other)."""
-    if players is not None and policy is not None:
-        raise PlayerError("give policy= (one built-in player for every seat) or players=, not both")
-    if players is None:
-        policy = "random" if policy is None else policy
-        _check_policy(policy)
-        return policy, None
-    # The seat count is checked by the engine (the same PlayerError, before any game).
-    return None, _players._specs(_players.lineup(players))
-
-
-def _check_policy(policy: str) -> None:
-    if policy not in POLICIES:
-        # reprlib: a long string is quoted cut short, like every error of the engine.
-        raise RulesError(f"unknown policy {reprlib.repr(policy)}: use one of {', '.join(POLICIES)}")
-
-
-__all__ = [
-    "POLICIES",
-    "SeatSummary",
-    "SimulationResult",
-    "StudySummary",
-    "StudyTotals",
-    "max_threads",
-    "replay",
-    "simulate",
-    "simulate_summary",
-]
+__all__ = ["play_batch", "replay", "simulate", "simulate_summary"]

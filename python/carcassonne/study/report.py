@@ -16,7 +16,7 @@ Plotting needs matplotlib (``pip install carcassonne[report]``); pyplot is never
 are left alone.
 
 >>> from carcassonne import Rules, simulate
->>> from carcassonne.report import html_report, write_report
+>>> from carcassonne.study.report import html_report, write_report
 >>> page = html_report([simulate(Rules(), 2000, seed=1), simulate(Rules(farmers=False), 2000, seed=1)],
 ...                    labels=["farmers", "no farmers"])
 >>> write_report(["base.parquet", "variant.csv"], "report.html")      # files, as the command line

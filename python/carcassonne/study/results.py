@@ -1,8 +1,8 @@
 """Results of balance studies: one row per game (``SimulationResult``), exact running
 totals (``StudyTotals``, ``StudySummary``) and the per-seat summary of either. What a
-study holds, apart from how it is played (``carcassonne.simulation``) or stored
-(``carcassonne.results_file``, reached through ``carcassonne._io``, so that this module
-imports neither)."""
+study holds, apart from how it is played (``carcassonne.study.play``) or stored
+(``carcassonne.study.results_file``, reached through ``carcassonne.study._io``, so that
+this module imports neither)."""
 
 from __future__ import annotations
 
@@ -417,13 +417,13 @@ class SimulationResult:
 
     def save(self, path: str | os.PathLike[str], format: str | None = None) -> Path:
         """Writes these games to a results file: Parquet, CSV or JSON, by default from the
-        suffix (see ``carcassonne.results_file``); ``SimulationResult.load`` reads it back."""
+        suffix (see ``carcassonne.study.results_file``); ``SimulationResult.load`` reads it back."""
         written: Path = _io.writer()(self, path, format)
         return written
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], format: str | None = None) -> SimulationResult:
-        """Reads a results file that ``save`` wrote (see ``carcassonne.results_file``)."""
+        """Reads a results file that ``save`` wrote (see ``carcassonne.study.results_file``)."""
         result: SimulationResult = _io.reader()(path, format)
         return result
 
