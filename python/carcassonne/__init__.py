@@ -11,6 +11,8 @@ The rules engine is Rust (``carcassonne._core``); this package is its typed Pyth
 >>> picture = carcassonne.svg.board(game)   # the board as SVG (notebooks show games so)
 """
 
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+
 from carcassonne._core import (
     CarcassonneError,
     ENGINE_VERSION,
@@ -42,7 +44,7 @@ from carcassonne._core import (
     UnknownTileError,
     max_threads,
 )
-from carcassonne import maps, players, svg
+from carcassonne import _moved, maps, players, svg
 from carcassonne.phase import Phase
 from carcassonne.study.frames import concat_frames
 from carcassonne.study.results_file import ResultsFileError, ResultsVersionWarning, read_results, write_results
@@ -53,6 +55,13 @@ from carcassonne import stats
 from carcassonne.study import Study, StudyError, StudyResult, load_study
 
 __version__ = ENGINE_VERSION
+
+if not _TYPE_CHECKING:  # for type checkers the old paths are the modules they name
+
+    def __getattr__(name: str) -> object:
+        """``carcassonne.simulation`` and the other old module paths, which ``import
+        carcassonne`` used to load: loaded on first use, with their deprecation warning."""
+        return _moved.attribute(name)
 
 
 Action = Move | Decision
