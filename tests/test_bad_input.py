@@ -65,7 +65,7 @@ def test_exception_hierarchy() -> None:
     import carcassonne
 
     errors = [getattr(carcassonne, n) for n in carcassonne.__all__ if n.endswith("Error")]
-    errors += [carcassonne.stats.StatsError, carcassonne.scaleout.BackendError]
+    errors += [carcassonne.stats.StatsError, carcassonne.study.scaleout.BackendError]
     assert len(errors) >= 12
     for error in errors:
         assert issubclass(error, carcassonne.CarcassonneError) and issubclass(error, ValueError), error

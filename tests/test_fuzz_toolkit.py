@@ -25,7 +25,7 @@ import carcassonne
 from carcassonne import PlayerError, ResultsFileError, Rules, RulesError, StudyError, simulate
 from carcassonne.cli import main
 from carcassonne.study import Study, load_study
-from carcassonne.study_spec import load_spec
+from carcassonne.study.spec import load_spec
 
 MESSAGE_LIMIT = 4_000
 FUZZ = settings(

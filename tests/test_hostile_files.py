@@ -19,7 +19,7 @@ import carcassonne
 from carcassonne import ResultsFileError, Rules, Study, StudyError, simulate
 from carcassonne.cli import main
 from carcassonne.study import load_study
-from carcassonne.study_spec import load_spec
+from carcassonne.study.spec import load_spec
 
 REPO = Path(__file__).resolve().parent.parent
 

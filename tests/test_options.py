@@ -15,7 +15,7 @@ import pytest
 import carcassonne
 from carcassonne import Rules, RulesError
 from carcassonne.cli import _parser, _rules_options
-from carcassonne.report import _rules_summary
+from carcassonne.study.report import _rules_summary
 
 ROOT = Path(__file__).resolve().parent.parent
 OPTIONS = Rules.options()

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from carcassonne import ResultsFileError, Rules, RulesError, SimulationResult, StudySummary, read_results, simulate, simulate_summary
-from carcassonne.batches import play_in_batches
+from carcassonne.study.batches import play_in_batches
 
 REPO = Path(__file__).resolve().parents[1]
 ARRAYS = ("scores", "winners", "turns", "points_by_kind", "discarded", "ships", "wares_left")

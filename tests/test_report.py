@@ -17,7 +17,7 @@ from carcassonne.cli import _parser, main
 matplotlib = pytest.importorskip("matplotlib")
 pytest.importorskip("pyarrow")
 
-from carcassonne.report import ReportError, html_report, write_report  # noqa: E402
+from carcassonne.study.report import ReportError, html_report, write_report  # noqa: E402
 
 PLOTS_PER_STUDY = 3  # score distributions, win shares, points by kind
 

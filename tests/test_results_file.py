@@ -24,7 +24,7 @@ from carcassonne import (
     write_results,
 )
 from carcassonne.players import MCTS
-from carcassonne.results_file import CSV_PREFIX, FORMATS, METADATA_KEY, _checksum
+from carcassonne.study.results_file import CSV_PREFIX, FORMATS, METADATA_KEY, _checksum
 
 ARRAYS = ("scores", "winners", "turns", "points_by_kind", "discarded", "ships", "wares_left")
 

@@ -17,7 +17,7 @@ import pytest
 
 import carcassonne
 from carcassonne import ResultsFileError, Rules, SimulationResult, read_results, simulate
-from carcassonne.results_file import CSV_PREFIX, _checksum
+from carcassonne.study.results_file import CSV_PREFIX, _checksum
 
 from test_results_file import read_csv_columns
 

@@ -14,7 +14,7 @@ import pytest
 
 from carcassonne import Rules, SimulationResult, Study, StudyError, read_results, simulate, simulate_summary
 from carcassonne.players import MCTS
-from carcassonne.scaleout import BackendError, batch_path, batches
+from carcassonne.study.scaleout import BackendError, batch_path, batches
 
 ARRAYS = ("scores", "winners", "turns", "points_by_kind", "discarded", "ships", "wares_left")
 

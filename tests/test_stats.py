@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import carcassonne
 import carcassonne.stats
 from carcassonne import Game, Move, Rules, SimulationResult, simulate, simulate_summary, stats
-from carcassonne.simulation import Z_95
+from carcassonne.study.results import Z_95
 from carcassonne.stats import StatsError
 
 Z_99 = 2.5758293035489004

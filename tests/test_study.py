@@ -13,7 +13,7 @@ import pytest
 from carcassonne import ResultsFileError, Rules, Study, StudyError, load_study, replay, simulate
 from carcassonne.players import MCTS
 from carcassonne.study import cell_seed, with_players
-from carcassonne.study_spec import load_spec
+from carcassonne.study.spec import load_spec
 
 pd = pytest.importorskip("pandas")
 

@@ -25,6 +25,7 @@ import pytest
 
 import carcassonne
 from carcassonne import Game, Move, Rules, svg
+from carcassonne.svg import geometry, layout as tile_layout
 from carcassonne.cli import main
 from configs import ALL_CONFIGS
 
@@ -314,18 +315,18 @@ def test_tile_drawings_put_meeples_on_their_features() -> None:
     assert len(pieces) > 200
     for rules, tile, lake in pieces:
         features = rules.tile_features(tile, 0)
-        layout = svg._layout(tuple(features), lake)
+        layout = tile_layout._layout(tuple(features), lake)
         areas = {a.index: a.polygon for a in layout.areas}
         for i, description in enumerate(features):
             kind, spot = description.split()[0], layout.anchors[i]
             where = f"{tile} feature {i} ({description}) at {spot}"
             if kind in ("city", "island"):
-                assert svg._inside(spot, areas[i]), where
-                assert not any(svg._inside(spot, p) for j, p in areas.items() if j != i), where
+                assert geometry._inside(spot, areas[i]), where
+                assert not any(geometry._inside(spot, p) for j, p in areas.items() if j != i), where
             elif kind in ("field", "sea"):
-                assert svg._clearance(spot, layout, lake) > 0, where
+                assert tile_layout._clearance(spot, layout, lake) > 0, where
             elif kind in ("road", "bridge"):
-                assert min(svg._dist_to_polyline(spot, ln.points) for ln in layout.lines if ln.index == i) < 1, where
+                assert min(geometry._dist_to_polyline(spot, ln.points) for ln in layout.lines if ln.index == i) < 1, where
             else:
                 assert spot == (50.0, 50.0), where
 
@@ -333,10 +334,10 @@ def test_tile_drawings_put_meeples_on_their_features() -> None:
 def test_rotation_turns_spots_clockwise() -> None:
     rules = Rules()
     game = Game(rules, seed=3)
-    layout = svg._layout(tuple(rules.tile_features("base/D", 0)), False)
+    layout = tile_layout._layout(tuple(rules.tile_features("base/D", 0)), False)
     # base/D: city N (feature 1); a quarter turn clockwise puts it east.
     x, y = layout.anchors[1]
-    assert y < 50 and svg._rotate((x, y), 1)[0] > 50 and svg._rotate((x, y), 2)[1] > 50
+    assert y < 50 and geometry._rotate((x, y), 1)[0] > 50 and geometry._rotate((x, y), 2)[1] > 50
     assert rules.tile_features("base/D", 1)[1] == "city E"
     assert game.board[0].tile == "base/D"
 

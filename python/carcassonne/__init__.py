@@ -11,6 +11,8 @@ The rules engine is Rust (``carcassonne._core``); this package is its typed Pyth
 >>> picture = carcassonne.svg.board(game)   # the board as SVG (notebooks show games so)
 """
 
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+
 from carcassonne._core import (
     CarcassonneError,
     ENGINE_VERSION,
@@ -44,26 +46,26 @@ from carcassonne._core import (
     Ship,
     TileDataError,
     UnknownTileError,
-)
-from carcassonne import maps, players, svg
-from carcassonne.phase import Phase
-from carcassonne.frames import concat_frames
-from carcassonne.results_file import ResultsFileError, ResultsVersionWarning, read_results, write_results
-from carcassonne.simulation import (
-    POLICIES,
-    SeatSummary,
-    SimulationResult,
-    StudySummary,
-    StudyTotals,
     max_threads,
-    replay,
-    simulate,
-    simulate_summary,
 )
+from carcassonne import _moved, maps, players, svg
+from carcassonne.phase import Phase
+from carcassonne.study.frames import concat_frames
+from carcassonne.study.results_file import ResultsFileError, ResultsVersionWarning, read_results, write_results
+from carcassonne.study.plan import POLICIES
+from carcassonne.study.play import replay, simulate, simulate_summary
+from carcassonne.study.results import SeatSummary, SimulationResult, StudySummary, StudyTotals
 from carcassonne import stats
 from carcassonne.study import Study, StudyError, StudyResult, load_study
 
 __version__ = ENGINE_VERSION
+
+if not _TYPE_CHECKING:  # for type checkers the old paths are the modules they name
+
+    def __getattr__(name: str) -> object:
+        """``carcassonne.simulation`` and the other old module paths, which ``import
+        carcassonne`` used to load: loaded on first use, with their deprecation warning."""
+        return _moved.attribute(name)
 
 
 Action = Move | Decision

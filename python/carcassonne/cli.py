@@ -24,11 +24,13 @@ from carcassonne._core import (
     TileDataError,
 )
 from carcassonne.players import MCTS, PlayerLike, parse
-from carcassonne.results_file import FORMATS, ResultsFileError, check_target
-from carcassonne.scaleout import BACKENDS
-from carcassonne.study import Cell, check_study_directory
-from carcassonne.study_spec import load_spec
-from carcassonne.simulation import POLICIES, SimulationResult, StudySummary, simulate, simulate_summary
+from carcassonne.study.results_file import FORMATS, ResultsFileError, check_target
+from carcassonne.study.scaleout import BACKENDS
+from carcassonne.study.grid import Cell, check_study_directory
+from carcassonne.study.spec import load_spec
+from carcassonne.study.plan import POLICIES
+from carcassonne.study.play import simulate, simulate_summary
+from carcassonne.study.results import SimulationResult, StudySummary
 from carcassonne import maps, stats
 from carcassonne.files import OutputFileError, check_output, cut, read_input, write_text_atomically
 from carcassonne.svg import board, map as map_picture
@@ -100,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
     study = sub.add_parser(
         "study",
         help="run a study grid from a specification file (configurations x seats x line-ups)",
-        description="Plays every cell of a study (see carcassonne.study_spec for the file) and "
+        description="Plays every cell of a study (see carcassonne.study.spec for the file) and "
         "prints one line per cell; --out keeps every game.",
     )
     study.add_argument("spec", metavar="SPEC", help="the study: a .json (or .toml, Python 3.11+) file")
@@ -429,7 +431,7 @@ def _report_command(args: argparse.Namespace) -> int:
     import warnings
     from pathlib import Path
 
-    from carcassonne.report import _write_report
+    from carcassonne.study.report import _write_report
 
     files: list[str] = args.files
     error: Exception | None = None

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from carcassonne._core import CarcassonneError
-from carcassonne.results import SimulationResult, StudySummary, StudyTotals, margins_and_ranges
+from carcassonne.study.results import SimulationResult, StudySummary, StudyTotals, margins_and_ranges
 
 DEFAULT_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 """The score quantiles ``scores()`` reports unless told otherwise."""

@@ -1,9 +1,10 @@
 """Where ``SimulationResult.save`` and ``load`` find the results-file functions.
 
-``carcassonne.results_file`` builds results (it imports ``carcassonne.results``), so the
-results module may not import it back. Instead ``results_file`` registers its writer and
-reader here when it is imported (the package imports it), and the methods look them up:
-the dependency points one way, from files to results."""
+``carcassonne.study.results_file`` builds results (it imports
+``carcassonne.study.results``), so the results module may not import it back. Instead
+``results_file`` registers its writer and reader here when it is imported (the package
+imports it), and the methods look them up: the dependency points one way, from files to
+results."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ _READER: Callable[..., Any] | None = None
 
 
 def register(writer: Callable[..., Any], reader: Callable[..., Any]) -> None:
-    """Called once by ``carcassonne.results_file``."""
+    """Called once by ``carcassonne.study.results_file``."""
     global _WRITER, _READER
     _WRITER, _READER = writer, reader
 
@@ -23,11 +24,11 @@ def register(writer: Callable[..., Any], reader: Callable[..., Any]) -> None:
 def writer() -> Callable[..., Any]:
     # Importing any module of the package runs its __init__, which imports results_file.
     if _WRITER is None:
-        raise RuntimeError("carcassonne.results_file was not imported: import carcassonne first")
+        raise RuntimeError("carcassonne.study.results_file was not imported: import carcassonne first")
     return _WRITER
 
 
 def reader() -> Callable[..., Any]:
     if _READER is None:
-        raise RuntimeError("carcassonne.results_file was not imported: import carcassonne first")
+        raise RuntimeError("carcassonne.study.results_file was not imported: import carcassonne first")
     return _READER

@@ -34,7 +34,8 @@ from typing import Any
 from carcassonne import players as _players
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, CarcassonneError, Rules, RulesError, check_rows_fit
 from carcassonne.files import OutputFileError, load_json, quote, read_text_input, write_text_atomically
-from carcassonne.simulation import SimulationResult, simulate
+from carcassonne.study.play import simulate
+from carcassonne.study.results import SimulationResult
 
 U64_MAX = 2**64 - 1
 
@@ -177,7 +178,7 @@ class Study:
         flight (``StudyResult.interrupted``; local runs only). ``on_cell(cell, result)`` is
         called as each cell finishes (the command line prints its line then).
         ``backend="dask"`` or ``"ray"`` plays each cell's batches on the cluster (see
-        ``carcassonne.scaleout``), with the same results."""
+        ``carcassonne.study.scaleout``), with the same results."""
         if backend != "local" and partial:
             raise StudyError("partial=True is for local runs: a cluster's batches are not interrupted by Ctrl-C here")
         self.check_fits()
@@ -301,11 +302,11 @@ class StudyResult:
 
     def save(self, directory: str | os.PathLike[str], format: str = "parquet") -> Path:
         """Writes every cell to its own results file, ``cell-<n>.<format>`` (see
-        ``carcassonne.results_file``), and ``study.json``, which names each cell's
+        ``carcassonne.study.results_file``), and ``study.json``, which names each cell's
         configuration, seats, line-up and file; ``load_study`` reads the directory back.
         ``directory`` must be new or empty (``check_study_directory``): results are never
         written over other files. Every file is written atomically, the manifest last."""
-        from carcassonne.results_file import ResultsFileError, write_results
+        from carcassonne.study.results_file import ResultsFileError, write_results
 
         target = check_study_directory(directory, format)
         try:
@@ -336,7 +337,7 @@ def check_study_directory(directory: str | os.PathLike[str], format: str = "parq
     """Checks, before a study is played, that ``StudyResult.save`` can write ``directory``
     in ``format``: a known format (pyarrow for Parquet), and a directory that is new (its
     parent exists and is writable) or empty and writable. ``ResultsFileError`` otherwise."""
-    from carcassonne.results_file import FORMATS, ResultsFileError, _pyarrow
+    from carcassonne.study.results_file import FORMATS, ResultsFileError, _pyarrow
 
     target = Path(directory)
     if format not in FORMATS:
@@ -370,7 +371,7 @@ def load_study(directory: str | os.PathLike[str]) -> StudyResult:
     must be a regular file of the directory (not a link) whose metadata matches its
     manifest entry (its configuration with its seats, its seed, its games), and no cell
     may be listed twice. Raises ``ResultsFileError`` naming the file and the fault."""
-    from carcassonne.results_file import ResultsFileError, read_results
+    from carcassonne.study.results_file import ResultsFileError, read_results
 
     root = Path(directory)
     path = root / "study.json"
