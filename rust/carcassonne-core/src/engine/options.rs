@@ -388,12 +388,12 @@ impl Rules {
         json.extend(given);
         let spec: RulesSpec = serde_json::from_value(Value::Object(json))
             .map_err(|e| RulesError::Option(e.to_string()))?;
-        let mut rules = Rules::new(spec.clone())?;
+        let mut rules = Rules::new(spec)?;
         if !meeples_given && rules.system == System::SouthSeas {
-            rules = Rules::new(RulesSpec {
-                meeples: RulesSpec::south_seas(spec.players).meeples,
-                ..spec
-            })?;
+            // The system is known only once the tile files are read. `Rules::new` derives
+            // nothing from the meeples and only checks their range, which 4 is in: set on
+            // the validated rules rather than reading and checking everything again.
+            rules.spec.meeples = RulesSpec::south_seas(rules.spec.players).meeples;
         }
         if ships_given && rules.system != System::SouthSeas {
             return Err(RulesError::ShipsNeedSouthSeas);
@@ -475,6 +475,15 @@ mod tests {
         let seas = Rules::from_options(seas).unwrap();
         assert_eq!(seas.system, System::SouthSeas);
         assert_eq!(seas.spec.meeples, 4);
+        // The same rules as validated with 4 islanders from the start: the same games.
+        let direct = Rules::new(RulesSpec::south_seas(2)).unwrap();
+        assert_eq!(seas.spec, direct.spec);
+        let games = |rules: Rules| {
+            let rules = std::sync::Arc::new(rules);
+            crate::play::simulate::simulate(&rules, 30, 0, 7, crate::Policy::Random, Some(1))
+                .unwrap()
+        };
+        assert_eq!(games(seas), games(direct));
         let mut ships = Map::new();
         ships.insert(
             "ships".into(),
