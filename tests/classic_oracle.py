@@ -16,7 +16,7 @@ import carcassonne
 from carcassonne import SCORE_KINDS, Game, Move, Rules
 from hooks import Choice, Oracle, Probe
 from observe import Action, board_meeples
-from oracle import DATA_DIR, DELTA, event_key, facing, fitting_placements, majority
+from oracle import DATA_DIR, DELTA, event_key, facing, fitting_placements, majority, points_from_events
 
 def feature_meeples(game: Game) -> list[int]:
     counts = [0] * game.rules.players
@@ -459,11 +459,7 @@ class ClassicOracle(Oracle):
         final = [e for e in game.events if e.final_scoring]
         assert all(e.turn == game.turn for e in final)
         assert Counter(event_key(e) for e in final) == expected_final_events(game, self.adjacency)
-        by_kind = {k: [0] * rules.players for k in SCORE_KINDS}
-        for e in game.events:
-            for p in e.players:
-                by_kind[e.kind][p] += e.points
-        assert game.points_by_kind == by_kind
+        assert game.points_by_kind == points_from_events(game)
 
 
 class ClassicProbe(Probe):

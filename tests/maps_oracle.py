@@ -81,7 +81,6 @@ from typing import Any, Union
 import pytest
 
 from carcassonne import (
-    SCORE_KINDS,
     Game,
     Move,
     PositionError,
@@ -100,6 +99,7 @@ from oracle import (
     facing,
     load_tiles,
     majority,
+    points_from_events,
 )
 
 
@@ -1319,11 +1319,7 @@ class MapsOracle(Oracle):
         got = Counter(score_key(e) for e in final)
         want = expected_final_events(game, self.groups, self.seen)
         assert got == want, f"final scoring {got - want} where the rules say {want - got}"
-        by_kind = {k: [0] * rules.players for k in SCORE_KINDS}
-        for e in game.events:
-            for p in e.players:
-                by_kind[e.kind][p] += e.points
-        assert game.points_by_kind == by_kind
+        assert game.points_by_kind == points_from_events(game)
 
 
 class MapsProbe(Probe):

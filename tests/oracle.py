@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from carcassonne import Game
+from carcassonne import SCORE_KINDS, Game
 from observe import movable_ferries, snapshot
 
 SIDES = "NESW"
@@ -199,3 +199,13 @@ def assert_same_game(a: Game, b: Game) -> None:
     if not a.is_over:
         for m in a.legal_moves()[:20]:
             assert movable_ferries(a, m.x, m.y, m.rotation) == movable_ferries(b, m.x, m.y, m.rotation)
+
+
+def points_from_events(game: Game) -> dict[str, list[int]]:
+    """Each player's points by kind summed from the scoring log: what ``game.points_by_kind``
+    must equal (every point scored is an event)."""
+    by_kind = {k: [0] * game.rules.players for k in SCORE_KINDS}
+    for e in game.events:
+        for p in e.players:
+            by_kind[e.kind][p] += e.points
+    return by_kind
