@@ -153,9 +153,11 @@ pub(crate) fn rules_of(py: Python<'_>, given: Option<&Bound<'_, PyDict>>) -> PyR
 
 /// "Rules() got an unexpected keyword argument", with the option it most likely meant.
 fn unknown(key: &str) -> String {
+    // The key is cut short first: an edit distance costs its length times the option's.
+    let cut: String = key.chars().take(64).collect();
     let nearest = OPTIONS
         .iter()
-        .map(|o| (edit_distance(key, o.name), o.name))
+        .map(|o| (strsim::levenshtein(&cut, o.name), o.name))
         .min()
         .filter(|(d, _)| *d <= 3);
     let mut text = format!("Rules() got an unexpected keyword argument {}", quote(key));
@@ -163,25 +165,6 @@ fn unknown(key: &str) -> String {
         text.push_str(&format!(" (did you mean '{name}'?)"));
     }
     text
-}
-
-/// Levenshtein distance over bytes (option names are ASCII; the key is cut short first).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a = &a.as_bytes()[..a.len().min(64)];
-    let b = b.as_bytes();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 /// One option's Python value as `Rules::from_options` takes it.
