@@ -13,8 +13,10 @@ the same on every run of the same binary, whatever else the machine is doing.
     python3 tools/costs.py --write               # record them in benches/costs.toml
     python3 tools/costs.py --check               # the gate: compare with benches/costs.toml
 
-The gate fails (exit 1) when a count grows by more than 2% over the recorded one, or when
-the games' checksum differs (the seeded results changed). Updating ``benches/costs.toml``
+The gate fails (exit 1) when the instructions grow by more than 2% over the recorded count,
+the branch mispredictions by more than 6%, or when the games' checksum differs (the seeded
+results changed). Mispredictions get the wider margin because code layout alone moves
+them by 2-6% with the instructions flat (issue 24: three re-recordings for that before). Updating ``benches/costs.toml``
 (``--write``) is a deliberate act: commit it with the reason. With another compiler or
 valgrind than the file records, the gate reports the differences and passes, so a
 toolchain update never blocks a landing. Needs cargo, valgrind and Python 3.11+ (tomllib).
@@ -35,7 +37,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 COSTS_FILE = REPO / "benches" / "costs.toml"
 CONFIGS = ["base-random", "base-greedy", "classic-4p", "ferries", "south-seas", "friday", "maps"]
-TOLERANCE = 0.02
+# How much each count may grow before the gate fails (see the docstring).
+TOLERANCE = {"instructions_per_game": 0.02, "mispredictions_per_game": 0.06}
 
 
 @dataclass
@@ -112,7 +115,8 @@ def to_toml(costs: list[Cost], tools: dict[str, str]) -> str:
         "# Deterministic cost counts per game (tools/costs.py --write): instructions and branch",
         "# mispredictions (callgrind's branch simulator) of the fixed seeded games of each",
         "# configuration in rust/carcassonne-core/benches/configs. `.ci/run` fails when a count",
-        "# grows by more than 2% or a checksum (the games' scores) changes; update this file only",
+        "# grows by more than its margin (instructions 2%, mispredictions 6%: code layout alone",
+        "# moves those) or a checksum (the games' scores) changes; update this file only",
         "# deliberately, and say why in the commit message.",
         "",
         "[toolchain]",
@@ -153,9 +157,9 @@ def check(costs: list[Cost], tools: dict[str, str], path: Path) -> int:
             before, now = old[key], getattr(c, key)
             change = now / before - 1
             line = f"{c.config}: {key.replace('_', ' ')} {before:,.0f} -> {now:,.0f} ({change:+.2%})"
-            if change > TOLERANCE:
+            if change > TOLERANCE[key]:
                 (failures.append(line) if same_tools else print(f"costs: warning: {line}"))
-            elif change < -TOLERANCE:
+            elif change < -TOLERANCE[key]:
                 print(f"costs: {line}: cheaper; record it with --write")
     for f in failures:
         print(f"costs: FAILED: {f}")
@@ -168,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configs", nargs="+", default=CONFIGS, choices=CONFIGS, metavar="CONFIG")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
     parser.add_argument("--write", action="store_true", help=f"record the counts in {COSTS_FILE.relative_to(REPO)}")
-    parser.add_argument("--check", action="store_true", help=f"fail if a count grew by over 2% (see {COSTS_FILE.name})")
+    parser.add_argument("--check", action="store_true", help=f"fail if instructions grew by over 2%% or mispredictions by over 6%% (see {COSTS_FILE.name})")
     args = parser.parse_args(argv)
     if (args.write or args.check) and (args.scale != 1.0 or args.configs != CONFIGS):
         parser.error("--write and --check use every configuration at scale 1")

@@ -9,10 +9,12 @@
 //!   files (`tileset`) and map files (`map`: parse, check, summarise, generate);
 //! - `board`: placed tiles, the grid and its open squares, the printed map board, and the
 //!   union-find over segments with running totals per feature (`features`);
-//! - `engine`: the validated rules, scoring, the turn loop (`game`: legal moves, checked
-//!   and unchecked play, the event log), actions and game records;
-//! - `systems`: what a rule system adds to the engine, one folder each (`ferries`,
-//!   `south_seas` with ships and Friday);
+//! - `engine`: the validated rules, scoring, the `RuleSystem` trait (`system`) and the
+//!   turn loop generic over it (`turn`), the game's state and shared primitives (`game`),
+//!   actions and game records;
+//! - `systems`: one folder per rule system implementing the trait (`classic`, `ferries`,
+//!   `south_seas` with ships and Friday), and `Game`'s public entry points, which look
+//!   the system up once per call (`any`);
 //! - `play`: players (random, greedy, Monte Carlo tree search), whole games in parallel
 //!   (`simulate`), results (`summary`), `determinize`, `virtual_score`.
 

@@ -1,5 +1,7 @@
-//! A game in progress: turn flow, legal moves, the checked and unchecked ways to play a
-//! move, scoring during play and at the end, and the event log.
+//! A game in progress: its state, moves and errors, queries, the joins of a placed tile,
+//! the evaluation of a placement without playing it, scoring during play and at the end,
+//! and the event log. The turn loop is `engine::turn` (generic over the rule system) and
+//! the public entry points that start and play games are in `systems::any`.
 //!
 //! A turn: the current player holds `tile` (drawn; tiles with no legal placement were
 //! already removed, decision C-3), plays a `Move` (square, rotation, optional meeple on one
@@ -13,17 +15,16 @@ use serde::{Deserialize, Serialize};
 use crate::board::features::{Features, NO_PLAYER};
 use crate::board::grid::Board;
 use crate::board::placed::Placed;
-use crate::data::tileset::{FeatureKind, MAX_SEGMENTS, NO_SEGMENT, Shape, System, TileDef};
+use crate::data::tileset::{FeatureKind, MAX_SEGMENTS, NO_SEGMENT, Shape};
 use crate::engine::rules::Rules;
 use crate::engine::scoring::{
     FIELD_POINTS_PER_CITY, FeatureTally, GOODS_MAJORITY_POINTS, SCORE_KINDS, ScoreKind,
     edge_feature_points, majority, monastery_points,
 };
 use crate::limits::MAX_PLAYERS;
-use crate::rng::Rng;
 use crate::systems::ferries::state::{FerryLink, FerryMoves, lake_ends, pairs};
 use crate::systems::south_seas::state::FridayState;
-use crate::systems::south_seas::state::{Phase, SeaState, Spot};
+use crate::systems::south_seas::state::{SeaState, Spot};
 use crate::topology::{CENTRE, EdgeKind, RING_DELTA, SIDE_NAMES, facing_slot, slot};
 
 /// A move: where the drawn tile goes, how it is turned (quarter turns clockwise), the
@@ -355,7 +356,7 @@ pub(crate) struct Contacts {
 
 /// Features already scored this turn.
 #[derive(Default)]
-struct Scored {
+pub(crate) struct Scored {
     len: usize,
     roots: [u32; MAX_SEGMENTS + 4 * crate::systems::ferries::state::MAX_FERRY_MOVES],
 }
@@ -437,7 +438,7 @@ pub struct Game {
 /// says how tiles connect, used both to join features and to evaluate a move. `ON_MAP`:
 /// the board is a map's (see `Board::across`).
 #[inline]
-fn for_each_contact<const ON_MAP: bool>(
+pub(crate) fn for_each_contact<const ON_MAP: bool>(
     rules: &Rules,
     board: &Board,
     cell: u32,
@@ -482,128 +483,21 @@ fn for_each_contact<const ON_MAP: bool>(
     }
 }
 
-/// Puts a tile on the board and unions each segment with the segments it touches. A free
-/// function over disjoint fields so the hot path borrows the rules without cloning the Arc.
-fn place_and_join<const ON_MAP: bool>(
-    rules: &Rules,
-    board: &mut Board,
-    features: &mut Features,
-    cell: u32,
-    tile: u16,
-    rotation: u8,
-) -> Joined {
-    let def = &rules.tiles[tile as usize];
-    let index = board.placed.len() as u16;
-    let first = features.add_tile(index, &def.segments);
-    let map = match &rules.geometry {
-        crate::board::map_board::Geometry::Map(m) if ON_MAP => Some(&**m),
-        _ => None,
-    };
-    let placed = board.place::<ON_MAP>(
-        map,
-        cell,
-        tile,
-        rotation,
-        first,
-        &def.edges_at[rotation as usize & 3],
-    );
-    let mut ferry_roads = 0u8;
-    let mut occupied = 0u16;
-    let mut touched = 0u16;
-    let south_seas = rules.system == System::SouthSeas;
-    let ferries = rules.ferries;
-    let open_slots = def.open_slots[rotation as usize & 3];
-    // The slots of one side often pair the same two segments (a city side: all three),
-    // and nothing joins in between: the union is done once.
-    let mut last = (u8::MAX, u32::MAX, 0u32);
-    for_each_contact::<ON_MAP>(
-        rules,
-        board,
-        cell,
-        tile,
-        rotation,
-        |side, pos, seg, neighbour| {
-            let r = if (last.0, last.1) == (seg, neighbour) {
-                last.2
-            } else {
-                let r = features.union(first + seg as u32, neighbour);
-                last = (seg, neighbour, r);
-                r
-            };
-            // Both tests below depend on the board, so they are hard to predict: computed
-            // without branching.
-            touched |= 1 << seg;
-            let root = features.node_mut(r);
-            if south_seas {
-                occupied |= ((root.meeple_total > 0) as u16) << seg;
-            }
-            // At an open-counting slot one open side of each of the two features is now
-            // matched.
-            let open = ((open_slots >> slot(side, pos)) & 1) as i16;
-            root.open -= 2 * open;
-            // The Ferries: the road joined here may lead to a ferry that can move.
-            if ferries && open != 0 && root.ferries > 0 {
-                ferry_roads |= 1 << side;
-            }
-        },
-    );
-    // A map's neutral border, waves and highlights close the features facing them: each
-    // open end there is matched as if by a neighbour (M-5, M-9).
-    if ON_MAP {
-        let closing = board.closing_sides(cell);
-        if closing != 0 {
-            touched |= close_sides(features, def, first, rotation, closing);
-        }
-    }
-    Joined {
-        placed,
-        ferry_roads,
-        occupied,
-        touched,
-    }
-}
-
-/// Closes the open ends of a tile's segments on the `closing` sides (bit per side) as if
-/// a neighbour matched them; returns the segments touched (bit per segment). Kept out of
-/// `place_and_join`, which the open grid runs without it.
-#[inline(never)]
-fn close_sides(
-    features: &mut Features,
-    def: &TileDef,
-    first: u32,
-    rotation: u8,
-    closing: u8,
-) -> u16 {
-    let own = &def.slot_segment[rotation as usize & 3];
-    let open_slots = def.open_slots[rotation as usize & 3];
-    let mut touched = 0u16;
-    for s in (0..crate::topology::SLOTS).filter(|s| closing & (1 << (s / 3)) != 0) {
-        let seg = own[s];
-        if seg == NO_SEGMENT || (open_slots >> s) & 1 == 0 {
-            continue;
-        }
-        let r = features.find(first + seg as u32);
-        features.node_mut(r).open -= 1;
-        touched |= 1 << seg;
-    }
-    touched
-}
-
 /// What placing a tile did.
-struct Joined {
+pub(crate) struct Joined {
     /// Index of the tile in `Board::placed`.
-    placed: usize,
+    pub(crate) placed: usize,
     /// Sides where the tile joined a road holding a ferry (bit per side): only from these
     /// can a walk reach a ferry that may move (F-3). A road joined at one side and merged
     /// at another may be marked at both; the walk decides.
-    ferry_roads: u8,
+    pub(crate) ferry_roads: u8,
     /// Segments (bit per segment) that joined a feature holding a meeple: with the
     /// segment the player's own meeple goes on, the only features this tile can make
     /// worth evaluating (South Seas gives nothing for unoccupied ones).
     pub(crate) occupied: u16,
     /// Segments (bit per segment) that touched a neighbour: alone, a road or city segment
     /// has an open side, so only these can have closed a feature.
-    touched: u16,
+    pub(crate) touched: u16,
 }
 
 /// The goods majorities of Traders & Builders: `f(good, winners, most held)` for each
@@ -626,15 +520,11 @@ pub(crate) fn goods_majorities(
 }
 
 impl Game {
-    /// A game drawing exactly `deck` (tile indices of `rules.tiles`) in order, after the
-    /// start tile. Records the event log.
-    ///
-    /// Panics if an entry of `deck` is not an index of `rules.tiles`; the deck should hold
-    /// at most 4000 tiles (the board is sized for it). `Rules::deck_from_ids` gives a
-    /// checked deck, and loading a record (`Game::from_record`) uses it.
-    pub fn new(rules: Arc<Rules>, deck: Vec<u16>) -> Self {
-        let mut g = Game {
-            board: Board::with_geometry(deck.len() + 1, &rules.geometry),
+    /// A game of `rules` with nothing set up yet (`Game::new` sets it up), its board
+    /// sized for `squares` tiles.
+    pub(crate) fn blank(rules: Arc<Rules>, squares: usize) -> Self {
+        Game {
+            board: Board::with_geometry(squares, &rules.geometry),
             rules,
             features: Features::default(),
             deck: Vec::new(),
@@ -662,202 +552,11 @@ impl Game {
             in_extra_turn: false,
             end_cities: Vec::new(),
             end_awards: Vec::new(),
-        };
-        if g.rules.system == System::SouthSeas {
-            g.sea.pile = (0..g.rules.ships.len() as u16).collect();
-            g.friday.order = (0..g.rules.friday.len() as u8).collect();
         }
-        g.reset(deck.into_iter());
-        g
-    }
-
-    /// A South Seas game drawing exactly `deck`, with the ships in the order `ships`
-    /// (indices into the rules' ships; the first four are face up at the start).
-    /// Panics unless `ships` lists every ship once (`Rules::ships_from_ids` checks ids),
-    /// and on a bad deck as `Game::new` does.
-    pub fn with_ships(rules: Arc<Rules>, deck: Vec<u16>, ships: Vec<u16>) -> Self {
-        let friday = (0..rules.friday.len() as u8).collect();
-        Game::with_orders(rules, deck, ships, friday)
-    }
-
-    /// `with_ships`, with the Friday tiles revealed in the order `friday` (indices into
-    /// the rules' Friday tiles, each once). Panics unless `ships` and `friday` each list
-    /// every ship or Friday tile of the rules once (`Rules::ships_from_ids` and
-    /// `Rules::friday_from_ids` check ids), and on a bad deck as `Game::new` does.
-    pub fn with_orders(
-        rules: Arc<Rules>,
-        deck: Vec<u16>,
-        ships: Vec<u16>,
-        friday: Vec<u8>,
-    ) -> Self {
-        // Checked here, once per game: later the ship order indexes `rules.ships` freely.
-        let mut sorted = ships.clone();
-        sorted.sort_unstable();
-        assert!(
-            sorted.iter().copied().eq(0..rules.ships.len() as u16),
-            "a ship order lists every ship of the rules once"
-        );
-        let mut sorted = friday.clone();
-        sorted.sort_unstable();
-        assert!(
-            sorted.iter().copied().eq(0..rules.friday.len() as u8),
-            "a Friday order lists every Friday tile of the rules once"
-        );
-        let mut g = Game::new(rules, Vec::new());
-        g.sea.pile = ships;
-        g.friday.order = friday;
-        g.reset(deck.into_iter());
-        g
-    }
-
-    /// A game whose deck is the rules' full tile set shuffled by game `game_index` of the
-    /// study with root `seed`.
-    pub fn shuffled(rules: Arc<Rules>, seed: u64, game_index: u64) -> Self {
-        let mut g = Game::new(rules, Vec::new());
-        let mut rng = Rng::for_game(seed, game_index);
-        g.reset_shuffled(&mut rng);
-        g.seed = Some((seed, game_index));
-        g
-    }
-
-    /// Starts again with the full tile set shuffled by `rng`, reusing every buffer.
-    pub fn reset_shuffled(&mut self, rng: &mut Rng) {
-        let mut deck = std::mem::take(&mut self.deck);
-        deck.clear();
-        deck.extend_from_slice(&self.rules.full_deck);
-        rng.shuffle(&mut deck);
-        // Carcassonne Maps plays a chosen number of the tiles (a no-op otherwise).
-        deck.truncate(self.rules.deck_limit);
-        self.deck = deck;
-        if self.rules.system == System::SouthSeas {
-            let mut pile = std::mem::take(&mut self.sea.pile);
-            pile.clear();
-            pile.extend(0..self.rules.ships.len() as u16);
-            rng.shuffle(&mut pile);
-            self.sea.pile = pile;
-            if self.rules.spec.friday {
-                let mut order = std::mem::take(&mut self.friday.order);
-                order.clear();
-                order.extend(0..self.rules.friday.len() as u8);
-                rng.shuffle(&mut order);
-                self.friday.order = order;
-            }
-        }
-        self.setup();
-    }
-
-    /// Starts again with the given draw order, reusing every buffer. Panics on a bad deck
-    /// as `Game::new` does.
-    pub fn reset(&mut self, deck: impl Iterator<Item = u16>) {
-        self.deck.clear();
-        self.deck.extend(deck);
-        self.setup();
     }
 
     pub fn set_record_events(&mut self, on: bool) {
         self.record_events = on;
-    }
-
-    fn setup(&mut self) {
-        let rules = Arc::clone(&self.rules);
-        self.board.reset(self.deck.len() + 1);
-        self.features.clear();
-        self.next_draw = 0;
-        self.current = 0;
-        self.turn = 0;
-        self.scores = [0; MAX_PLAYERS];
-        self.by_kind = [[0; SCORE_KINDS]; MAX_PLAYERS];
-        self.supply = [0; MAX_PLAYERS];
-        for p in 0..rules.players() {
-            self.supply[p] = rules.spec.meeples as u8;
-        }
-        self.goods = [[0; 3]; MAX_PLAYERS];
-        self.discarded.clear();
-        self.moves.clear();
-        self.events.clear();
-        self.watched_monasteries.clear();
-        self.ferries.clear();
-        self.sea.reset();
-        self.update_least_need();
-        self.friday.reset();
-        self.over = false;
-        self.seed = None;
-        self.extra_turn_due = false;
-        self.in_extra_turn = false;
-        let start = rules.start_tile;
-        match self.board.map().cloned() {
-            None => {
-                // Cannot fail: `Board::reset` sized the grid around (0, 0) with a margin of 2.
-                let cell = self.board.cell(0, 0).expect("origin is on the board");
-                self.add_tile(cell, start, 0);
-            }
-            Some(map) => {
-                // The printed pieces first (they open nothing), then the start tile and
-                // the first tiles of the deck, unturned, on the start squares used. The
-                // pieces are the same in every game: the first game puts them down one by
-                // one and keeps the result, the next ones copy it.
-                match map.printed.get() {
-                    Some(t) => {
-                        self.board.apply_printed(t);
-                        self.features.extend_nodes(&t.nodes);
-                    }
-                    None => {
-                        for &(cell, tile, shown) in &map.pieces {
-                            let joined = self.add_tile(cell, tile, 0);
-                            self.board.show_at(joined.placed, shown);
-                        }
-                        let t = self.board.printed_template(self.features.nodes().to_vec());
-                        // Another thread may have made it meanwhile: the same template.
-                        let _ = map.printed.set(t);
-                    }
-                }
-                // The start tile on the first start square, then the next tiles of the
-                // deck on the others (M-12): each turned as asked, or by default the
-                // first clockwise rotation whose edges fit what stands and is printed
-                // around the square. A deck tile that does not fit is removed (C-3) and
-                // the next one drawn; the start tile was checked with the rules.
-                for (k, square) in rules.starts.iter().enumerate() {
-                    // Cannot fail: the map's squares are cells of its board.
-                    let cell = self
-                        .board
-                        .cell(square.at.0 as i32, square.at.1 as i32)
-                        .expect("a map square is on the board");
-                    let demand = self.board.demand_at(&map, cell);
-                    let rotation = |tile: u16| {
-                        let def = &rules.tiles[tile as usize];
-                        let fits = |r: u8| {
-                            (0..4).all(|side| {
-                                let want = (demand >> (2 * side)) & 3;
-                                want == 0 || want == def.edges_at[r as usize][side] as u8
-                            })
-                        };
-                        match square.rotation {
-                            Some(r) => fits(r).then_some(r),
-                            None => (0..4).find(|&r| fits(r)),
-                        }
-                    };
-                    if k == 0 {
-                        // Cannot fail: `Rules::new` refused a start tile that does not
-                        // fit its square, and nothing stands there yet.
-                        let r = rotation(start).expect("the rules checked the start tile");
-                        self.add_tile(cell, start, r);
-                        continue;
-                    }
-                    while self.next_draw < self.deck.len() {
-                        let tile = self.deck[self.next_draw];
-                        self.next_draw += 1;
-                        match rotation(tile) {
-                            Some(r) => {
-                                self.add_tile(cell, tile, r);
-                                break;
-                            }
-                            None => self.discarded.push((0, tile)),
-                        }
-                    }
-                }
-            }
-        }
-        self.draw();
     }
 
     // ----- read access -------------------------------------------------------------
@@ -1064,7 +763,7 @@ impl Game {
         }
     }
 
-    fn has_placement(&self, tile: u16) -> bool {
+    pub(crate) fn has_placement(&self, tile: u16) -> bool {
         let legal = self.rules.legal_row(tile);
         self.board
             .open
@@ -1091,7 +790,7 @@ impl Game {
     }
 
     /// The current tile, if placing it at `p` fits (see `fits`).
-    fn fitting(&self, p: Placement) -> Option<u16> {
+    pub(crate) fn fitting(&self, p: Placement) -> Option<u16> {
         let tile = self.tile?;
         self.fits(tile, p.cell, p.rotation).then_some(tile)
     }
@@ -1357,90 +1056,8 @@ impl Game {
         }
     }
 
-    /// Checks a move without playing it.
-    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
-        let Some(tile) = self.tile else {
-            return Err(IllegalMove::GameOver);
-        };
-        if self.sea.phase != Phase::Place {
-            return Err(match self.sea.phase {
-                Phase::Deliver => IllegalMove::NotPlacePhase,
-                _ => IllegalMove::DecisionPending,
-            });
-        }
-        if mv.rotation > 3 {
-            return Err(IllegalMove::BadRotation(mv.rotation));
-        }
-        let (x, y) = (mv.x, mv.y);
-        let Some(cell) = self.board.cell(x, y) else {
-            return Err(IllegalMove::NotAdjacent { x, y });
-        };
-        if self.board.placed_at(cell).is_some() {
-            return Err(IllegalMove::Occupied { x, y });
-        }
-        let Some(open) = self.board.open_index(cell) else {
-            return Err(IllegalMove::NotAdjacent { x, y });
-        };
-        let demand = self.board.open[open].demand;
-        let def = &self.rules.tiles[tile as usize];
-        for side in 0..4 {
-            let want = (demand >> (2 * side)) & 3;
-            let have = def.edges_at[mv.rotation as usize][side];
-            if want != 0 && want != have as u8 {
-                let neighbour = match want {
-                    1 => EdgeKind::City,
-                    2 => EdgeKind::Road,
-                    _ => EdgeKind::Field,
-                };
-                return Err(IllegalMove::EdgeMismatch {
-                    side,
-                    tile: have,
-                    neighbour,
-                });
-            }
-        }
-        let canonical = def.canonical_of[mv.rotation as usize];
-        if canonical != mv.rotation {
-            return Err(IllegalMove::SymmetricRotation {
-                tile: def.id.clone(),
-                rotation: mv.rotation,
-                canonical,
-            });
-        }
-        if let Some(seg) = mv.meeple {
-            if seg as usize >= def.segments.len() {
-                return Err(IllegalMove::NoSuchSegment {
-                    tile: def.id.clone(),
-                    segment: seg,
-                    segments: def.segments.len(),
-                });
-            }
-            if def.segments[seg as usize].kind == FeatureKind::Field && !self.rules.spec.farmers {
-                return Err(IllegalMove::FarmersOff);
-            }
-            if self.supply[self.current] == 0 {
-                return Err(IllegalMove::NoMeeplesLeft {
-                    player: self.current,
-                });
-            }
-            let p = Placement {
-                cell,
-                rotation: mv.rotation,
-            };
-            if !self.meeple_allowed_unchecked(tile, p, seg) {
-                return Err(IllegalMove::FeatureOccupied {
-                    feature: def.describe_segment(seg as usize, mv.rotation),
-                });
-            }
-        }
-        if let Some(spot) = mv.retrieve {
-            self.check_retrieve(spot, mv.meeple)?;
-        }
-        self.check_ferries(mv, cell, tile)
-    }
-
     /// The Ferries part of a move: the new ferry (lake tiles) and the ferry moves.
-    fn check_ferries(&self, mv: Move, cell: u32, tile: u16) -> Result<(), IllegalMove> {
+    pub(crate) fn check_ferries(&self, mv: Move, cell: u32, tile: u16) -> Result<(), IllegalMove> {
         let def = &self.rules.tiles[tile as usize];
         match (def.lake, mv.ferry) {
             (true, None) => {
@@ -1553,309 +1170,6 @@ impl Game {
             .collect()
     }
 
-    /// Every legal move, sorted by (x, y, rotation, meeple), no meeple first.
-    pub fn legal_moves(&self) -> Vec<Move> {
-        let mut out = Vec::new();
-        let Some(tile) = self.tile else { return out };
-        if self.sea.phase != Phase::Place {
-            return out;
-        }
-        let mut placements = Vec::new();
-        self.placements_unchecked(tile, &mut placements);
-        let retrievable: Vec<Spot> =
-            if self.rules.system == System::SouthSeas && self.may_retrieve() {
-                self.islanders_of(self.current)
-                    .map(|e| self.spot_of(e))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-        for p in placements {
-            let (x, y) = self.board.xy(p.cell);
-            let choices = if self.rules.ferries {
-                self.ferry_choices(p)
-            } else {
-                vec![(None, FerryMoves::NONE)]
-            };
-            // The islander (meeple) choice: none, one on a free feature of the tile, or
-            // (South Seas) one of the player's islanders taken back.
-            let mut meeples: Vec<(Option<u8>, Option<Spot>)> = vec![(None, None)];
-            let mut opts = self.meeple_options_unchecked(tile, p);
-            while opts != 0 {
-                let i = opts.trailing_zeros() as u8;
-                opts &= opts - 1;
-                meeples.push((Some(i), None));
-            }
-            meeples.extend(retrievable.iter().map(|s| (None, Some(*s))));
-            for (meeple, retrieve) in meeples {
-                for (ferry, ferry_moves) in &choices {
-                    out.push(Move {
-                        x,
-                        y,
-                        rotation: p.rotation,
-                        meeple,
-                        ferry: *ferry,
-                        ferry_moves: *ferry_moves,
-                        retrieve,
-                    });
-                }
-            }
-        }
-        out.sort_unstable();
-        out
-    }
-
-    // ----- playing ------------------------------------------------------------------
-
-    /// Plays a move after checking it; a refused move leaves the game unchanged.
-    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
-        self.check(mv)?;
-        self.play_unchecked(mv);
-        Ok(())
-    }
-
-    /// Plays a move known to be legal (from `legal_moves` or a policy). Debug builds
-    /// check it; a move `check` refuses may panic or leave the game inconsistent.
-    pub fn play_unchecked(&mut self, mv: Move) {
-        debug_assert_eq!(self.check(mv), Ok(()));
-        // Cannot fail for a checked move: `check` refuses squares off the board
-        // (NotAdjacent) and spots without an own islander (NoOwnIslander).
-        let cell = self
-            .board
-            .cell(mv.x, mv.y)
-            .expect("check() refused squares off the board");
-        let retrieved = mv.retrieve.map(|spot| {
-            self.spot_element(spot)
-                .expect("check() refused spots without an islander")
-        });
-        let joined = self.place_tile(mv, cell, retrieved);
-        self.finish_turn(mv, &joined);
-    }
-
-    /// Self-play: places the current tile as `mv` says (position, rotation, meeple), then
-    /// asks `choose` for the ferry choices (if there are any to make), given the lake tile
-    /// just placed (if it is one) and the ferries this placement lets move (found from the
-    /// placed tile, in the order of `Game::movable_ferries`), and plays them. Equivalent to
-    /// making the choices first and calling `play_unchecked`; the recorded move carries
-    /// them. `cell` is the move's square and `retrieved` the element of its `retrieve`
-    /// spot, which the caller already knows.
-    pub(crate) fn play_choosing_ferries(
-        &mut self,
-        mut mv: Move,
-        cell: u32,
-        retrieved: Option<u32>,
-        choose: impl FnOnce(
-            &Game,
-            Option<u16>,
-            &crate::systems::ferries::state::Movable,
-        ) -> (Option<(u8, u8)>, FerryMoves),
-    ) {
-        debug_assert_eq!(self.board.cell(mv.x, mv.y), Some(cell));
-        debug_assert_eq!(mv.retrieve.and_then(|s| self.spot_element(s)), retrieved);
-        let joined = self.place_tile(mv, cell, retrieved);
-        if self.rules.ferries {
-            let movable = self.movable_after_placing(joined.placed, joined.ferry_roads);
-            let tile = self.board.placed[joined.placed].tile;
-            let lake = self.rules.tiles[tile as usize].lake.then_some(tile);
-            // Most turns have no ferry choice to make.
-            if movable.len > 0 || lake.is_some() {
-                (mv.ferry, mv.ferry_moves) = choose(self, lake, &movable);
-            }
-        }
-        self.finish_turn(mv, &joined);
-    }
-
-    /// The first part of a turn: the tile at `cell` (the move's square) and its meeple, or
-    /// (South Seas) the islander on element `retrieved` taken back.
-    fn place_tile(&mut self, mv: Move, cell: u32, retrieved: Option<u32>) -> Joined {
-        // Cannot fail for a checked move (`check` refuses GameOver) or a policy's (which
-        // plays only while the game is not over).
-        let tile = self.tile.expect("game not over");
-        self.turn += 1;
-        let joined = self.add_tile(cell, tile, mv.rotation);
-        if let Some(seg) = mv.meeple {
-            let first = self.board.placed[joined.placed].first_element;
-            self.features
-                .place_meeple(first + seg as u32, self.current as u8);
-            self.supply[self.current] -= 1;
-            if self.rules.system == System::SouthSeas {
-                self.sea.islanders[self.current].push(first + seg as u32);
-            }
-        }
-        if let Some(e) = retrieved {
-            self.take_back(self.current, e);
-        }
-        joined
-    }
-
-    /// The rest of a turn after `place_tile`: ferries, scoring, the next player and tile.
-    fn finish_turn(&mut self, mv: Move, joined: &Joined) {
-        let placed = joined.placed;
-        if self.rules.system == System::SouthSeas {
-            self.moves.push(mv);
-            self.south_seas_evaluation(placed, mv.meeple, joined.occupied);
-            return;
-        }
-        // Cannot fail: `place_tile` found the tile and the next draw comes below.
-        let tile = self.tile.expect("game not over");
-        let first = self.board.placed[placed].first_element;
-        // The Ferries: the new ferry, then the moves, then scoring (F-2).
-        if let Some((a, b)) = mv.ferry {
-            self.add_ferry(placed as u16, a, b);
-        }
-        // The elements ferry moves changed (most turns move none: no array to fill then).
-        let moved = (!mv.ferry_moves.is_empty()).then(|| self.move_ferries(&mv));
-        // Roads and cities closed by this tile or by ferries, each scored once, in segment
-        // order. Only a segment that touched a neighbour can have closed; a new ferry or a
-        // ferry move can close others, so then every road and city segment is looked at.
-        let ferry_turn = mv.ferry.is_some() || !mv.ferry_moves.is_empty();
-        let mut candidates = self.rules.closing_segments[tile as usize]
-            & if ferry_turn { u16::MAX } else { joined.touched };
-        // `Scored` holds MAX_SEGMENTS + 4 * MAX_FERRY_MOVES roots: at most one per segment
-        // of the tile and one per element a ferry move touched.
-        let mut scored = Scored::default();
-        while candidates != 0 {
-            let i = candidates.trailing_zeros();
-            candidates &= candidates - 1;
-            self.score_if_closed(first + i, &mut scored);
-        }
-        if let Some(touched) = moved {
-            for e in touched.into_iter().filter(|e| *e != u32::MAX) {
-                self.score_if_closed(e, &mut scored);
-            }
-        }
-        // Occupied monasteries completed by this tile: its own and its neighbours'.
-        // Unoccupied ones score nothing, so only the (few) occupied ones are watched.
-        if let Some(seg) = mv.meeple
-            && Some(seg) == self.rules.monastery[tile as usize]
-        {
-            self.watched_monasteries
-                .push((mv.x, mv.y, first + seg as u32));
-        }
-        let mut i = self.watched_monasteries.len();
-        while i > 0 {
-            i -= 1;
-            let (x, y, e) = self.watched_monasteries[i];
-            if (x - mv.x).abs() <= 1
-                && (y - mv.y).abs() <= 1
-                && self.score_monastery_if_complete(x, y, e)
-            {
-                self.watched_monasteries.swap_remove(i);
-            }
-        }
-        self.moves.push(mv);
-        // The next player, without a division; on a map, the same player again after
-        // covering a small town with variant 1 (once per turn).
-        if self.extra_turn_due {
-            self.extra_turn_due = false;
-            self.in_extra_turn = true;
-        } else {
-            self.in_extra_turn = false;
-            self.current += 1;
-            if self.current == self.rules.players() {
-                self.current = 0;
-            }
-        }
-        self.draw();
-    }
-
-    /// Moves the ferries of `mv.ferry_moves` (checked); returns the elements each move
-    /// changed (four per move, u32::MAX where unused).
-    // Never inlined: ferry moves are rare, and inlined into `finish_turn` they made every
-    // turn's frame larger.
-    #[inline(never)]
-    fn move_ferries(
-        &mut self,
-        mv: &Move,
-    ) -> [u32; 4 * crate::systems::ferries::state::MAX_FERRY_MOVES] {
-        let mut touched = [u32::MAX; 4 * crate::systems::ferries::state::MAX_FERRY_MOVES];
-        for (k, m) in mv.ferry_moves.as_slice().iter().enumerate() {
-            // Cannot fail: `check_ferries` found a movable ferry on a lake at (m.x, m.y)
-            // (else FerryNotMovable), and moving ferries moves no tile.
-            let lake = self
-                .board
-                .cell(m.x as i32, m.y as i32)
-                .and_then(|c| self.board.placed_at(c))
-                .expect("check() refused ferry moves off a lake");
-            let f = self
-                .ferries
-                .iter()
-                .position(|f| f.placed as usize == lake)
-                .expect("check() refused ferry moves without a ferry");
-            let changed = self.move_ferry(f, m.a, m.b);
-            touched[4 * k..4 * k + 4].copy_from_slice(&changed);
-        }
-        touched
-    }
-
-    /// Puts a tile on the board and joins its segments to their neighbours.
-    fn add_tile(&mut self, cell: u32, tile: u16, rotation: u8) -> Joined {
-        if self.board.is_map() {
-            return self.add_tile_on_map(cell, tile, rotation);
-        }
-        place_and_join::<false>(
-            &self.rules,
-            &mut self.board,
-            &mut self.features,
-            cell,
-            tile,
-            rotation,
-        )
-    }
-
-    #[inline(never)]
-    fn add_tile_on_map(&mut self, cell: u32, tile: u16, rotation: u8) -> Joined {
-        let joined = place_and_join::<true>(
-            &self.rules,
-            &mut self.board,
-            &mut self.features,
-            cell,
-            tile,
-            rotation,
-        );
-        // A tile played on an island square with coats of arms: 2 points each at once
-        // (M-5). Only a move's tile: the start squares are never island squares.
-        let (arms, town) = match &self.rules.geometry {
-            crate::board::map_board::Geometry::Map(m) => {
-                (m.arms[cell as usize], m.town[cell as usize])
-            }
-            crate::board::map_board::Geometry::Open => (0, false),
-        };
-        if self.turn > 0 && town {
-            if self.rules.town_penalty {
-                self.award_for_square(cell, -2);
-            }
-            self.extra_turn_due = self.rules.town_extra_turn && !self.in_extra_turn;
-        }
-        if arms > 0 && self.turn > 0 {
-            self.award_for_square(cell, 2 * arms as i32);
-        }
-        joined
-    }
-
-    /// Points (kind "map") to the player to move for the square at `cell` itself; the
-    /// event names that square.
-    fn award_for_square(&mut self, cell: u32, points: i32) {
-        self.award(1 << self.current, points, ScoreKind::Map, None, true);
-        if let Some(e) = self.events.last_mut().filter(|_| self.record_events) {
-            e.tiles = vec![self.board.xy(cell)];
-        }
-    }
-
-    pub(crate) fn draw(&mut self) {
-        while self.next_draw < self.deck.len() {
-            let t = self.deck[self.next_draw];
-            self.next_draw += 1;
-            if self.has_placement(t) {
-                self.tile = Some(t);
-                return;
-            }
-            self.discarded.push((self.turn, t));
-        }
-        self.tile = None;
-        self.finish();
-    }
-
     // ----- scoring ------------------------------------------------------------------
 
     /// The placed tiles of the feature rooted at `root`, sorted and distinct, into `buf`.
@@ -1889,7 +1203,7 @@ impl Game {
         }
     }
 
-    fn award(
+    pub(crate) fn award(
         &mut self,
         winners: u8,
         points: i32,
@@ -1923,7 +1237,7 @@ impl Game {
         }
     }
 
-    fn score_if_closed(&mut self, e: u32, scored: &mut Scored) {
+    pub(crate) fn score_if_closed(&mut self, e: u32, scored: &mut Scored) {
         if !self.features.node(e).kind.closes_by_edges() {
             return;
         }
@@ -2025,7 +1339,7 @@ impl Game {
     }
 
     /// Scores the occupied monastery (element `e`) at (x, y) if its ring is full.
-    fn score_monastery_if_complete(&mut self, x: i32, y: i32, e: u32) -> bool {
+    pub(crate) fn score_monastery_if_complete(&mut self, x: i32, y: i32, e: u32) -> bool {
         // Cannot fail: (x, y) is the square of a move already played (checked).
         let cell = self
             .board
@@ -2048,15 +1362,9 @@ impl Game {
         true
     }
 
-    /// Final scoring: incomplete roads, cities and monasteries, then fields, then goods
-    /// (`end_awards`). Meeples stay where they stood, so the final board can still be
-    /// inspected.
-    pub(crate) fn finish(&mut self) {
-        self.over = true;
-        if self.rules.system == System::SouthSeas {
-            self.finish_south_seas();
-            return;
-        }
+    /// The classic final scoring: incomplete roads, cities and monasteries, then fields,
+    /// then goods (`end_awards`).
+    pub(crate) fn finish_classic(&mut self) {
         let mut s = EndScratch {
             tiles: std::mem::take(&mut self.tiles_buf),
             roots: std::mem::take(&mut self.scratch),
@@ -2185,21 +1493,6 @@ impl Game {
     }
 
     // ----- evaluation without playing (greedy policy) --------------------------------
-
-    /// Points the current player would gain immediately by placing the tile at `p`:
-    /// `(without a meeple, extra gain for a meeple on segment i, legal meeple segments)`.
-    /// Classic rules: in South Seas, placing a tile scores no points (features give
-    /// wares), so the gains are 0 there. All zeros when the game is over or the tile does
-    /// not fit at `p`.
-    pub fn immediate_gains(&self, p: Placement) -> (i32, [i32; MAX_SEGMENTS], u16) {
-        match self.fitting(p) {
-            None => (0, [0; MAX_SEGMENTS], 0),
-            Some(tile) if self.rules.system == System::SouthSeas => {
-                (0, [0; MAX_SEGMENTS], self.meeple_options_unchecked(tile, p))
-            }
-            Some(tile) => self.immediate_gains_unchecked(tile, p),
-        }
-    }
 
     /// `immediate_gains` for the current tile `tile` at a placement that fits, in a
     /// classic game (the greedy player); anything else may panic.

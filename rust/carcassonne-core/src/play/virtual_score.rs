@@ -91,6 +91,6 @@ impl Game {
         self.next_draw = self.deck.len();
         self.sea.phase = crate::systems::south_seas::state::Phase::Place;
         self.sea.pending_markets.clear();
-        self.finish();
+        self.finish_now();
     }
 }

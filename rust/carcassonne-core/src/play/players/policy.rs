@@ -16,8 +16,10 @@ use serde::{Deserialize, Serialize};
 use crate::data::tileset::System;
 use crate::engine::action::Action;
 use crate::engine::game::{Game, Move, Placement};
+use crate::engine::system::RuleSystem;
 use crate::play::players::{Player, PlayerError, Scratch};
 use crate::rng::Rng;
+use crate::systems::any::for_system;
 use crate::systems::ferries::state::{FerryMove, FerryMoves, Movable, lake_ends, pairs};
 use crate::systems::south_seas::state::{Decision, Delivery, Phase};
 use greedy::{for_each_decision_value, greedy_decision, greedy_move};
@@ -85,11 +87,16 @@ impl Policy {
     /// Chooses and plays an action for the decider: in the "place" phase the same move as
     /// `choose_move` with the same random stream, but the ferry choices are made once the
     /// tile is down, from the board lookups the placement has just made (the self-play
-    /// fast path). Panics if the game is over; the action is applied unchecked (it is
-    /// legal by construction).
-    #[inline(always)]
+    /// fast path). Does nothing once the game is over; the action is applied unchecked
+    /// (it is legal by construction).
     pub fn step(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>) {
-        if game.phase() != Phase::Place {
+        self.run(game, rng, buf, true)
+    }
+
+    /// `step` for a game of rule system `S` (`Policy::run` looks it up).
+    #[inline(always)]
+    fn step_as<S: RuleSystem>(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>) {
+        if S::decision_pending(game) {
             let d = self.choose_decision(game, rng);
             game.decide_unchecked(d);
             return;
@@ -100,7 +107,7 @@ impl Policy {
             self.choose_placement::<false>(game, rng, buf)
         };
         let mv = base_move(game, c);
-        game.play_choosing_ferries(mv, c.placement.cell, c.retrieve, |game, lake, movable| {
+        game.play_choosing::<S>(mv, c.placement.cell, c.retrieve, |game, lake, movable| {
             // The greedy move's ferry choices were made with the rest of it.
             if self == Policy::Greedy {
                 return greedy_ferries();
@@ -110,13 +117,25 @@ impl Policy {
     }
 
     /// Plays the decider's actions with `step` until the game is over, or (`once`) just
-    /// one. The one function that inlines `step`: each more inlined copy made the compiler
-    /// call `random_placement` out of line (+2,500 instructions per random base game,
-    /// callgrind), while the `once` test costs two instructions per action.
-    #[inline(never)]
+    /// one, looking the rule system up once.
     pub fn run(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>, once: bool) {
+        for_system!(game.rules().kind(), S => self.run_as::<S>(game, rng, buf, once))
+    }
+
+    /// `run` for a game of rule system `S`. The one function that inlines `step`: each more
+    /// inlined copy made the compiler call `random_placement` out of line (+2,500
+    /// instructions per random base game, callgrind), while the `once` test costs two
+    /// instructions per action.
+    #[inline(never)]
+    fn run_as<S: RuleSystem>(
+        self,
+        game: &mut Game,
+        rng: &mut Rng,
+        buf: &mut Vec<Placement>,
+        once: bool,
+    ) {
         while !game.is_over() {
-            self.step(game, rng, buf);
+            self.step_as::<S>(game, rng, buf);
             if once {
                 break;
             }

@@ -2,4 +2,7 @@
 //! nearest ferry and moving one (`turn`).
 
 pub mod state;
+pub mod system;
 mod turn;
+
+pub use system::Ferries;

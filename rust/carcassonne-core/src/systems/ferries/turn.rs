@@ -7,8 +7,8 @@
 //! is rebuilt from its members (a road is a few dozen segments at most) and the remaining
 //! links are applied again. Games without lake tiles never reach this module.
 
-use crate::engine::game::Game;
-use crate::systems::ferries::state::{FerryLink, Movable};
+use crate::engine::game::{Game, Move};
+use crate::systems::ferries::state::{FerryLink, MAX_FERRY_MOVES, Movable};
 use crate::topology::EdgeKind;
 
 impl Game {
@@ -300,6 +300,32 @@ impl Game {
         // path or a loop; the walk starts at an end (the link it starts from is skipped),
         // so it meets each element at most once and stops within `len()` steps.
         unreachable!("a road walk revisited an element: road joins are inconsistent")
+    }
+
+    /// Moves the ferries of `mv.ferry_moves` (checked); returns the elements each move
+    /// changed (four per move, u32::MAX where unused).
+    // Never inlined: ferry moves are rare, and inlined into the end of a turn they made every
+    // turn's frame larger.
+    #[inline(never)]
+    pub(crate) fn move_ferries(&mut self, mv: &Move) -> [u32; 4 * MAX_FERRY_MOVES] {
+        let mut touched = [u32::MAX; 4 * MAX_FERRY_MOVES];
+        for (k, m) in mv.ferry_moves.as_slice().iter().enumerate() {
+            // Cannot fail: `check_ferries` found a movable ferry on a lake at (m.x, m.y)
+            // (else FerryNotMovable), and moving ferries moves no tile.
+            let lake = self
+                .board
+                .cell(m.x as i32, m.y as i32)
+                .and_then(|c| self.board.placed_at(c))
+                .expect("check() refused ferry moves off a lake");
+            let f = self
+                .ferries
+                .iter()
+                .position(|f| f.placed as usize == lake)
+                .expect("check() refused ferry moves without a ferry");
+            let changed = self.move_ferry(f, m.a, m.b);
+            touched[4 * k..4 * k + 4].copy_from_slice(&changed);
+        }
+        touched
     }
 }
 

@@ -6,4 +6,7 @@ mod friday;
 pub mod friday_tiles;
 pub mod ships;
 pub mod state;
+pub mod system;
 mod turn;
+
+pub use system::SouthSeas;

@@ -15,6 +15,7 @@ use crate::systems::south_seas::state::{
     Decision, Delivery, DeliveryMemo, FISH, Phase, SeaEvent, SeaState, Spot, feature_wares,
     wares_points,
 };
+use crate::systems::south_seas::system::SouthSeas;
 
 impl Game {
     pub fn phase(&self) -> Phase {
@@ -81,9 +82,6 @@ impl Game {
 
     /// Checks the islander taken back by a move (`retrieve`), before the tile goes down.
     pub(crate) fn check_retrieve(&self, spot: Spot, meeple: Option<u8>) -> Result<(), IllegalMove> {
-        if self.rules.system != crate::data::tileset::System::SouthSeas {
-            return Err(IllegalMove::NotSouthSeas);
-        }
         if meeple.is_some() {
             return Err(IllegalMove::PlaceAndRetrieve);
         }
@@ -587,7 +585,7 @@ impl Game {
         self.sea.phase = Phase::Place;
         if self.sea.ships_gone() {
             self.tile = None;
-            self.finish();
+            self.finish::<SouthSeas>();
             return;
         }
         // Friday: a week that has just ended may need decisions first.
@@ -605,7 +603,7 @@ impl Game {
             self.current = 0;
         }
         self.friday.traded = false;
-        self.draw();
+        self.draw::<SouthSeas>();
     }
 
     /// Final evaluation (S-7): incomplete bridges, islands and sea regions give their

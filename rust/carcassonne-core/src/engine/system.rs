@@ -1,0 +1,100 @@
+//! The rule-system trait: what the shared turn loop (`engine::turn`) asks of a rule
+//! system. Each system is a zero-sized type implementing it in its folder under
+//! `systems/` (`Classic`, `Ferries`, `SouthSeas`); the turn loop is generic over it and
+//! compiled once per system, so a system's hot loop carries no other system's branches
+//! (shakmaty's `Position` with one type per variant). Which system a game plays is looked
+//! up once per public call (`systems::for_system!`, the one registration of the systems),
+//! and once per whole game in self-play.
+//!
+//! The engine still holds every system's state (`Game::sea`, `Game::friday`,
+//! `Game::ferries`); a system's hooks are the only turn-loop code that touches it.
+
+use crate::engine::game::{Game, IllegalMove, Joined, Move, Placement};
+use crate::engine::rules::SystemKind;
+use crate::rng::Rng;
+use crate::systems::ferries::state::{FerryMoves, Movable};
+use crate::systems::south_seas::state::Spot;
+
+/// A rule system's part of the turn. Every hook has the classic default except the end of
+/// the turn and the final scoring, which each system says.
+pub(crate) trait RuleSystem: Sized + 'static {
+    /// The rules this system plays (checked against the game's in debug builds).
+    const KIND: SystemKind;
+    /// Joining a tile reports which features already hold a meeple (`Joined::occupied`):
+    /// South Seas evaluates only those.
+    const WATCHES_OCCUPIED: bool = false;
+    /// Joining a tile reports the sides whose road leads to a ferry (`Joined::ferry_roads`):
+    /// The Ferries walks only from those.
+    const WATCHES_FERRIES: bool = false;
+
+    /// A new game's own fixed orders before any shuffle (South Seas: the ship pile and the
+    /// Friday tiles in file order).
+    fn init(_game: &mut Game) {}
+
+    /// Shuffles the system's own piles after the deck, from the same random stream.
+    fn shuffle(_game: &mut Game, _rng: &mut Rng) {}
+
+    /// Clears the system's state for a new game, before the start tile is placed.
+    fn reset(_game: &mut Game) {}
+
+    /// Refuses any move while a decision other than the placement is pending.
+    fn check_phase(_game: &Game) -> Result<(), IllegalMove> {
+        Ok(())
+    }
+
+    /// Whether the decider has a decision other than placing the tile (`Game::decide`).
+    fn decision_pending(_game: &Game) -> bool {
+        false
+    }
+
+    /// Checks a move's `retrieve` part (an islander taken back instead of placed).
+    fn check_retrieve(_game: &Game, _spot: Spot, _meeple: Option<u8>) -> Result<(), IllegalMove> {
+        Err(IllegalMove::NotSouthSeas)
+    }
+
+    /// The islanders the current player may take back instead of placing one, as listed
+    /// with every placement by `legal_moves`.
+    fn retrievable(_game: &Game) -> Vec<Spot> {
+        Vec::new()
+    }
+
+    /// Every way to make the choices that go with placement `p` beyond the meeple (The
+    /// Ferries: the new ferry and the ferry moves), as `legal_moves` lists them.
+    fn placement_choices(_game: &Game, _p: Placement) -> Vec<(Option<(u8, u8)>, FerryMoves)> {
+        vec![(None, FerryMoves::NONE)]
+    }
+
+    /// Self-play: the choices that follow the placement of `joined`'s tile, asked of
+    /// `choose` (given the lake tile placed, if it is one, and the ferries it lets move)
+    /// and written into `mv`. Nothing to choose by default.
+    #[inline(always)]
+    fn choose_after_placing(
+        _game: &Game,
+        _mv: &mut Move,
+        _joined: &Joined,
+        _choose: impl FnOnce(&Game, Option<u16>, &Movable) -> (Option<(u8, u8)>, FerryMoves),
+    ) {
+    }
+
+    /// Keeps track of the current player's meeple just placed on element `e`.
+    #[inline(always)]
+    fn on_meeple_placed(_game: &mut Game, _e: u32) {}
+
+    /// The rest of the turn after the tile and its meeple: scoring, and the next player
+    /// and tile (or the system's next decision).
+    fn end_turn(game: &mut Game, mv: Move, joined: &Joined);
+
+    /// Final scoring, once the game is over.
+    fn finish(game: &mut Game);
+
+    /// Points the current player would gain at once by placing tile `tile` (which fits)
+    /// at `p`: `(without a meeple, extra gain for a meeple on segment i, legal meeple
+    /// segments)`.
+    fn immediate_gains(
+        game: &Game,
+        tile: u16,
+        p: Placement,
+    ) -> (i32, [i32; crate::data::tileset::MAX_SEGMENTS], u16) {
+        game.immediate_gains_unchecked(tile, p)
+    }
+}

@@ -1,0 +1,90 @@
+//! `SouthSeas` as a `RuleSystem`: islanders instead of meeples (taken back instead of
+//! placed, S-3), evaluation into wares instead of points after the placement, the
+//! phases of steps 3 and 4, the ships and Friday (decisions S-3..S-8).
+
+use crate::data::tileset::MAX_SEGMENTS;
+use crate::engine::game::{Game, IllegalMove, Joined, Move, Placement};
+use crate::engine::rules::SystemKind;
+use crate::engine::system::RuleSystem;
+use crate::rng::Rng;
+use crate::systems::south_seas::state::{Phase, Spot};
+
+/// Carcassonne: South Seas, with or without Friday.
+#[derive(Clone, Copy, Debug)]
+pub struct SouthSeas;
+
+impl RuleSystem for SouthSeas {
+    const KIND: SystemKind = SystemKind::SouthSeas;
+    const WATCHES_OCCUPIED: bool = true;
+
+    fn init(game: &mut Game) {
+        game.sea.pile = (0..game.rules.ships.len() as u16).collect();
+        game.friday.order = (0..game.rules.friday.len() as u8).collect();
+    }
+
+    fn shuffle(game: &mut Game, rng: &mut Rng) {
+        let mut pile = std::mem::take(&mut game.sea.pile);
+        pile.clear();
+        pile.extend(0..game.rules.ships.len() as u16);
+        rng.shuffle(&mut pile);
+        game.sea.pile = pile;
+        if game.rules.spec.friday {
+            let mut order = std::mem::take(&mut game.friday.order);
+            order.clear();
+            order.extend(0..game.rules.friday.len() as u8);
+            rng.shuffle(&mut order);
+            game.friday.order = order;
+        }
+    }
+
+    fn reset(game: &mut Game) {
+        game.sea.reset();
+        game.update_least_need();
+        game.friday.reset();
+    }
+
+    fn check_phase(game: &Game) -> Result<(), IllegalMove> {
+        match game.sea.phase {
+            Phase::Place => Ok(()),
+            Phase::Deliver => Err(IllegalMove::NotPlacePhase),
+            _ => Err(IllegalMove::DecisionPending),
+        }
+    }
+
+    #[inline(always)]
+    fn decision_pending(game: &Game) -> bool {
+        game.sea.phase != Phase::Place
+    }
+
+    fn check_retrieve(game: &Game, spot: Spot, meeple: Option<u8>) -> Result<(), IllegalMove> {
+        game.check_retrieve(spot, meeple)
+    }
+
+    fn retrievable(game: &Game) -> Vec<Spot> {
+        if !game.may_retrieve() {
+            return Vec::new();
+        }
+        game.islanders_of(game.current)
+            .map(|e| game.spot_of(e))
+            .collect()
+    }
+
+    #[inline(always)]
+    fn on_meeple_placed(game: &mut Game, e: u32) {
+        game.sea.islanders[game.current].push(e);
+    }
+
+    fn end_turn(game: &mut Game, mv: Move, joined: &Joined) {
+        game.moves.push(mv);
+        game.south_seas_evaluation(joined.placed, mv.meeple, joined.occupied);
+    }
+
+    fn finish(game: &mut Game) {
+        game.finish_south_seas();
+    }
+
+    /// Placing a tile scores no points in South Seas (features give wares).
+    fn immediate_gains(game: &Game, tile: u16, p: Placement) -> (i32, [i32; MAX_SEGMENTS], u16) {
+        (0, [0; MAX_SEGMENTS], game.meeple_options_unchecked(tile, p))
+    }
+}
