@@ -37,6 +37,14 @@ pub(crate) trait RuleSystem: Sized + 'static {
     /// Clears the system's state for a new game, before the start tile is placed.
     fn reset(_game: &mut Game) {}
 
+    /// Reshuffles what of the system's own the player to move cannot know (the face-down
+    /// ships, the unrevealed Friday tiles), after the undrawn tiles (`Game::determinize`).
+    fn shuffle_hidden(_game: &mut Game, _rng: &mut Rng) {}
+
+    /// Puts what of the system's own the player to move cannot know in a fixed order
+    /// (sorted), after the undrawn tiles (`Game::forget_hidden_order`).
+    fn sort_hidden(_game: &mut Game) {}
+
     /// Refuses any move while a decision other than the placement is pending.
     fn check_phase(_game: &Game) -> Result<(), IllegalMove> {
         Ok(())

@@ -5,9 +5,10 @@
 //! `Game::determinize` replaces all of it with a random order of the same unseen pieces,
 //! which is what information-set search samples a new world from on every iteration.
 
-use crate::data::tileset::System;
 use crate::engine::game::Game;
+use crate::engine::system::RuleSystem;
 use crate::rng::Rng;
+use crate::systems::any::for_system;
 
 impl Game {
     /// Reshuffles everything the player to move cannot know, keeping everything he can:
@@ -45,12 +46,7 @@ impl Game {
             rng.shuffle(&mut unseen);
             self.deck.extend_from_slice(&unseen[..remaining]);
         }
-        if self.rules.system == System::SouthSeas {
-            let next = self.sea.next_ship;
-            rng.shuffle(&mut self.sea.pile[next..]);
-            let revealed = self.friday.revealed;
-            rng.shuffle(&mut self.friday.order[revealed..]);
-        }
+        for_system!(self.rules.kind(), S => S::shuffle_hidden(self, rng));
         self.seed = None;
     }
 }
@@ -84,12 +80,7 @@ impl Game {
                 *slot = t;
             }
         }
-        if self.rules.system == System::SouthSeas {
-            let next = self.sea.next_ship;
-            self.sea.pile[next..].sort_unstable();
-            let revealed = self.friday.revealed;
-            self.friday.order[revealed..].sort_unstable();
-        }
+        for_system!(self.rules.kind(), S => S::sort_hidden(self));
         self.seed = None;
     }
 }

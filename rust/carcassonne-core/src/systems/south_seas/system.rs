@@ -43,6 +43,20 @@ impl RuleSystem for SouthSeas {
         game.friday.reset();
     }
 
+    fn shuffle_hidden(game: &mut Game, rng: &mut Rng) {
+        let next = game.sea.next_ship;
+        rng.shuffle(&mut game.sea.pile[next..]);
+        let revealed = game.friday.revealed;
+        rng.shuffle(&mut game.friday.order[revealed..]);
+    }
+
+    fn sort_hidden(game: &mut Game) {
+        let next = game.sea.next_ship;
+        game.sea.pile[next..].sort_unstable();
+        let revealed = game.friday.revealed;
+        game.friday.order[revealed..].sort_unstable();
+    }
+
     fn check_phase(game: &Game) -> Result<(), IllegalMove> {
         match game.sea.phase {
             Phase::Place => Ok(()),
