@@ -106,6 +106,7 @@ def interrupt(function: str, config: dict[str, Any], policy: str, threads: int) 
     return float(stopped) - sent, float(cpu)
 
 
+@pytest.mark.serial  # timed: run alone, not beside another test worker (.ci/run)
 @pytest.mark.skipif(sys.platform != "linux", reason="compares perf_counter across processes (Linux)")
 @pytest.mark.parametrize(
     ("config", "policy", "threads"),
@@ -126,6 +127,7 @@ def test_ctrl_c_stops_simulate_within_half_a_second(config: str, policy: str, th
     assert cpu < 0.1, f"{cpu:.3f} CPU seconds used after the interrupt: worker threads still running"
 
 
+@pytest.mark.serial  # timed: run alone, not beside another test worker (.ci/run)
 @pytest.mark.skipif(sys.platform != "linux", reason="compares perf_counter across processes (Linux)")
 def test_ctrl_c_stops_simulate_summary() -> None:
     latency, cpu = interrupt("simulate_summary", CONFIGS["base"], "random", 2)

@@ -16,7 +16,11 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="compares perf_counter across processes (Linux)")
+# Timed: run alone, not beside another test worker (`serial`, see .ci/run).
+pytestmark = [
+    pytest.mark.skipif(sys.platform != "linux", reason="compares perf_counter across processes (Linux)"),
+    pytest.mark.serial,
+]
 
 CHILD = """
 import sys, time

@@ -20,6 +20,9 @@ import pytest
 from carcassonne import ResultsFileError, Rules, RulesError, SimulationResult, StudySummary, read_results, simulate, simulate_summary
 from carcassonne.study.batches import play_in_batches
 
+# Signals and timed batches: run alone, not beside another test worker (`serial`, .ci/run).
+pytestmark = pytest.mark.serial
+
 REPO = Path(__file__).resolve().parents[1]
 ARRAYS = ("scores", "winners", "turns", "points_by_kind", "discarded", "ships", "wares_left")
 
