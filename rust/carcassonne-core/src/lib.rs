@@ -10,13 +10,13 @@
 //! - `board`: placed tiles, the grid and its open squares, the printed map board, and the
 //!   union-find over segments with running totals per feature (`features`);
 //! - `engine`: the validated rules, scoring, the `RuleSystem` trait (`system`) and the
-//!   turn loop generic over it (`turn`), the game's state and shared primitives (`game`),
-//!   actions and game records;
+//!   turn loop generic over it (`turn`), the game's state and shared primitives (`game`);
 //! - `systems`: one folder per rule system implementing the trait (`classic`, `ferries`,
 //!   `south_seas` with ships and Friday), and `Game`'s public entry points, which look
 //!   the system up once per call (`any`);
-//! - `play`: players (random, greedy, Monte Carlo tree search), whole games in parallel
-//!   (`simulate`), results (`summary`), `determinize`, `virtual_score`.
+//! - `play`: the action model (`action`), game records (`record`), players (random,
+//!   greedy, Monte Carlo tree search), whole games in parallel (`simulate`), results
+//!   (`summary`), `determinize`, `virtual_score`.
 
 // Index loops over sides, slots and players read closer to the rules than iterator chains.
 #![allow(clippy::needless_range_loop)]
@@ -32,7 +32,7 @@ pub mod rng;
 pub mod systems;
 pub mod topology;
 
-pub use engine::action::Action;
 pub use engine::game::{Game, IllegalMove, Move, Placement, ScoreEvent};
 pub use engine::rules::{DataSource, Rules, RulesError, RulesSpec};
+pub use play::action::Action;
 pub use play::players::{Lineup, Player, Policy};

@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 
-use carcassonne_core::engine::action::Action;
+use carcassonne_core::play::action::Action;
 use carcassonne_core::systems::south_seas::state::{
     Decision as CoreDecision, Delivery as CoreDelivery,
 };

@@ -11,8 +11,8 @@
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
-use carcassonne_core::engine::action::Action;
 use carcassonne_core::engine::game::Game as CoreGame;
+use carcassonne_core::play::action::Action;
 use carcassonne_core::play::players::{PlayerError as CorePlayerError, Stop};
 use pyo3::prelude::*;
 

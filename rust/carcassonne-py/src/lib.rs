@@ -37,12 +37,12 @@ pub(crate) use views::{Feature, PlacedTile, ScoreEvent};
 use carcassonne_core::data::tileset::{FeatureKind, NO_SEGMENT, System};
 use carcassonne_core::data::{DataKind, SourceError};
 use carcassonne_core::engine::game::{Game as CoreGame, IllegalMove, Move as CoreMove};
-use carcassonne_core::engine::record::{ENGINE_VERSION, RecordError as CoreRecordError};
 use carcassonne_core::engine::rules::{
     DataSource, MAX_DECK, RULES_VERSION, Rules as CoreRules, RulesError as CoreRulesError,
     RulesSpec,
 };
 use carcassonne_core::engine::scoring::ScoreKind;
+use carcassonne_core::play::record::{ENGINE_VERSION, RecordError as CoreRecordError};
 use carcassonne_core::quote::{cap, quote};
 use carcassonne_core::systems::ferries::state::{FerryMove, FerryMoves, MAX_FERRY_MOVES};
 use carcassonne_core::systems::south_seas::state::{Decision, Phase, Spot};
@@ -121,7 +121,7 @@ fn rules_err(e: CoreRulesError) -> PyErr {
 }
 
 /// A Python action argument (`Move` or `Decision`) as the core's action.
-fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<carcassonne_core::engine::action::Action> {
+fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<carcassonne_core::play::action::Action> {
     actions::action_of(action).ok_or_else(|| {
         IllegalMoveError::new_err(format!(
             "an action is a Move or a Decision, not {}",
@@ -254,7 +254,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add(
         "MAX_RECORD_BYTES",
-        carcassonne_core::engine::record::MAX_RECORD_BYTES,
+        carcassonne_core::play::record::MAX_RECORD_BYTES,
     )?;
     // Load numpy's C API now: loaded lazily, it would run Python code (numpy's import)
     // after a long simulate, where a pending Ctrl-C made rust-numpy panic.

@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 use pyo3::create_exception;
 use pyo3::prelude::*;
 
-use carcassonne_core::engine::action::Action;
 use carcassonne_core::engine::game::Game as CoreGame;
+use carcassonne_core::play::action::Action;
 use carcassonne_core::play::players::mcts::{MAX_TIME, Mcts};
 use carcassonne_core::play::players::{
     Lineup, Player, PlayerError as CorePlayerError, Policy, Scratch,

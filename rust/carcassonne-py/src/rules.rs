@@ -331,7 +331,7 @@ impl Rules {
     }
     #[staticmethod]
     pub(crate) fn from_json(text: &str) -> PyResult<Rules> {
-        let limit = carcassonne_core::engine::record::MAX_RECORD_BYTES;
+        let limit = carcassonne_core::play::record::MAX_RECORD_BYTES;
         if text.len() > limit {
             return Err(RulesError::new_err(format!(
                 "the rules JSON has {} bytes, more than the {limit} it may have",

@@ -1,14 +1,11 @@
 //! The shared engine: a validated configuration (`rules`) and its options declared once
 //! (`options`), points for features (`scoring`), what a rule system adds to a turn (the
 //! `RuleSystem` trait, `system`), the turn loop generic over it (`turn`), the game's state,
-//! queries and shared primitives (`game`) and its copy (`copy`), one action model for
-//! every phase (`action`), and games saved as JSON (`record`).
+//! queries and shared primitives (`game`) and its copy (`copy`).
 
-pub mod action;
 mod copy;
 pub mod game;
 pub mod options;
-pub mod record;
 pub mod rules;
 pub mod scoring;
 pub mod system;

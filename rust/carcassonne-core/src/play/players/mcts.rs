@@ -33,9 +33,9 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::time::{Duration, Instant};
 
-use crate::engine::action::Action;
 use crate::engine::game::{EndScratch, Game, Placement};
 use crate::limits::MAX_PLAYERS;
+use crate::play::action::Action;
 use crate::play::players::{Player, PlayerError, Policy, Scratch, Stop};
 use crate::rng::Rng;
 use crate::systems::south_seas::state::WARES_PER_POINT;

@@ -14,9 +14,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::engine::action::Action;
 use crate::engine::game::{Game, IllegalMove, Placement};
 use crate::limits::MAX_PLAYERS;
+use crate::play::action::Action;
 use crate::rng::Rng;
 
 pub use mcts::Mcts;

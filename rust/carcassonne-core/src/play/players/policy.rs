@@ -14,9 +14,9 @@ pub mod greedy;
 use serde::{Deserialize, Serialize};
 
 use crate::data::tileset::System;
-use crate::engine::action::Action;
 use crate::engine::game::{Game, Move, Placement};
 use crate::engine::system::RuleSystem;
+use crate::play::action::Action;
 use crate::play::players::{Player, PlayerError, Scratch};
 use crate::rng::Rng;
 use crate::systems::any::for_system;

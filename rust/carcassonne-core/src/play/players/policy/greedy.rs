@@ -23,12 +23,12 @@
 use std::cell::RefCell;
 
 use crate::data::tileset::{FeatureKind, MAX_SEGMENTS, System};
-use crate::engine::action::Action;
 use crate::engine::game::{EndScratch, Game, Groups, Move, Placement, goods_majorities};
 use crate::engine::scoring::{
     FIELD_POINTS_PER_CITY, GOODS_MAJORITY_POINTS, edge_feature_points, majority, monastery_points,
 };
 use crate::limits::MAX_PLAYERS;
+use crate::play::action::Action;
 use crate::rng::Rng;
 use crate::systems::ferries::state::FerryMoves;
 use crate::systems::south_seas::state::{Decision, Phase, feature_wares};
