@@ -68,6 +68,43 @@ def test_declarations_are_complete() -> None:
     assert carcassonne.RuleOption is type(OPTIONS[0])
 
 
+def test_every_option_has_its_property_read_as_in_effect() -> None:
+    # The binding makes one property per declaration: each is a real property of the class
+    # (so stubtest and help() see it), documented with the declaration's line.
+    for o in OPTIONS:
+        prop = inspect.getattr_static(Rules, o.rules_property)
+        assert isinstance(prop, property), o
+        assert prop.__doc__ == f"Option ``{o.name}`` as in effect. {o.doc}"
+    assert {o.rules_property for o in OPTIONS if o.rules_property != o.name} == {"ship_set", "friday_set"}
+    # Values in effect, as given or as the rule system chose them (known answers).
+    plain = Rules()
+    assert (plain.players, plain.meeples, plain.tile_sets, plain.start_tile) == (2, 7, ["base"], "base/D")
+    assert (plain.map, plain.start_squares, plain.start_rotations, plain.deck_size) == (None, None, [], 71)
+    assert (plain.ship_set, plain.friday_set, plain.small_towns) == ("south-seas", "friday", [])
+    on_map = Rules(map="coastal", small_towns=[3, 1], deck_size=40)
+    assert (on_map.meeples, on_map.deck_size, on_map.small_towns) == (9, 40, [1, 3])
+    # The variants are a set: in any order, the same rules.
+    assert on_map == Rules(map="coastal", small_towns=[1, 3], deck_size=40)
+    assert on_map.to_json() == Rules(map="coastal", small_towns=[1, 3], deck_size=40).to_json()
+    assert on_map.start_squares == len(on_map.start_rotations) == len(on_map.map_starts()) >= 1
+    assert on_map.start_rotations == [None] * on_map.start_squares
+    chosen = Rules(map="coastal", start_squares=[(11, 4), (14, 6)], start_rotations=[1, None])
+    assert (chosen.start_squares, chosen.start_rotations) == (2, [1, None])
+    seas = Rules(tile_sets=["south-seas"], friday=True)
+    assert (seas.meeples, seas.start_tile, seas.friday, seas.friday_set) == (4, "south-seas/A", True, "friday")
+    # The repr writes the options as given, those of other rule systems left out, and
+    # evaluates to equal rules.
+    assert repr(chosen).endswith(
+        "ferries_edition='C3', map='coastal', start_squares=[(11, 4), (14, 6)], start_rotations=[1, None])"
+    )
+    assert repr(seas) == (
+        "Rules(players=2, meeples=4, tile_sets=['south-seas'], start_tile='south-seas/A', ships='south-seas', "
+        "retrieve_only_when_supply_empty=False, boat_evaluates_unoccupied=False, friday=True, friday_tiles='friday')"
+    )
+    for rules in (plain, on_map, chosen, seas, Rules(map=("west", "east"))):
+        assert eval(repr(rules), {"Rules": Rules}) == rules, repr(rules)
+
+
 def test_every_keyword_is_an_option() -> None:
     # The runtime takes the options as keywords; each one is accepted, None is its default.
     assert str(inspect.signature(Rules)) == "(**options)"
@@ -102,7 +139,7 @@ def test_option_values_list_the_options_that_act() -> None:
     assert list(seas) == [o.name for o in OPTIONS if o.system in ("every", "south-seas", "friday")]
     assert (seas["ships"], seas["friday_tiles"], seas["meeples"]) == ("south-seas", "friday", 4)
     joined = Rules(map="west+east", small_towns=[3, 1], deck_size=40).option_values()
-    assert (joined["map"], joined["small_towns"], joined["deck_size"]) == ("west+east", [3, 1], 40)  # as given
+    assert (joined["map"], joined["small_towns"], joined["deck_size"]) == ("west+east", [1, 3], 40)  # as given, sorted
     assert joined["start_squares"] is None  # the map's recommendation
     ferries = Rules(tile_sets=["base", "ferries"], ferries_edition="C2").option_values()
     assert ferries["ferries_edition"] == "C2" and "ferries_edition" not in base

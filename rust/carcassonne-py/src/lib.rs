@@ -218,6 +218,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<Rules>()?;
     m.add_class::<options::RuleOption>()?;
+    options::add_option_properties(py)?;
     m.add_class::<Move>()?;
     m.add_class::<Game>()?;
     m.add_class::<PlacedTile>()?;

@@ -7,7 +7,7 @@ use carcassonne_core::engine::options::{
     OPTIONS, OptionKind, RuleOption as CoreOption, source_value,
 };
 use pyo3::exceptions::PyTypeError;
-use pyo3::types::PyString;
+use pyo3::types::{PyList, PyString};
 use serde_json::{Map, Value};
 
 use super::*;
@@ -87,6 +87,16 @@ impl RuleOption {
     fn doc(&self) -> &'static str {
         self.inner.doc
     }
+    /// The ``Rules`` property that reads its value in effect.
+    #[getter]
+    fn rules_property(&self) -> &'static str {
+        self.inner.property
+    }
+    /// The Python type of that property.
+    #[getter]
+    fn value_type(&self) -> &'static str {
+        self.inner.kind.value_type()
+    }
     fn __repr__(&self) -> String {
         format!("RuleOption('{}')", self.inner.name)
     }
@@ -97,36 +107,57 @@ pub(crate) fn rule_options() -> Vec<RuleOption> {
     OPTIONS.iter().map(|inner| RuleOption { inner }).collect()
 }
 
-/// The value of every option that acts in `rules` (`Scope::applies`), keyed by name, as
-/// JSON: data files by their labels (a joined map as "first+second"), None where the
-/// default is the map's or the sets' own.
-pub(crate) fn option_values(rules: &CoreRules) -> Map<String, Value> {
-    let spec = match serde_json::to_value(&rules.spec) {
-        Ok(Value::Object(fields)) => fields,
-        _ => Map::new(),
-    };
-    let label = |v: &Value| match serde_json::from_value::<DataSource>(v.clone()) {
-        Ok(source) => Value::String(source.label().to_string()),
-        Err(_) => Value::Null,
-    };
-    let mut out = Map::new();
-    for option in OPTIONS.iter().filter(|o| o.scope.applies(rules)) {
-        let value = spec.get(option.name).cloned().unwrap_or(Value::Null);
-        let value = match option.kind {
-            OptionKind::File(_) => label(&value),
-            OptionKind::Files(_) => match value {
-                Value::Array(items) => Value::Array(items.iter().map(label).collect()),
-                _ => Value::Null,
+/// Adds to `Rules` one read-only property per option (`RuleOption::property`), reading
+/// its value in effect (`CoreRules::value_in_effect`) with the declaration's line of doc:
+/// the properties, like the keywords, are written nowhere but in the declarations.
+pub(crate) fn add_option_properties(py: Python<'_>) -> PyResult<()> {
+    let rules_type = py.get_type::<Rules>();
+    let property = py.import("builtins")?.getattr("property")?;
+    for option in OPTIONS.iter() {
+        let read = pyo3::types::PyCFunction::new_closure(
+            py,
+            None,
+            None,
+            move |args: &Bound<'_, PyTuple>,
+                  _: Option<&Bound<'_, PyDict>>|
+                  -> PyResult<Py<PyAny>> {
+                let this = args.get_item(0)?;
+                let rules = this.cast::<Rules>()?;
+                value_to_py(
+                    args.py(),
+                    option.kind,
+                    &rules.get().inner.value_in_effect(option),
+                )
             },
-            OptionKind::Map => match (label(&value), spec.get("join_map").map(label)) {
-                (Value::String(a), Some(Value::String(b))) => Value::String(format!("{a}+{b}")),
-                (first, _) => first,
-            },
-            _ => value,
-        };
-        out.insert(option.name.into(), value);
+        )?;
+        let doc = property_doc(option);
+        rules_type.setattr(
+            option.property,
+            property.call1((read, py.None(), py.None(), doc))?,
+        )?;
     }
-    out
+    Ok(())
+}
+
+/// The docstring of an option's `Rules` property (the stub writes the same).
+fn property_doc(option: &CoreOption) -> String {
+    format!("Option ``{}`` as in effect. {}", option.name, option.doc)
+}
+
+/// An option's value (JSON) as Python's: numbers, text, booleans, None and lists, the
+/// chosen start squares as a list of `(column, row)` tuples, as `Rules(...)` takes them.
+pub(crate) fn value_to_py(py: Python<'_>, kind: OptionKind, value: &Value) -> PyResult<Py<PyAny>> {
+    if let (OptionKind::StartSquares, Value::Array(squares)) = (kind, value) {
+        let squares = squares
+            .iter()
+            .map(|square| {
+                let square = pythonize::pythonize(py, square)?;
+                Ok(PyTuple::new(py, square.cast::<PyList>()?.iter())?.into_any())
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(PyList::new(py, squares)?.into_any().unbind());
+    }
+    Ok(pythonize::pythonize(py, value)?.unbind())
 }
 
 /// The rules the keywords `given` ask for: each converted by its kind (a value of None

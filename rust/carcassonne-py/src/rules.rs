@@ -1,5 +1,7 @@
 //! `Rules`: a validated configuration, its options, tiles and map, from Python.
 
+use carcassonne_core::engine::options::OPTIONS;
+
 use super::*;
 
 // ----- Rules -----------------------------------------------------------------------
@@ -75,38 +77,14 @@ impl Rules {
     /// systems left out), keyed by name: data files by their labels (a joined map as
     /// "first+second"); None where the default is the map's or the sets' own.
     pub(crate) fn option_values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        // In the declarations' order (a JSON map is sorted by key).
-        let values = crate::options::option_values(&self.inner);
-        let loads = py.import("json")?.getattr("loads")?;
         let out = PyDict::new(py);
-        for option in carcassonne_core::engine::options::OPTIONS.iter() {
-            if let Some(value) = values.get(option.name) {
-                out.set_item(option.name, loads.call1((value.to_string(),))?)?;
-            }
+        for (option, value) in self.inner.option_values() {
+            out.set_item(
+                option.name,
+                crate::options::value_to_py(py, option.kind, &value)?,
+            )?;
         }
         Ok(out.into_any())
-    }
-
-    #[getter]
-    pub(crate) fn players(&self) -> u32 {
-        self.inner.spec.players
-    }
-    #[getter]
-    pub(crate) fn meeples(&self) -> u32 {
-        self.inner.spec.meeples
-    }
-    #[getter]
-    pub(crate) fn tile_sets(&self) -> Vec<String> {
-        self.inner
-            .spec
-            .tile_sets
-            .iter()
-            .map(|s| s.label().to_string())
-            .collect()
-    }
-    #[getter]
-    pub(crate) fn start_tile(&self) -> String {
-        self.inner.tiles[self.inner.start_tile as usize].id.clone()
     }
 
     /// "classic" or "south-seas", from the tile sets.
@@ -119,33 +97,6 @@ impl Rules {
     #[getter]
     pub(crate) fn ships(&self) -> Vec<Ship> {
         self.inner.ships.iter().map(Ship::from_core).collect()
-    }
-
-    #[getter]
-    pub(crate) fn ship_set(&self) -> String {
-        self.inner.spec.ships.label().to_string()
-    }
-
-    #[getter]
-    pub(crate) fn retrieve_only_when_supply_empty(&self) -> bool {
-        self.inner.spec.retrieve_only_when_supply_empty
-    }
-
-    #[getter]
-    pub(crate) fn boat_evaluates_unoccupied(&self) -> bool {
-        self.inner.spec.boat_evaluates_unoccupied
-    }
-
-    /// South Seas: the Friday expansion is played.
-    #[getter]
-    pub(crate) fn friday(&self) -> bool {
-        self.inner.spec.friday
-    }
-
-    /// Friday: label of the bonus file (built-in name or path).
-    #[getter]
-    pub(crate) fn friday_set(&self) -> String {
-        self.inner.spec.friday_tiles.label().to_string()
     }
 
     /// Friday: (id, bonus) of the six Friday tiles (empty unless Friday is played).
@@ -161,50 +112,6 @@ impl Rules {
     /// printed game, with the text each file gives about how it was built.
     pub(crate) fn reconstructions(&self) -> Vec<(String, String)> {
         self.inner.reconstructions.clone()
-    }
-    #[getter]
-    pub(crate) fn farmers(&self) -> bool {
-        self.inner.spec.farmers
-    }
-    #[getter]
-    pub(crate) fn inns_and_cathedrals_scoring(&self) -> bool {
-        self.inner.spec.inns_and_cathedrals_scoring
-    }
-    #[getter]
-    pub(crate) fn traders_goods(&self) -> bool {
-        self.inner.spec.traders_goods
-    }
-    /// Lake tile distribution of The Ferries: "C3" (3/3/2) or "C2" (3/4/1).
-    #[getter]
-    pub(crate) fn ferries_edition(&self) -> String {
-        self.inner.spec.ferries_edition.clone()
-    }
-    /// Number of tiles in a full game's deck: all tiles but the start tile, or on a map
-    /// the chosen number (the start squares after the first take theirs from it).
-    #[getter]
-    pub(crate) fn deck_size(&self) -> usize {
-        self.inner.deck_limit
-    }
-
-    /// Carcassonne Maps: the map played on (a built-in name or a file's path), or None.
-    #[getter]
-    pub(crate) fn map(&self) -> Option<String> {
-        let spec = &self.inner.spec;
-        spec.map.as_ref().map(|m| match &spec.join_map {
-            Some(j) => format!("{}+{}", m.label(), j.label()),
-            None => m.label().to_string(),
-        })
-    }
-
-    /// Carcassonne Maps: start squares given a tile before the first turn (None without
-    /// a map).
-    #[getter]
-    pub(crate) fn start_squares(&self) -> Option<u32> {
-        self.inner
-            .spec
-            .map
-            .as_ref()
-            .map(|_| self.inner.start_squares)
     }
 
     /// Carcassonne Maps: what the map holds (squares by kind, large cities, border pieces,
@@ -225,28 +132,6 @@ impl Rules {
     /// tile on the first); empty without a map.
     pub(crate) fn map_starts(&self) -> Vec<(usize, usize)> {
         self.inner.starts.iter().map(|s| s.at).collect()
-    }
-
-    /// Carcassonne Maps: the rotation asked for each start square's tile (None: the first
-    /// that fits), one per start square used; empty without a map.
-    #[getter]
-    pub(crate) fn start_rotations(&self) -> Vec<Option<u8>> {
-        self.inner.starts.iter().map(|s| s.rotation).collect()
-    }
-
-    /// Carcassonne Maps: the small-town variants played (1 extra turn, 2 penalty, 3 road
-    /// bonus), sorted.
-    #[getter]
-    pub(crate) fn small_towns(&self) -> Vec<u32> {
-        let r = &self.inner;
-        [
-            (1, r.town_extra_turn),
-            (2, r.town_penalty),
-            (3, r.town_road_bonus),
-        ]
-        .into_iter()
-        .filter_map(|(v, on)| on.then_some(v))
-        .collect()
     }
 
     /// Carcassonne Maps: the map's grid, one string per row in the map file's symbols
@@ -356,81 +241,21 @@ impl Rules {
         self.to_json().hash(&mut h);
         h.finish()
     }
-    pub(crate) fn __repr__(&self) -> String {
-        let s = &self.inner.spec;
-        if self.inner.system == System::SouthSeas {
-            return format!(
-                "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', ships='{}', retrieve_only_when_supply_empty={}, boat_evaluates_unoccupied={}, friday={}{})",
-                s.players,
-                s.meeples,
-                self.tile_sets()
-                    .iter()
-                    .map(|t| format!("'{t}'"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                self.start_tile(),
-                s.ships.label(),
-                py_bool(s.retrieve_only_when_supply_empty),
-                py_bool(s.boat_evaluates_unoccupied),
-                py_bool(s.friday),
-                // Only with Friday: friday_tiles= without friday=True is refused.
-                if s.friday {
-                    format!(", friday_tiles='{}'", s.friday_tiles.label())
-                } else {
-                    String::new()
-                },
-            );
+    /// ``Rules(...)`` with every option of the rule system (Maps' and Friday's only when
+    /// played) as given; those left to the rule system (a map's start squares, the deck's
+    /// size) are left out, so that evaluating it gives equal rules.
+    pub(crate) fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let py = slf.py();
+        let rules = &slf.get().inner;
+        let mut parts = Vec::new();
+        for option in OPTIONS.iter().filter(|o| o.scope.in_repr(rules)) {
+            let value = rules.given_value(option);
+            if !value.is_null() {
+                let value = crate::options::value_to_py(py, option.kind, &value)?;
+                parts.push(format!("{}={}", option.name, value.bind(py).repr()?));
+            }
         }
-        format!(
-            "Rules(players={}, meeples={}, tile_sets=[{}], start_tile='{}', farmers={}, inns_and_cathedrals_scoring={}, traders_goods={}, ferries_edition='{}'{})",
-            s.players,
-            s.meeples,
-            self.tile_sets()
-                .iter()
-                .map(|t| format!("'{t}'"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            self.start_tile(),
-            py_bool(s.farmers),
-            py_bool(s.inns_and_cathedrals_scoring),
-            py_bool(s.traders_goods),
-            s.ferries_edition,
-            match self.map() {
-                Some(m) => format!(
-                    ", map='{}', start_squares={}{}, deck_size={}{}",
-                    m,
-                    match &s.start_squares {
-                        Some(carcassonne_core::engine::rules::StartSquares::At(list)) => format!(
-                            "[{}]",
-                            list.iter()
-                                .map(|(c, r)| format!("({c}, {r})"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                        _ => self.inner.start_squares.to_string(),
-                    },
-                    if s.start_rotations.is_empty() {
-                        String::new()
-                    } else {
-                        format!(
-                            ", start_rotations=[{}]",
-                            s.start_rotations
-                                .iter()
-                                .map(|r| r.map_or("None".to_string(), |r| r.to_string()))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )
-                    },
-                    self.inner.deck_limit,
-                    if s.small_towns.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", small_towns={:?}", self.small_towns())
-                    }
-                ),
-                None => String::new(),
-            },
-        )
+        Ok(format!("Rules({})", parts.join(", ")))
     }
     pub(crate) fn __reduce__<'py>(
         slf: &Bound<'py, Self>,

@@ -63,6 +63,21 @@ impl OptionKind {
         }
     }
 
+    /// The Python type of the value in effect (`Rules::value_in_effect`), as the stub
+    /// writes its property.
+    pub fn value_type(self) -> &'static str {
+        match self {
+            OptionKind::Bool => "bool",
+            OptionKind::Int { .. } => "int",
+            OptionKind::Text { .. } | OptionKind::File(_) => "str",
+            OptionKind::Files(_) => "list[str]",
+            OptionKind::Map => "str | None",
+            OptionKind::StartSquares => "int | None",
+            OptionKind::StartRotations => "list[int | None]",
+            OptionKind::SmallTowns => "list[int]",
+        }
+    }
+
     /// The kind of data file it names, if it names one.
     pub fn data_kind(self) -> Option<DataKind> {
         match self {
@@ -118,6 +133,16 @@ impl Scope {
         }
     }
 
+    /// Whether `Rules`' repr writes the options of this scope: those of the rule system
+    /// played (The Ferries' with every classic game, being classic options), Maps' and
+    /// Friday's only when played.
+    pub fn in_repr(self, rules: &Rules) -> bool {
+        match self {
+            Scope::Ferries => rules.system == System::Classic,
+            other => other.applies(rules),
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Scope::Every => "every",
@@ -131,7 +156,7 @@ impl Scope {
 }
 
 /// One rules option.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct RuleOption {
     /// The keyword of `Rules(...)` and the key of `RulesSpec` it sets.
     pub name: &'static str,
@@ -150,6 +175,12 @@ pub struct RuleOption {
     pub summary: &'static str,
     /// One line: what it does.
     pub doc: &'static str,
+    /// The `Rules` property that reads its value in effect (the option's name but for
+    /// `ship_set` and `friday_set`, whose names hold richer views).
+    pub property: &'static str,
+    /// Its value in effect where that is not the value given (`Rules::given_value`):
+    /// the rule system's choice (a map's start squares, the deck's size...).
+    pub in_effect: Option<fn(&Rules) -> Value>,
 }
 
 /// Every option, in the order of `Rules(...)`'s keywords.
@@ -166,6 +197,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "players",
         summary: "{} players",
         doc: "Players (South Seas: at most 5).",
+        property: "players",
+        in_effect: None,
     },
     RuleOption {
         name: "meeples",
@@ -179,6 +212,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "meeples per player",
         summary: "{} meeples",
         doc: "Meeples (islanders) per player; default 7, 9 on a map, 4 in South Seas.",
+        property: "meeples",
+        in_effect: None,
     },
     RuleOption {
         name: "tile_sets",
@@ -189,6 +224,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "tile_sets",
         summary: "tile sets {}",
         doc: "Tile sets (built-in names or .toml files); default base, on a map base, inns-and-cathedrals and traders-and-builders.",
+        property: "tile_sets",
+        in_effect: None,
     },
     RuleOption {
         name: "start_tile",
@@ -199,6 +236,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "start_tile",
         summary: "start tile {}",
         doc: "Full id of the start tile; default the one the sets mark (base/D).",
+        property: "start_tile",
+        in_effect: Some(|r| r.tiles[r.start_tile as usize].id.clone().into()),
     },
     RuleOption {
         name: "farmers",
@@ -209,6 +248,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "farmers",
         summary: "farmers",
         doc: "Meeples may lie on fields, and fields score at the end.",
+        property: "farmers",
+        in_effect: None,
     },
     RuleOption {
         name: "inns_and_cathedrals_scoring",
@@ -219,6 +260,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "inns_and_cathedrals_scoring",
         summary: "Inns & Cathedrals scoring",
         doc: "Inns & Cathedrals scoring: inn roads 2 per tile, cathedral cities 3 per tile and pennant, 0 if incomplete (C-4).",
+        property: "inns_and_cathedrals_scoring",
+        in_effect: None,
     },
     RuleOption {
         name: "traders_goods",
@@ -229,6 +272,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "traders_goods",
         summary: "Traders & Builders goods",
         doc: "Traders & Builders goods: completing a city takes its goods; 10 points per majority of each good at the end.",
+        property: "traders_goods",
+        in_effect: None,
     },
     RuleOption {
         name: "ferries_edition",
@@ -241,6 +286,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "ferries_edition",
         summary: "{} lakes",
         doc: "The Ferries: which edition's lake tile counts (F-1).",
+        property: "ferries_edition",
+        in_effect: None,
     },
     RuleOption {
         name: "ships",
@@ -251,6 +298,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "ships",
         summary: "ships {}",
         doc: "South Seas: the ship set (a built-in name or a .toml file); default south-seas.",
+        property: "ship_set",
+        in_effect: None,
     },
     RuleOption {
         name: "retrieve_only_when_supply_empty",
@@ -261,6 +310,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "retrieve_only_when_supply_empty",
         summary: "islanders taken back only with an empty supply",
         doc: "South Seas: an islander is taken back only with an empty supply (S-3).",
+        property: "retrieve_only_when_supply_empty",
+        in_effect: None,
     },
     RuleOption {
         name: "boat_evaluates_unoccupied",
@@ -271,6 +322,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "boat_evaluates_unoccupied",
         summary: "boats cover unoccupied fish",
         doc: "South Seas: a fishing boat covers fish even where nobody fishes (S-4).",
+        property: "boat_evaluates_unoccupied",
+        in_effect: None,
     },
     RuleOption {
         name: "friday",
@@ -281,6 +334,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "friday",
         summary: "Friday",
         doc: "South Seas: play with the Friday expansion (S-8).",
+        property: "friday",
+        in_effect: None,
     },
     RuleOption {
         name: "friday_tiles",
@@ -291,6 +346,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "friday_tiles",
         summary: "Friday tiles {}",
         doc: "Friday: the bonus file (a built-in name or a .toml file); default friday.",
+        property: "friday_set",
+        in_effect: None,
     },
     RuleOption {
         name: "map",
@@ -301,6 +358,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "map",
         summary: "map {}",
         doc: "Carcassonne Maps: the map (a built-in name, a .toml file, or two half maps joined); default the open table.",
+        property: "map",
+        in_effect: None,
     },
     RuleOption {
         name: "start_squares",
@@ -311,6 +370,13 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "start_squares",
         summary: "start squares {}",
         doc: "Maps: how many start squares get a tile, or which (column, row); default the map's recommendation (M-12).",
+        property: "start_squares",
+        in_effect: Some(|r| {
+            r.spec
+                .map
+                .as_ref()
+                .map_or(Value::Null, |_| r.start_squares.into())
+        }),
     },
     RuleOption {
         name: "start_rotations",
@@ -321,6 +387,14 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "start_rotations",
         summary: "start rotations {}",
         doc: "Maps: quarter turns of each start square's tile, None for the first that fits (M-12).",
+        property: "start_rotations",
+        in_effect: Some(|r| {
+            r.starts
+                .iter()
+                .map(|s| s.rotation)
+                .collect::<Vec<_>>()
+                .into()
+        }),
     },
     RuleOption {
         name: "deck_size",
@@ -334,6 +408,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "deck_size",
         summary: "{} tiles in the deck",
         doc: "Maps: tiles in the deck; default the map's recommendation.",
+        property: "deck_size",
+        in_effect: Some(|r| r.deck_limit.into()),
     },
     RuleOption {
         name: "small_towns",
@@ -344,6 +420,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         label: "small_towns",
         summary: "small-town variants {}",
         doc: "Maps: small-town variants 1 (extra turn), 2 (penalty), 3 (road bonus) (M-4).",
+        property: "small_towns",
+        in_effect: Some(|r| r.small_towns().into()),
     },
 ];
 
@@ -405,6 +483,53 @@ impl Rules {
     }
 }
 
+impl Rules {
+    /// The value `option` was given, or filled in with by `from_options` (the rule
+    /// system's meeples and tile sets), as JSON: data files by their labels (a joined map
+    /// as "first+second"); null where the rule system chooses (a map's start squares).
+    pub fn given_value(&self, option: &RuleOption) -> Value {
+        let Ok(Value::Object(mut spec)) = serde_json::to_value(&self.spec) else {
+            unreachable!("RulesSpec serialises to an object")
+        };
+        let value = spec.remove(option.name).unwrap_or(Value::Null);
+        let label = |v: &Value| match serde_json::from_value::<DataSource>(v.clone()) {
+            Ok(source) => Value::String(source.label().to_string()),
+            Err(_) => Value::Null,
+        };
+        match option.kind {
+            OptionKind::File(_) => label(&value),
+            OptionKind::Files(_) => match value {
+                Value::Array(items) => Value::Array(items.iter().map(label).collect()),
+                _ => Value::Null,
+            },
+            OptionKind::Map => match (label(&value), spec.get("join_map").map(label)) {
+                (Value::String(a), Some(Value::String(b))) => Value::String(format!("{a}+{b}")),
+                (first, _) => first,
+            },
+            _ => value,
+        }
+    }
+
+    /// The value of `option` these rules play with: the value given, or what the rule
+    /// system chose (`RuleOption::in_effect`). The `Rules` properties read it.
+    pub fn value_in_effect(&self, option: &RuleOption) -> Value {
+        match option.in_effect {
+            Some(derive) => derive(self),
+            None => self.given_value(option),
+        }
+    }
+
+    /// The value given of every option that acts in these rules (`Scope::applies`), in
+    /// the declarations' order: what `metadata()` and the report record.
+    pub fn option_values(&self) -> Vec<(&'static RuleOption, Value)> {
+        OPTIONS
+            .iter()
+            .filter(|o| o.scope.applies(self))
+            .map(|o| (o, self.given_value(o)))
+            .collect()
+    }
+}
+
 /// A data source as `Rules::from_options` takes it.
 pub fn source_value(source: &DataSource) -> Value {
     serde_json::to_value(source).unwrap_or(Value::Null)
@@ -449,7 +574,7 @@ mod tests {
         flags.dedup();
         assert_eq!(flags.len(), n, "two options share a flag");
         assert_eq!(option("friday").map(|o| o.scope), Some(Scope::SouthSeas));
-        assert_eq!(option("fridayy"), None);
+        assert!(option("fridayy").is_none());
     }
 
     #[test]

@@ -90,7 +90,8 @@ pub struct RulesSpec {
     pub deck_size: Option<u32>,
     /// Maps: the seed's small-town variants played (M-4; each at most once, 1 to 3):
     /// 1 covering a small town gives an extra turn (once per turn), 2 covering one costs 2
-    /// points, 3 a scored road gains 2 per uncovered small town beside it.
+    /// points, 3 a scored road gains 2 per uncovered small town beside it. Sorted once
+    /// validated (`Rules::new`): the same variants in any order are the same rules.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub small_towns: Vec<u8>,
 }
@@ -924,6 +925,9 @@ impl Rules {
                 spec.small_towns.iter().take(8).copied().collect(),
             ));
         }
+        // A set of variants: the same ones in any order are the same rules (equal, one
+        // JSON form, one repr).
+        spec.small_towns.clone_from(&towns);
         let (geometry, start_squares, starts, deck_limit) = match map {
             None => (Geometry::Open, 1, Vec::new(), full_deck.len()),
             Some(map) => {
@@ -1043,5 +1047,18 @@ impl Rules {
             (System::Classic, true) => SystemKind::Ferries,
             (System::Classic, false) => SystemKind::Classic,
         }
+    }
+
+    /// Maps: the small-town variants played (1 extra turn, 2 penalty, 3 road bonus),
+    /// sorted.
+    pub fn small_towns(&self) -> Vec<u8> {
+        [
+            (1, self.town_extra_turn),
+            (2, self.town_penalty),
+            (3, self.town_road_bonus),
+        ]
+        .into_iter()
+        .filter_map(|(v, on)| on.then_some(v))
+        .collect()
     }
 }
