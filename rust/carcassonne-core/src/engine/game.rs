@@ -1386,6 +1386,26 @@ impl Game {
         self.end_awards = awards;
     }
 
+    /// Classic virtual scores (`RuleSystem::virtual_thirds`): three times the points so
+    /// far, and for a game not over the end-of-game awards of every unfinished feature.
+    pub(crate) fn classic_virtual_thirds(&self, s: &mut EndScratch) -> [i32; MAX_PLAYERS] {
+        let players = self.rules.players();
+        let mut v = [0i32; MAX_PLAYERS];
+        for p in 0..players {
+            v[p] = 3 * self.scores[p];
+        }
+        if !self.over {
+            self.end_awards(s, |a| {
+                for p in 0..players {
+                    if a.winners & (1 << p) != 0 {
+                        v[p] += 3 * a.points;
+                    }
+                }
+            });
+        }
+        v
+    }
+
     /// The end-of-game scoring of a classic game as the board stands, without changing
     /// anything: `f` receives each award in the order `finish` gives them (every occupied
     /// road, city and monastery in root order, then fields, then goods majorities). The

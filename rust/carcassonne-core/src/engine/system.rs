@@ -9,8 +9,9 @@
 //! The engine still holds every system's state (`Game::sea`, `Game::friday`,
 //! `Game::ferries`); a system's hooks are the only turn-loop code that touches it.
 
-use crate::engine::game::{Game, IllegalMove, Joined, Move, Placement};
+use crate::engine::game::{EndScratch, Game, IllegalMove, Joined, Move, Placement};
 use crate::engine::rules::SystemKind;
+use crate::limits::MAX_PLAYERS;
 use crate::rng::Rng;
 use crate::systems::ferries::state::{FerryMoves, Movable};
 use crate::systems::south_seas::state::Spot;
@@ -72,6 +73,14 @@ pub(crate) trait RuleSystem: Sized + 'static {
         vec![(None, FerryMoves::NONE)]
     }
 
+    /// The ferry choices placement `p` of `tile` opens, known before it is played: the
+    /// lake tile, if it is one, and the ferries it lets move (The Ferries); None for a
+    /// system without them. A player choosing a whole move asks this; self-play asks
+    /// `choose_after_placing` instead, from the lookups the placement makes.
+    fn ferry_options(_game: &Game, _tile: u16, _p: Placement) -> Option<(Option<u16>, Movable)> {
+        None
+    }
+
     /// Self-play: the choices that follow the placement of `joined`'s tile, asked of
     /// `choose` (given the lake tile placed, if it is one, and the ferries it lets move)
     /// and written into `mv`. Nothing to choose by default.
@@ -94,6 +103,16 @@ pub(crate) trait RuleSystem: Sized + 'static {
 
     /// Final scoring, once the game is over.
     fn finish(game: &mut Game);
+
+    /// Drops the decisions pending when a game is ended early (`Game::end_now`).
+    fn drop_pending(_game: &mut Game) {}
+
+    /// Each player's score if the game ended now, in thirds of a point
+    /// (`Game::virtual_thirds` says what it counts); classic: the points so far and the
+    /// end-of-game awards of every unfinished feature.
+    fn virtual_thirds(game: &Game, s: &mut EndScratch) -> [i32; MAX_PLAYERS] {
+        game.classic_virtual_thirds(s)
+    }
 
     /// Points the current player would gain at once by placing tile `tile` (which fits)
     /// at `p`: `(without a meeple, extra gain for a meeple on segment i, legal meeple

@@ -1,16 +1,17 @@
 //! Virtual scores: what each player would score if the game ended now, from the same
-//! end-of-game scoring that ends a game (`Game::end_awards`, `Game::end_wares_roots`),
-//! read-only. The greedy player judges actions by them.
+//! end-of-game scoring that ends a game (each rule system's `RuleSystem::virtual_thirds`:
+//! `Game::end_awards`, `Game::end_wares_roots`), read-only. The greedy player judges
+//! actions by them.
 //!
 //! They are counted in thirds of a point so that South Seas wares stay exact: a ware is
 //! worth a third of a point at the end (`WARES_PER_POINT`), and rounding each player's
 //! wares down only at the very end keeps a ware gained now from being worth nothing.
 
-use crate::data::tileset::System;
 use crate::engine::game::{EndScratch, Game};
-use crate::engine::scoring::ScoreKind;
+use crate::engine::system::RuleSystem;
 use crate::limits::MAX_PLAYERS;
-use crate::systems::south_seas::state::{WARES_PER_POINT, feature_wares};
+use crate::systems::any::for_system;
+use crate::systems::south_seas::state::WARES_PER_POINT;
 
 impl Game {
     /// Each player's score if the game ended now, in thirds of a point (players beyond
@@ -37,46 +38,10 @@ impl Game {
         v
     }
 
-    /// `virtual_thirds` with reused buffers.
+    /// `virtual_thirds` with reused buffers: the rule system's own
+    /// (`RuleSystem::virtual_thirds`), looked up once.
     pub(crate) fn virtual_thirds_with(&self, s: &mut EndScratch) -> [i32; MAX_PLAYERS] {
-        let players = self.rules.players();
-        let mut v = [0i32; MAX_PLAYERS];
-        let south_seas = self.rules.system == System::SouthSeas;
-        for p in 0..players {
-            v[p] = 3 * self.scores[p];
-            if south_seas {
-                // Wares count at their exact value; a finished game's wares points are
-                // taken back out (the wares it evaluated at the end are held by now).
-                v[p] += self.sea.wares[p].iter().sum::<u32>() as i32;
-                if self.over {
-                    v[p] -= 3 * self.by_kind[p][ScoreKind::Wares as usize];
-                }
-            }
-        }
-        if self.over {
-            return v;
-        }
-        if south_seas {
-            self.end_wares_roots(&mut s.roots);
-            for &e in &s.roots {
-                let (winners, wares) = feature_wares(self.features.node(e));
-                let total = wares.iter().sum::<u32>() as i32;
-                for p in 0..players {
-                    if winners & (1 << p) != 0 {
-                        v[p] += total;
-                    }
-                }
-            }
-        } else {
-            self.end_awards(s, |a| {
-                for p in 0..players {
-                    if a.winners & (1 << p) != 0 {
-                        v[p] += 3 * a.points;
-                    }
-                }
-            });
-        }
-        v
+        for_system!(self.rules.kind(), S => S::virtual_thirds(self, s))
     }
 
     /// Ends the game now, as if the deck had run out after the last action: the
@@ -89,8 +54,7 @@ impl Game {
         }
         self.tile = None;
         self.next_draw = self.deck.len();
-        self.sea.phase = crate::systems::south_seas::state::Phase::Place;
-        self.sea.pending_markets.clear();
+        for_system!(self.rules.kind(), S => S::drop_pending(self));
         self.finish_now();
     }
 }

@@ -15,14 +15,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::tileset::System;
 use crate::engine::game::{Game, Move, Placement};
-use crate::engine::system::RuleSystem;
 use crate::play::action::Action;
 use crate::play::players::{Player, PlayerError, Scratch};
 use crate::rng::Rng;
 use crate::systems::any::for_system;
 use crate::systems::ferries::state::{FerryMove, FerryMoves, Movable, lake_ends, pairs};
 use crate::systems::south_seas::state::{Decision, Delivery, Phase};
-use greedy::{for_each_decision_value, greedy_decision, greedy_move};
+use greedy::{GreedyValues, for_each_decision_value, greedy_decision, greedy_move};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -64,8 +63,18 @@ impl Policy {
             Phase::Place,
             "choose_decision decides other phases"
         );
+        for_system!(game.rules().kind(), S => self.choose_move_as::<S>(game, rng, buf))
+    }
+
+    /// `choose_move` in a game of rule system `S`.
+    fn choose_move_as<S: GreedyValues>(
+        self,
+        game: &Game,
+        rng: &mut Rng,
+        buf: &mut Vec<Placement>,
+    ) -> Move {
         if self == Policy::Greedy {
-            return greedy_move(game, rng, buf);
+            return greedy_move::<S>(game, rng, buf);
         }
         let c = if game.board().is_map() {
             self.choose_placement::<true>(game, rng, buf)
@@ -74,11 +83,9 @@ impl Policy {
         };
         let p = c.placement;
         let mut mv = base_move(game, c);
-        if game.rules().ferries {
-            // Cannot fail: `random_placement` found the tile already.
-            let tile = game.tile().expect("game not over");
-            let movable = game.movable_ferries(p.cell, tile, p.rotation);
-            let lake = game.rules().tiles[tile as usize].lake.then_some(tile);
+        // Cannot fail: `random_placement` found the tile already.
+        let tile = game.tile().expect("game not over");
+        if let Some((lake, movable)) = S::ferry_options(game, tile, p) {
             (mv.ferry, mv.ferry_moves) = choose_ferries(game, lake, &movable, rng);
         }
         mv
@@ -95,7 +102,7 @@ impl Policy {
 
     /// `step` for a game of rule system `S` (`Policy::run` looks it up).
     #[inline(always)]
-    fn step_as<S: RuleSystem>(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>) {
+    fn step_as<S: GreedyValues>(self, game: &mut Game, rng: &mut Rng, buf: &mut Vec<Placement>) {
         if S::decision_pending(game) {
             let d = self.choose_decision(game, rng);
             game.decide_unchecked(d);
@@ -127,7 +134,7 @@ impl Policy {
     /// instructions per random base game, callgrind), while the `once` test costs two
     /// instructions per action.
     #[inline(never)]
-    fn run_as<S: RuleSystem>(
+    fn run_as<S: GreedyValues>(
         self,
         game: &mut Game,
         rng: &mut Rng,
@@ -143,7 +150,7 @@ impl Policy {
     }
 
     /// The random player's placement and meeple choice (the greedy player chooses whole
-    /// moves, `greedy_move`, before this is reached). Kept as the one out-of-line call
+    /// moves, `greedy_placement`, before this is reached). Kept as the one out-of-line call
     /// of the random loop, with the signature it always had: the random player's
     /// instruction count depends on how this is compiled. `ON_MAP`: the board is a map's
     /// (see `Board::across`), decided by the caller once per move, so the open grid's
@@ -155,9 +162,9 @@ impl Policy {
         rng: &mut Rng,
         buf: &mut Vec<Placement>,
     ) -> Choice {
-        match (self, game.rules().system) {
-            (Policy::Random, _) => random_placement::<ON_MAP>(game, rng),
-            (Policy::Greedy, _) => greedy_placement(game, rng, buf),
+        match self {
+            Policy::Random => random_placement::<ON_MAP>(game, rng),
+            Policy::Greedy => greedy_placement(game, rng, buf),
         }
     }
 
@@ -475,7 +482,7 @@ fn random_placement<const ON_MAP: bool>(game: &Game, rng: &mut Rng) -> Choice {
 /// for `greedy_ferries` (`step` asks for them once the tile is down).
 #[inline(never)]
 fn greedy_placement(game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Choice {
-    let mv = greedy_move(game, rng, buf);
+    let mv = for_system!(game.rules().kind(), S => greedy_move::<S>(game, rng, buf));
     GREEDY_FERRIES.with(|f| f.set((mv.ferry, mv.ferry_moves)));
     Choice {
         placement: Placement {

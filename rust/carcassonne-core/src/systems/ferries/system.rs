@@ -22,6 +22,11 @@ impl RuleSystem for Ferries {
         game.ferry_choices(p)
     }
 
+    fn ferry_options(game: &Game, tile: u16, p: Placement) -> Option<(Option<u16>, Movable)> {
+        let lake = game.rules().tiles[tile as usize].lake.then_some(tile);
+        Some((lake, game.movable_ferries(p.cell, tile, p.rotation)))
+    }
+
     fn choose_after_placing(
         game: &Game,
         mv: &mut Move,

@@ -3,9 +3,10 @@
 //! phases of steps 3 and 4, the ships and Friday (decisions S-3..S-8).
 
 use crate::data::tileset::MAX_SEGMENTS;
-use crate::engine::game::{Game, IllegalMove, Joined, Move, Placement};
+use crate::engine::game::{EndScratch, Game, IllegalMove, Joined, Move, Placement};
 use crate::engine::rules::SystemKind;
 use crate::engine::system::RuleSystem;
+use crate::limits::MAX_PLAYERS;
 use crate::rng::Rng;
 use crate::systems::south_seas::state::{Phase, Spot};
 
@@ -16,6 +17,15 @@ pub struct SouthSeas;
 impl RuleSystem for SouthSeas {
     const KIND: SystemKind = SystemKind::SouthSeas;
     const WATCHES_OCCUPIED: bool = true;
+
+    fn drop_pending(game: &mut Game) {
+        game.sea.phase = Phase::Place;
+        game.sea.pending_markets.clear();
+    }
+
+    fn virtual_thirds(game: &Game, s: &mut EndScratch) -> [i32; MAX_PLAYERS] {
+        game.sea_virtual_thirds(s)
+    }
 
     fn init(game: &mut Game) {
         game.sea.pile = (0..game.rules.ships.len() as u16).collect();

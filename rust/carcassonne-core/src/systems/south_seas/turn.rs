@@ -9,8 +9,9 @@
 //! `Delivery` or none (`Game::deliver`).
 
 use crate::data::tileset::FeatureKind;
-use crate::engine::game::{Game, IllegalMove};
+use crate::engine::game::{EndScratch, Game, IllegalMove};
 use crate::engine::scoring::ScoreKind;
+use crate::limits::MAX_PLAYERS;
 use crate::systems::south_seas::state::{
     Decision, Delivery, DeliveryMemo, FISH, Phase, SeaEvent, SeaState, Spot, feature_wares,
     wares_points,
@@ -622,6 +623,35 @@ impl Game {
             self.scores[p] += points;
             self.by_kind[p][ScoreKind::Wares as usize] += points;
         }
+    }
+
+    /// South Seas virtual scores (`RuleSystem::virtual_thirds`): three times the points
+    /// so far, the wares held at their exact value (a finished game's wares points taken
+    /// back out: it holds the wares it evaluated at the end by then), and for a game not
+    /// over the wares of every unfinished occupied feature to its majority.
+    pub(crate) fn sea_virtual_thirds(&self, s: &mut EndScratch) -> [i32; MAX_PLAYERS] {
+        let players = self.rules.players();
+        let mut v = [0i32; MAX_PLAYERS];
+        for p in 0..players {
+            v[p] = 3 * self.scores[p] + self.sea.wares[p].iter().sum::<u32>() as i32;
+            if self.over {
+                v[p] -= 3 * self.by_kind[p][ScoreKind::Wares as usize];
+            }
+        }
+        if self.over {
+            return v;
+        }
+        self.end_wares_roots(&mut s.roots);
+        for &e in &s.roots {
+            let (winners, wares) = feature_wares(self.features.node(e));
+            let total = wares.iter().sum::<u32>() as i32;
+            for p in 0..players {
+                if winners & (1 << p) != 0 {
+                    v[p] += total;
+                }
+            }
+        }
+        v
     }
 
     /// The features the final evaluation gives wares for, into `roots`: only features

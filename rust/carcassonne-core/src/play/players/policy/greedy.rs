@@ -19,19 +19,29 @@
 //! 3), a completed market (South Seas: ships are handed out). Decisions after the
 //! placement are few: deliveries are valued directly (ship points less the wares paid),
 //! the others on a copy. Tests check every value against playing the action on a copy.
+//!
+//! The valuation is compiled once per rule system (`GreedyValues`, a `RuleSystem` with
+//! the player's own questions): the classic parts are here as its defaults, South Seas'
+//! and The Ferries' in `greedy/south_seas.rs` and `greedy/ferries.rs`.
 
 use std::cell::RefCell;
 
-use crate::data::tileset::{FeatureKind, MAX_SEGMENTS, System};
+mod ferries;
+mod south_seas;
+
+use crate::data::tileset::{FeatureKind, MAX_SEGMENTS};
 use crate::engine::game::{EndScratch, Game, Groups, Move, Placement, goods_majorities};
 use crate::engine::scoring::{
     FIELD_POINTS_PER_CITY, GOODS_MAJORITY_POINTS, edge_feature_points, majority, monastery_points,
 };
+use crate::engine::system::RuleSystem;
 use crate::limits::MAX_PLAYERS;
 use crate::play::action::Action;
 use crate::rng::Rng;
+use crate::systems::any::for_system;
+use crate::systems::classic::Classic;
 use crate::systems::ferries::state::FerryMoves;
-use crate::systems::south_seas::state::{Decision, Phase, feature_wares};
+use crate::systems::south_seas::state::{Decision, Phase};
 use crate::topology::RING_DELTA;
 
 /// A candidate move, as the evaluation lists it.
@@ -98,6 +108,7 @@ pub(crate) struct Work {
 }
 
 impl Work {
+    #[inline]
     fn forget(&mut self) {
         for (_, v) in self
             .field_cities
@@ -152,20 +163,64 @@ fn played(game: &Game, w: &mut Work, action: Action) -> i32 {
 }
 
 /// Calls `f(candidate, lead after it)` for every legal move of the current player (the
-/// "place" phase of a game not over); `buf` is scratch space.
+/// "place" phase of a game not over); `buf` is scratch space. Looks the rule system up:
+/// `move_values` is compiled once per system.
 pub(crate) fn for_each_move_value(
     game: &Game,
     buf: &mut Vec<Placement>,
     mut f: impl FnMut(Candidate, i32),
 ) {
+    for_system!(game.rules().kind(), S => for_each_move_value_as::<S>(game, buf, &mut f))
+}
+
+/// `for_each_move_value` in a game of rule system `S`.
+pub(crate) fn for_each_move_value_as<S: GreedyValues>(
+    game: &Game,
+    buf: &mut Vec<Placement>,
+    f: &mut impl FnMut(Candidate, i32),
+) {
     WORK.with(|w| {
         // Cannot fail: the work is borrowed only here, and nothing below calls back in.
         let mut w = w.borrow_mut();
-        move_values(game, &mut w, buf, &mut f);
+        move_values::<S>(game, &mut w, buf, f);
     });
 }
 
-fn move_values(
+/// What the greedy valuation asks of a rule system beyond the classic parts (the
+/// defaults): its own moves' values. Each system's part is in `greedy/<system>.rs`.
+pub(crate) trait GreedyValues: RuleSystem {
+    /// Prepares the values that are the same for every placement of `tile` (South Seas:
+    /// the wares of its segments, the islanders that may be taken back and the change
+    /// each makes), given the virtual thirds `before` the move.
+    fn prepare(_game: &Game, _w: &mut Work, _tile: u16, _before: &[i32; MAX_PLAYERS]) {}
+
+    /// Whether the moves of placement `p` reach further than the valuation works out,
+    /// so that they are played on a copy (The Ferries: ferry choices).
+    fn plays_out(_game: &Game, _tile: u16, _p: Placement) -> bool {
+        false
+    }
+
+    /// Calls `f` with the lead after each move of placement `p` (its feature groups
+    /// `g`, the meeple segments `options`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn placement_values(
+        game: &Game,
+        w: &mut Work,
+        tile: u16,
+        p: Placement,
+        g: &Groups,
+        options: u16,
+        before: &[i32; MAX_PLAYERS],
+        f: &mut impl FnMut(Candidate, i32),
+    ) {
+        classic_values(game, w, tile, p, g, options, before, f);
+    }
+}
+
+impl GreedyValues for Classic {}
+
+fn move_values<S: GreedyValues>(
     game: &Game,
     w: &mut Work,
     buf: &mut Vec<Placement>,
@@ -177,51 +232,17 @@ fn move_values(
     w.forget();
     let rules = game.rules().clone();
     let player = game.current_player();
-    let before = game.virtual_thirds_with(&mut w.end);
-    let south_seas = rules.system == System::SouthSeas;
+    let before = S::virtual_thirds(game, &mut w.end);
     w.retrievable.clear();
     w.back.clear();
     w.back_lead.clear();
-    for (x, seg) in w
-        .seg_wares
-        .iter_mut()
-        .zip(&rules.tiles[tile as usize].segments)
-    {
-        *x = seg.goods.iter().map(|g| *g as i32).sum();
-    }
-    if south_seas && game.may_retrieve() {
-        let feats = game.features();
-        for e in game.islanders_of(player) {
-            let root = feats.find(e);
-            let n = feats.node(root);
-            let mut d = [0i32; MAX_PLAYERS];
-            // Markets give nothing at the end.
-            if n.kind != FeatureKind::Market {
-                let (winners, goods) = feature_wares(n);
-                let v = goods.iter().sum::<u32>() as i32;
-                let mut m = n.meeples;
-                m[player] -= 1;
-                give(&mut d, majority(&m), v);
-                give(&mut d, winners, -v);
-            }
-            w.retrievable.push((e, root));
-            w.back.push(d);
-            let mut t = before;
-            for q in 0..MAX_PLAYERS {
-                t[q] += d[q];
-            }
-            w.back_lead.push(lead(&t, player, rules.players()));
-        }
-    }
-    let lake = rules.tiles[tile as usize].lake;
+    S::prepare(game, w, tile, &before);
     for &p in buf.iter() {
-        let ferry_choice =
-            rules.ferries && (lake || game.movable_ferries(p.cell, tile, p.rotation).len > 0);
         // Covering a small town changes the bonus of every road beside it.
         let covers_town =
             rules.town_road_bonus && game.board().map().is_some_and(|m| m.town[p.cell as usize]);
-        if ferry_choice || covers_town {
-            play_out(game, w, tile, p, f);
+        if covers_town || S::plays_out(game, tile, p) {
+            play_out::<S>(game, w, tile, p, f);
             continue;
         }
         let g = game.groups(p.cell, tile, p.rotation);
@@ -230,27 +251,19 @@ fn move_values(
         } else {
             0
         };
-        if south_seas {
-            sea_values(game, w, tile, p, &g, options, &before, f);
-        } else {
-            classic_values(game, w, tile, p, &g, options, &before, f);
-        }
+        S::placement_values(game, w, tile, p, &g, options, &before, f);
     }
 }
 
 /// Every move of placement `p`, played on a copy.
-fn play_out(
+fn play_out<S: RuleSystem>(
     game: &Game,
     w: &mut Work,
     tile: u16,
     p: Placement,
     f: &mut impl FnMut(Candidate, i32),
 ) {
-    let choices = if game.rules().ferries {
-        game.ferry_choices(p)
-    } else {
-        vec![(None, FerryMoves::NONE)]
-    };
+    let choices = S::placement_choices(game, p);
     let options = game.meeple_options_unchecked(tile, p);
     let mut islander: Vec<(Option<u8>, Option<u32>)> = vec![(None, None)];
     islander.extend(
@@ -273,6 +286,7 @@ fn play_out(
 }
 
 /// The roots of the features the group of segment `rep` joins (distinct), into `out`.
+#[inline(never)]
 fn group_roots(g: &Groups, rep: usize, out: &mut Vec<u32>) {
     out.clear();
     let c = &g.contacts;
@@ -284,6 +298,7 @@ fn group_roots(g: &Groups, rep: usize, out: &mut Vec<u32>) {
 }
 
 /// The memoised list of `key` in `memo`, made by `make` on first use.
+#[inline(always)]
 fn memo<'m>(
     memo: &'m mut Vec<(u32, Vec<u32>)>,
     spare: &mut Vec<Vec<u32>>,
@@ -323,6 +338,7 @@ fn city_fields(game: &Game, root: u32, out: &mut Vec<u32>) {
 }
 
 /// Classic placement `p`: the lead after each of its moves.
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn classic_values(
     game: &Game,
@@ -499,6 +515,9 @@ fn classic_values(
 /// Fields: the fields the tile joins are valued merged (the cities they border, the
 /// cities the tile completes among them), and every other occupied field bordering a
 /// city the tile completes gains that city.
+// Inlined into the classic valuation, as it was before the valuation was split by rule
+// system: called out of line it cost the greedy base game 2.5% more instructions.
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn fields(
     game: &Game,
@@ -611,135 +630,6 @@ fn fields(
     }
 }
 
-/// South Seas placement `p`: the lead after each of its moves.
-#[allow(clippy::too_many_arguments)]
-fn sea_values(
-    game: &Game,
-    w: &mut Work,
-    tile: u16,
-    p: Placement,
-    g: &Groups,
-    options: u16,
-    before: &[i32; MAX_PLAYERS],
-    f: &mut impl FnMut(Candidate, i32),
-) {
-    let rules = game.rules();
-    let def = &rules.tiles[tile as usize];
-    let feats = game.features();
-    let player = game.current_player();
-    let players = rules.players();
-    let nseg = def.segments.len();
-    let market = rules.monastery[tile as usize];
-    // A market completed this turn hands out ships: played on a copy (rare).
-    let board = game.board();
-    let completes_watched = game.sea().watched_markets.iter().any(|&(mx, my, _)| {
-        let (x, y) = board.xy(p.cell);
-        (mx - x).abs() <= 1
-            && (my - y).abs() <= 1
-            && board
-                .cell(mx, my)
-                .is_some_and(|cell| game.ring_complete(cell, Some(p.cell)))
-    });
-    let own_market =
-        market.is_some_and(|m| options & (1 << m) != 0) && game.ring_complete(p.cell, None);
-    if completes_watched || own_market {
-        play_out(game, w, tile, p, f);
-        return;
-    }
-    // Per group of the tile (by representative): its segments, the wares and islanders
-    // of the merged feature, and whether it joins an occupied feature.
-    let c = &g.contacts;
-    let mut wares = [0i32; MAX_SEGMENTS];
-    for i in 0..nseg {
-        wares[g.group[i] as usize] += w.seg_wares[i];
-    }
-    let mut meeples = [[0u8; MAX_PLAYERS]; MAX_SEGMENTS];
-    let mut occupied = 0u16;
-    // Wares (thirds of a point each) per player without an islander.
-    let mut base = [0i32; MAX_PLAYERS];
-    let mut seen = [u32::MAX; 12];
-    for k in 0..c.n {
-        let r = c.root[k];
-        if seen[..k].contains(&r) {
-            continue;
-        }
-        seen[k] = r;
-        let rep = g.group[c.seg[k] as usize] as usize;
-        let n = feats.node(r);
-        let (winners, goods) = feature_wares(n);
-        let v = goods.iter().sum::<u32>() as i32;
-        wares[rep] += v;
-        if n.meeple_total > 0 {
-            occupied |= 1 << rep;
-            give(&mut base, winners, -v);
-            for q in 0..MAX_PLAYERS {
-                meeples[rep][q] += n.meeples[q];
-            }
-        }
-    }
-    let market_bit = market.map_or(0, |m| 1u16 << m);
-    let mut reps = occupied & !market_bit;
-    while reps != 0 {
-        let rep = reps.trailing_zeros() as usize;
-        reps &= reps - 1;
-        give(&mut base, majority(&meeples[rep]), wares[rep]);
-    }
-    let mut total = *before;
-    for q in 0..players {
-        total[q] += base[q];
-    }
-    f(Candidate::new(p, None, None), lead(&total, player, players));
-    // An islander on segment i: the merged feature's majority with it.
-    let mut opts = options & !market_bit;
-    while opts != 0 {
-        let i = opts.trailing_zeros() as usize;
-        opts &= opts - 1;
-        let rep = g.group[i] as usize;
-        let mut m = meeples[rep];
-        m[player] += 1;
-        let mut t = total;
-        give(&mut t, majority(&m), wares[rep]);
-        give(&mut t, majority(&meeples[rep]), -wares[rep]);
-        f(
-            Candidate::new(p, Some(i as u8), None),
-            lead(&t, player, players),
-        );
-    }
-    // A merchant on the tile's market (which it does not complete) gives nothing now.
-    if options & market_bit != 0 {
-        f(
-            Candidate::new(p, market, None),
-            lead(&total, player, players),
-        );
-    }
-    // An islander taken back: its feature's majority without it; a feature the tile
-    // joins is valued merged.
-    for k in 0..w.retrievable.len() {
-        let (e, root) = w.retrievable[k];
-        let mut t = total;
-        if occupied == 0 {
-            // Its feature is not among those the tile joins (they hold no islander).
-            f(Candidate::new(p, None, Some(e)), w.back_lead[k]);
-            continue;
-        }
-        match (0..c.n).find(|j| c.root[*j] == root) {
-            Some(j) => {
-                let rep = g.group[c.seg[j] as usize] as usize;
-                let mut m = meeples[rep];
-                m[player] -= 1;
-                give(&mut t, majority(&m), wares[rep]);
-                give(&mut t, majority(&meeples[rep]), -wares[rep]);
-            }
-            None => {
-                for q in 0..players {
-                    t[q] += w.back[k][q];
-                }
-            }
-        }
-        f(Candidate::new(p, None, Some(e)), lead(&t, player, players));
-    }
-}
-
 /// Calls `f(decision, lead after it)` for every legal decision of the decider (a phase
 /// other than "place", game not over).
 pub(crate) fn for_each_decision_value(game: &Game, mut f: impl FnMut(Decision, i32)) {
@@ -771,11 +661,15 @@ pub(crate) fn for_each_decision_value(game: &Game, mut f: impl FnMut(Decision, i
 }
 
 /// The greedy move: the best lead after it, ties uniform.
-pub(crate) fn greedy_move(game: &Game, rng: &mut Rng, buf: &mut Vec<Placement>) -> Move {
+pub(crate) fn greedy_move<S: GreedyValues>(
+    game: &Game,
+    rng: &mut Rng,
+    buf: &mut Vec<Placement>,
+) -> Move {
     let mut best = i32::MIN;
     let mut ties = 0u32;
     let mut chosen = None;
-    for_each_move_value(game, buf, |c, v| {
+    for_each_move_value_as::<S>(game, buf, &mut |c, v| {
         if v > best {
             best = v;
             ties = 1;
