@@ -549,3 +549,41 @@ fn feature_totals_do_not_overflow() {
     assert_eq!(f.node(root).meeple_total, 0);
     assert_eq!(f.meeples_on(FeatureKind::Field), 0);
 }
+
+/// A game without lake tiles refuses a move's ferry parts with The Ferries' own errors
+/// (`RuleSystem::check_ferry_parts`: the classic and South Seas default), for a move
+/// that is legal without them.
+#[test]
+fn ferry_parts_without_ferries_are_refused_by_name() {
+    use carcassonne_core::IllegalMove;
+    for rules in [classic(), south_seas()] {
+        let g = Game::shuffled(rules, 5, 0);
+        let mv = g.legal_moves()[0];
+        assert_eq!(g.check(mv), Ok(()));
+        let tile = g.rules().tiles[g.tile().unwrap() as usize].id.clone();
+        let with_ferry = Move {
+            ferry: Some((0, 1)),
+            ..mv
+        };
+        assert_eq!(g.check(with_ferry), Err(IllegalMove::NotALake { tile }));
+        let at = |x: i16| FerryMove {
+            x,
+            y: 0,
+            a: 0,
+            b: 1,
+        };
+        let unordered = Move {
+            ferry_moves: FerryMoves::from_slice(&[at(2), at(1)]).unwrap(),
+            ..mv
+        };
+        assert_eq!(g.check(unordered), Err(IllegalMove::FerryMovesUnordered));
+        let one = Move {
+            ferry_moves: FerryMoves::from_slice(&[at(3)]).unwrap(),
+            ..mv
+        };
+        assert_eq!(
+            g.check(one),
+            Err(IllegalMove::FerryNotMovable { x: 3, y: 0 })
+        );
+    }
+}

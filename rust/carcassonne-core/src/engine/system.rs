@@ -61,6 +61,20 @@ pub(crate) trait RuleSystem: Sized + 'static {
         Err(IllegalMove::NotSouthSeas)
     }
 
+    /// Checks a move's ferry parts (the new ferry of a lake tile, the ferry moves) for
+    /// `tile` placed at `cell`; a system without ferries refuses any
+    /// (`Game::refuse_ferry_parts`).
+    fn check_ferry_parts(game: &Game, mv: Move, _cell: u32, tile: u16) -> Result<(), IllegalMove> {
+        game.refuse_ferry_parts(mv, tile)
+    }
+
+    /// Takes the current player's islander on element `e` back (a move's `retrieve`
+    /// part, which only a system whose `check_retrieve` accepts it plays).
+    #[inline(always)]
+    fn take_back(_game: &mut Game, _e: u32) {
+        debug_assert!(false, "{:?} takes nothing back", Self::KIND);
+    }
+
     /// The islanders the current player may take back instead of placing one, as listed
     /// with every placement by `legal_moves`.
     fn retrievable(_game: &Game) -> Vec<Spot> {

@@ -314,7 +314,7 @@ impl Game {
         if let Some(spot) = mv.retrieve {
             S::check_retrieve(self, spot, mv.meeple)?;
         }
-        self.check_ferries(mv, cell, tile)
+        S::check_ferry_parts(self, mv, cell, tile)
     }
 
     /// Every legal move (`Game::legal_moves`).
@@ -416,7 +416,7 @@ impl Game {
             S::on_meeple_placed(self, first + seg as u32);
         }
         if let Some(e) = retrieved {
-            self.take_back(self.current, e);
+            S::take_back(self, e);
         }
         joined
     }

@@ -1,7 +1,7 @@
 //! `Ferries` as a `RuleSystem`: classic Carcassonne plus the ferry choices of a turn (a
 //! new ferry on a lake tile, ferry moves; decisions F-1..F-5) and the roads they join.
 
-use crate::engine::game::{Game, Joined, Move, Placement};
+use crate::engine::game::{Game, IllegalMove, Joined, Move, Placement};
 use crate::engine::rules::SystemKind;
 use crate::engine::system::RuleSystem;
 use crate::systems::ferries::state::{FerryMoves, Movable};
@@ -20,6 +20,10 @@ impl RuleSystem for Ferries {
 
     fn placement_choices(game: &Game, p: Placement) -> Vec<(Option<(u8, u8)>, FerryMoves)> {
         game.ferry_choices(p)
+    }
+
+    fn check_ferry_parts(game: &Game, mv: Move, cell: u32, tile: u16) -> Result<(), IllegalMove> {
+        game.check_ferries(mv, cell, tile)
     }
 
     fn ferry_options(game: &Game, tile: u16, p: Placement) -> Option<(Option<u16>, Movable)> {

@@ -7,11 +7,79 @@
 //! is rebuilt from its members (a road is a few dozen segments at most) and the remaining
 //! links are applied again. Games without lake tiles never reach this module.
 
-use crate::engine::game::{Game, Move};
-use crate::systems::ferries::state::{FerryLink, MAX_FERRY_MOVES, Movable};
+use crate::engine::game::{Game, IllegalMove, Move};
+use crate::systems::ferries::state::{FerryLink, MAX_FERRY_MOVES, Movable, lake_ends};
 use crate::topology::EdgeKind;
 
 impl Game {
+    /// The Ferries part of a move: the new ferry (lake tiles) and the ferry moves.
+    pub(crate) fn check_ferries(&self, mv: Move, cell: u32, tile: u16) -> Result<(), IllegalMove> {
+        let def = &self.rules.tiles[tile as usize];
+        match (def.lake, mv.ferry) {
+            (true, None) => {
+                return Err(IllegalMove::FerryMissing {
+                    tile: def.id.clone(),
+                });
+            }
+            (false, Some(_)) => {
+                return Err(IllegalMove::NotALake {
+                    tile: def.id.clone(),
+                });
+            }
+            (true, Some((a, b))) => {
+                let ends = lake_ends(&self.rules, tile);
+                if a >= b || b >= 16 || ends & (1 << a) == 0 || ends & (1 << b) == 0 {
+                    return Err(IllegalMove::BadFerryEnds {
+                        tile: def.id.clone(),
+                        a,
+                        b,
+                    });
+                }
+            }
+            (false, None) => {}
+        }
+        let moves = mv.ferry_moves.as_slice();
+        if moves.is_empty() {
+            return Ok(());
+        }
+        if moves
+            .windows(2)
+            .any(|w| (w[0].x, w[0].y) >= (w[1].x, w[1].y))
+        {
+            return Err(IllegalMove::FerryMovesUnordered);
+        }
+        let movable = self.movable_ferries(cell, tile, mv.rotation);
+        for m in moves {
+            let Some(&f) = movable.as_slice().iter().find(|f| {
+                let p = &self.board.placed[self.ferries[**f].placed as usize];
+                (p.x, p.y) == (m.x as i32, m.y as i32)
+            }) else {
+                return Err(IllegalMove::FerryNotMovable {
+                    x: m.x as i32,
+                    y: m.y as i32,
+                });
+            };
+            let link = self.ferries[f];
+            let lake = self.board.placed[link.placed as usize].tile;
+            let ends = lake_ends(&self.rules, lake);
+            if m.a >= m.b || m.b >= 16 || ends & (1 << m.a) == 0 || ends & (1 << m.b) == 0 {
+                let tile = self.rules.tiles[lake as usize].id.clone();
+                return Err(IllegalMove::BadFerryEnds {
+                    tile,
+                    a: m.a,
+                    b: m.b,
+                });
+            }
+            if (m.a, m.b) == (link.a, link.b) {
+                return Err(IllegalMove::FerryNotMoved {
+                    x: m.x as i32,
+                    y: m.y as i32,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Index of the ferry standing at road end `seg` of placed tile `placed`, if any.
     pub fn ferry_at_end(&self, placed: u16, seg: u8) -> Option<usize> {
         self.ferries()

@@ -18,6 +18,11 @@ impl RuleSystem for SouthSeas {
     const KIND: SystemKind = SystemKind::SouthSeas;
     const WATCHES_OCCUPIED: bool = true;
 
+    #[inline(always)]
+    fn take_back(game: &mut Game, e: u32) {
+        game.take_back(game.current, e);
+    }
+
     fn drop_pending(game: &mut Game) {
         game.sea.phase = Phase::Place;
         game.sea.pending_markets.clear();
