@@ -7,11 +7,59 @@
 //! is rebuilt from its members (a road is a few dozen segments at most) and the remaining
 //! links are applied again. Games without lake tiles never reach this module.
 
-use crate::engine::game::{Game, IllegalMove, Move};
-use crate::systems::ferries::state::{FerryLink, MAX_FERRY_MOVES, Movable, lake_ends};
+use crate::engine::game::{Game, IllegalMove, Move, Placement};
+use crate::systems::ferries::state::{
+    FerryLink, FerryMoves, MAX_FERRY_MOVES, Movable, lake_ends, pairs,
+};
 use crate::topology::EdgeKind;
 
 impl Game {
+    /// Every way to make the ferry choices of placing the current tile at `p`: the new
+    /// ferry (lake tiles) times, for each movable ferry, staying or each other pair. None
+    /// when the game is over or the tile does not fit at `p`.
+    pub fn ferry_choices(&self, p: Placement) -> Vec<(Option<(u8, u8)>, FerryMoves)> {
+        let Some(tile) = self.fitting(p) else {
+            return Vec::new();
+        };
+        let new_ferries: Vec<Option<(u8, u8)>> = if self.rules.tiles[tile as usize].lake {
+            pairs(lake_ends(&self.rules, tile)).map(Some).collect()
+        } else {
+            vec![None]
+        };
+        let mut moves = vec![FerryMoves::NONE];
+        let movable = self.movable_ferries(p.cell, tile, p.rotation);
+        let mut order: Vec<usize> = movable.as_slice().to_vec();
+        order.sort_by_key(|f| {
+            let q = &self.board.placed[self.ferries[*f].placed as usize];
+            (q.x, q.y)
+        });
+        for f in order {
+            let link = self.ferries[f];
+            let q = &self.board.placed[link.placed as usize];
+            let mut next = Vec::new();
+            for m in &moves {
+                next.push(*m);
+                for (a, b) in pairs(lake_ends(&self.rules, q.tile)) {
+                    if (a, b) != (link.a, link.b) {
+                        let mut with = *m;
+                        with.push(crate::systems::ferries::state::FerryMove {
+                            x: q.x as i16,
+                            y: q.y as i16,
+                            a,
+                            b,
+                        });
+                        next.push(with);
+                    }
+                }
+            }
+            moves = next;
+        }
+        new_ferries
+            .iter()
+            .flat_map(|n| moves.iter().map(move |m| (*n, *m)))
+            .collect()
+    }
+
     /// The Ferries part of a move: the new ferry (lake tiles) and the ferry moves.
     pub(crate) fn check_ferries(&self, mv: Move, cell: u32, tile: u16) -> Result<(), IllegalMove> {
         let def = &self.rules.tiles[tile as usize];
