@@ -107,3 +107,23 @@ def test_python_legal_moves(benchmark: Any, base_rules: Rules) -> None:
         game.play(game.legal_moves()[0])
     moves = benchmark(game.legal_moves)
     assert moves == sorted(set(moves))
+
+
+@pytest.fixture(scope="module")
+def finished_record() -> str:
+    game = Game(Rules(), seed=3)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    return game.to_json()
+
+
+def test_game_to_json(benchmark: Any, finished_record: str) -> None:
+    game = Game.from_json(finished_record)
+    assert benchmark(game.to_json) == finished_record
+
+
+def test_game_from_json(benchmark: Any, finished_record: str) -> None:
+    # Replayed through the checked play; the rules are validated once (Rules::shared) and
+    # shared by later loads of the same spec. Issue 24: within 5 times to_json.
+    game = benchmark(Game.from_json, finished_record)
+    assert game.to_json() == finished_record and game.is_over

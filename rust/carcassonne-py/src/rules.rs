@@ -225,8 +225,10 @@ impl Rules {
         }
         let spec: RulesSpec = serde_json::from_str(text)
             .map_err(|e| RulesError::new_err(message(format!("not a valid rules JSON: {e}"))))?;
+        // Shared with earlier loads of the same spec: unpickling in a study's workers
+        // validates each configuration once.
         Ok(Rules {
-            inner: Arc::new(CoreRules::new(spec).map_err(rules_err)?),
+            inner: CoreRules::shared(&spec).map_err(rules_err)?,
         })
     }
     pub(crate) fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -6,6 +6,8 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::board::map_board::{Geometry, MapBoard};
@@ -1047,6 +1049,33 @@ impl Rules {
             (System::Classic, true) => SystemKind::Ferries,
             (System::Classic, false) => SystemKind::Classic,
         }
+    }
+
+    /// The validated rules of `spec`, shared with earlier calls: the last few specs
+    /// validated here are kept with their rules, so that loading many records of the same
+    /// rules (`Game::from_json`) validates them once (validation reads and checks every
+    /// data file, about 200 µs for the base game; a record replays in far less). A spec
+    /// holds the text of each user file, not its path alone, so equal specs always give
+    /// equal rules.
+    pub fn shared(spec: &RulesSpec) -> Result<Arc<Rules>, RulesError> {
+        use std::sync::{Mutex, PoisonError};
+        /// How many specs are kept: a few configurations in one process at a time.
+        const KEPT: usize = 8;
+        static VALIDATED: Mutex<Vec<(RulesSpec, Arc<Rules>)>> = Mutex::new(Vec::new());
+        // A panic elsewhere while the list was held leaves it whole (pushes and removes
+        // only): a poisoned lock is still usable.
+        let lock = || VALIDATED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, rules)) = lock().iter().find(|(s, _)| s == spec) {
+            return Ok(rules.clone());
+        }
+        // Validated without the lock held: other threads load their records meanwhile.
+        let rules = Arc::new(Rules::new(spec.clone())?);
+        let mut kept = lock();
+        if kept.len() >= KEPT {
+            kept.remove(0);
+        }
+        kept.push((spec.clone(), rules.clone()));
+        Ok(rules)
     }
 
     /// Maps: the small-town variants played (1 extra turn, 2 penalty, 3 road bonus),

@@ -180,7 +180,7 @@ impl Game {
         }
         let rules = match rules {
             Some(r) if r.spec == record.rules => r,
-            _ => Arc::new(Rules::new(record.rules.clone()).map_err(RecordError::Rules)?),
+            _ => Rules::shared(&record.rules).map_err(RecordError::Rules)?,
         };
         let deck = rules
             .deck_from_ids(&record.deck)
