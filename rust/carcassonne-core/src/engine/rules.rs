@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 use crate::board::map_board::{Geometry, MapBoard};
 pub use crate::data::DataSource;
 use crate::data::map::{join_maps, parse_map};
-use crate::data::tileset::{FeatureKind, Shape, System, TileDef, parse_tileset, printed_tile};
+use crate::data::tileset::{
+    FeatureKind, Segment, Shape, System, TileDef, parse_tileset, printed_tile,
+};
 use crate::data::{DataError, DataKind, SourceError, source_text};
 use crate::quote::quote;
 use crate::systems::south_seas::friday_tiles::{FridayTile, parse_friday};
@@ -511,6 +513,162 @@ fn full_order<S: AsRef<str>>(
 /// How many of one symbol a segment carries.
 type SymbolCount = fn(&crate::data::tileset::Segment) -> u64;
 
+/// The tiles of every set of `spec`, in order (with the counts of its edition of The
+/// Ferries), their index by full id and the rule system they share; mixed systems,
+/// duplicate ids and too many kinds are refused. The sets' reconstruction notes are
+/// added to `reconstructions`.
+#[allow(clippy::type_complexity)]
+fn load_tile_sets(
+    spec: &RulesSpec,
+    reconstructions: &mut Vec<(String, String)>,
+) -> Result<(Vec<TileDef>, HashMap<String, u16>, System), RulesError> {
+    let mut tiles: Vec<TileDef> = Vec::new();
+    // Tile index by full id, also the duplicate check. (An index past u16 is never
+    // used: more than MAX_DECK + 1 tiles are refused below, after each set.)
+    let mut tile_ids: HashMap<String, u16> = HashMap::new();
+    let mut system = None;
+    for source in &spec.tile_sets {
+        let set = load(source, DataKind::Tiles, parse_tileset)?;
+        if system.is_some_and(|s| s != set.system) {
+            return Err(RulesError::MixedSystems);
+        }
+        system = Some(set.system);
+        if let Some(text) = &set.reconstruction {
+            reconstructions.push((
+                format!("{} (tiles)", source.label()),
+                text.trim().to_string(),
+            ));
+        }
+        for mut t in set.tiles {
+            if let Some((_, c)) = t
+                .edition_counts
+                .iter()
+                .find(|(e, _)| *e == spec.ferries_edition)
+            {
+                t.count = *c;
+            }
+            if tile_ids.insert(t.id.clone(), tiles.len() as u16).is_some() {
+                return Err(RulesError::DuplicateTile(t.id));
+            }
+            tiles.push(t);
+        }
+        // Every tile has at least one copy, so more kinds than this make too large a
+        // deck; checked per set, so a spec listing a million sets stops early (and tile
+        // indices stay far inside u16).
+        if tiles.len() > MAX_DECK + 1 {
+            return Err(RulesError::DeckTooLarge(tiles.len() as u64 - 1));
+        }
+    }
+    Ok((tiles, tile_ids, system.unwrap_or_default()))
+}
+
+/// What South Seas adds to the rules: the ship set with each ship's payments and the
+/// table of what affords it, and the Friday tiles. A ship set or Friday tiles asked for
+/// without South Seas or Friday are refused; the sets' reconstruction notes are added to
+/// `reconstructions`.
+struct SouthSeasData {
+    ships: Vec<Ship>,
+    ship_payments: Vec<[Vec<[u8; 3]>; 2]>,
+    ship_afford: Vec<[AffordTable; 2]>,
+    friday: Vec<FridayTile>,
+}
+
+fn south_seas_data(
+    spec: &RulesSpec,
+    system: System,
+    reconstructions: &mut Vec<(String, String)>,
+) -> Result<SouthSeasData, RulesError> {
+    let ships = match system {
+        System::Classic => {
+            if spec.ships != default_ships() {
+                return Err(RulesError::ShipsNeedSouthSeas);
+            }
+            Vec::new()
+        }
+        System::SouthSeas => {
+            let set = load(&spec.ships, DataKind::Ships, parse_ships)?;
+            if let Some(text) = &set.reconstruction {
+                reconstructions.push((
+                    format!("{} (ships)", spec.ships.label()),
+                    text.trim().to_string(),
+                ));
+            }
+            set.ships
+        }
+    };
+    let ship_payments = ships
+        .iter()
+        .map(|s| [s.need.all_payments(0), s.need.all_payments(1)])
+        .collect();
+    let ship_afford = ships
+        .iter()
+        .map(|s| [AffordTable::new(s.need, 0), AffordTable::new(s.need, 1)])
+        .collect();
+    if spec.friday && system != System::SouthSeas {
+        return Err(RulesError::FridayNeedsSouthSeas);
+    }
+    if !spec.friday && spec.friday_tiles != default_friday_tiles() {
+        return Err(RulesError::FridayTilesNeedFriday);
+    }
+    let friday = if spec.friday {
+        let set = load(&spec.friday_tiles, DataKind::Friday, parse_friday)?;
+        if let Some(text) = &set.reconstruction {
+            reconstructions.push((
+                format!("{} (Friday tiles)", spec.friday_tiles.label()),
+                text.trim().to_string(),
+            ));
+        }
+        set.tiles
+    } else {
+        Vec::new()
+    };
+    Ok(SouthSeasData {
+        ships,
+        ship_payments,
+        ship_afford,
+        friday,
+    })
+}
+
+/// Per tile, the bit set of its segments that `keep` selects.
+fn segment_masks(tiles: &[TileDef], keep: impl Fn(&Segment) -> bool) -> Vec<u16> {
+    tiles
+        .iter()
+        .map(|t| {
+            t.segments
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| keep(s))
+                .fold(0u16, |m, (i, _)| m | (1 << i))
+        })
+        .collect()
+}
+
+/// Per tile and per demand of a square (2 bits of edge kind per side, 0 for none), the
+/// bit set of the tile's distinct rotations that meet it (`Rules::legal_row`).
+fn legal_rotations(tiles: &[TileDef]) -> Vec<u8> {
+    let mut legal = vec![0u8; tiles.len() * 256];
+    for (i, t) in tiles.iter().enumerate() {
+        for demand in 0..256usize {
+            let mut mask = 0u8;
+            for r in 0..4 {
+                if t.canonical_rotations & (1 << r) == 0 {
+                    continue;
+                }
+                let fits = (0..4).all(|side| {
+                    let want = (demand >> (2 * side)) & 3;
+                    want == 0 || want == t.edges_at[r][side] as usize
+                });
+                if fits {
+                    mask |= 1 << r;
+                }
+            }
+            legal[i * 256 + demand] = mask;
+        }
+    }
+    legal
+}
+
 /// Reads and parses one data file of the rules.
 fn load<T>(
     source: &DataSource,
@@ -620,45 +778,8 @@ impl Rules {
         if spec.tile_sets.is_empty() {
             return Err(RulesError::NoTileSets);
         }
-        let mut tiles: Vec<TileDef> = Vec::new();
-        // Tile index by full id, also the duplicate check. (An index past u16 is never
-        // used: more than MAX_DECK + 1 tiles are refused below, after each set.)
-        let mut tile_ids: HashMap<String, u16> = HashMap::new();
-        let mut system = None;
         let mut reconstructions = Vec::new();
-        for source in &spec.tile_sets {
-            let set = load(source, DataKind::Tiles, parse_tileset)?;
-            if system.is_some_and(|s| s != set.system) {
-                return Err(RulesError::MixedSystems);
-            }
-            system = Some(set.system);
-            if let Some(text) = &set.reconstruction {
-                reconstructions.push((
-                    format!("{} (tiles)", source.label()),
-                    text.trim().to_string(),
-                ));
-            }
-            for mut t in set.tiles {
-                if let Some((_, c)) = t
-                    .edition_counts
-                    .iter()
-                    .find(|(e, _)| *e == spec.ferries_edition)
-                {
-                    t.count = *c;
-                }
-                if tile_ids.insert(t.id.clone(), tiles.len() as u16).is_some() {
-                    return Err(RulesError::DuplicateTile(t.id));
-                }
-                tiles.push(t);
-            }
-            // Every tile has at least one copy, so more kinds than this make too large a
-            // deck; checked per set, so a spec listing a million sets stops early (and tile
-            // indices stay far inside u16).
-            if tiles.len() > MAX_DECK + 1 {
-                return Err(RulesError::DeckTooLarge(tiles.len() as u64 - 1));
-            }
-        }
-        let system = system.unwrap_or_default();
+        let (mut tiles, mut tile_ids, system) = load_tile_sets(&spec, &mut reconstructions)?;
         if system == System::SouthSeas && spec.players as usize > MAX_PLAYERS_SOUTH_SEAS {
             return Err(RulesError::PlayersSouthSeas(spec.players));
         }
@@ -770,16 +891,8 @@ impl Rules {
         for (i, t) in tiles.iter().enumerate() {
             full_deck.extend(std::iter::repeat_n(i as u16, copies(i, t) as usize));
         }
-        let meeple_segments = tiles
-            .iter()
-            .map(|t| {
-                t.segments
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| spec.farmers || s.kind != FeatureKind::Field)
-                    .fold(0u16, |m, (i, _)| m | (1 << i))
-            })
-            .collect();
+        let meeple_segments =
+            segment_masks(&tiles, |s| spec.farmers || s.kind != FeatureKind::Field);
         let monastery = tiles
             .iter()
             .map(|t| {
@@ -789,45 +902,9 @@ impl Rules {
                     .map(|i| i as u8)
             })
             .collect();
-        let closing_segments = tiles
-            .iter()
-            .map(|t| {
-                t.segments
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| s.kind.closes_by_edges())
-                    .fold(0u16, |m, (i, _)| m | (1 << i))
-            })
-            .collect();
-        let boats = tiles
-            .iter()
-            .map(|t| {
-                t.segments
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| s.boat)
-                    .fold(0u16, |m, (i, _)| m | (1 << i))
-            })
-            .collect();
-        let mut legal = vec![0u8; tiles.len() * 256];
-        for (i, t) in tiles.iter().enumerate() {
-            for demand in 0..256usize {
-                let mut mask = 0u8;
-                for r in 0..4 {
-                    if t.canonical_rotations & (1 << r) == 0 {
-                        continue;
-                    }
-                    let fits = (0..4).all(|side| {
-                        let want = (demand >> (2 * side)) & 3;
-                        want == 0 || want == t.edges_at[r][side] as usize
-                    });
-                    if fits {
-                        mask |= 1 << r;
-                    }
-                }
-                legal[i * 256 + demand] = mask;
-            }
-        }
+        let closing_segments = segment_masks(&tiles, |s| s.kind.closes_by_edges());
+        let boats = segment_masks(&tiles, |s| s.boat);
+        let legal = legal_rotations(&tiles);
         let ferries = tiles.iter().any(|t| t.lake);
         let roads = tiles
             .iter()
@@ -841,50 +918,12 @@ impl Rules {
                 })
             })
             .collect();
-        let ships = match system {
-            System::Classic => {
-                if spec.ships != default_ships() {
-                    return Err(RulesError::ShipsNeedSouthSeas);
-                }
-                Vec::new()
-            }
-            System::SouthSeas => {
-                let set = load(&spec.ships, DataKind::Ships, parse_ships)?;
-                if let Some(text) = &set.reconstruction {
-                    reconstructions.push((
-                        format!("{} (ships)", spec.ships.label()),
-                        text.trim().to_string(),
-                    ));
-                }
-                set.ships
-            }
-        };
-        let ship_payments = ships
-            .iter()
-            .map(|s| [s.need.all_payments(0), s.need.all_payments(1)])
-            .collect();
-        let ship_afford = ships
-            .iter()
-            .map(|s| [AffordTable::new(s.need, 0), AffordTable::new(s.need, 1)])
-            .collect();
-        if spec.friday && system != System::SouthSeas {
-            return Err(RulesError::FridayNeedsSouthSeas);
-        }
-        if !spec.friday && spec.friday_tiles != default_friday_tiles() {
-            return Err(RulesError::FridayTilesNeedFriday);
-        }
-        let friday = if spec.friday {
-            let set = load(&spec.friday_tiles, DataKind::Friday, parse_friday)?;
-            if let Some(text) = &set.reconstruction {
-                reconstructions.push((
-                    format!("{} (Friday tiles)", spec.friday_tiles.label()),
-                    text.trim().to_string(),
-                ));
-            }
-            set.tiles
-        } else {
-            Vec::new()
-        };
+        let SouthSeasData {
+            ships,
+            ship_payments,
+            ship_afford,
+            friday,
+        } = south_seas_data(&spec, system, &mut reconstructions)?;
         let segment_sides: Vec<[u8; crate::data::tileset::MAX_SEGMENTS]> = tiles
             .iter()
             .flat_map(|t| {
