@@ -562,6 +562,78 @@ fn load_tile_sets(
     Ok((tiles, tile_ids, system.unwrap_or_default()))
 }
 
+/// Carcassonne Maps: the map of `spec` (two half maps joined), with its printed pieces
+/// appended to `tiles` as tiles no deck holds (named in `tile_ids` like any tile); None
+/// without a map, where the options that need one are refused.
+fn load_map(
+    spec: &RulesSpec,
+    system: System,
+    tiles: &mut Vec<TileDef>,
+    tile_ids: &mut HashMap<String, u16>,
+    reconstructions: &mut Vec<(String, String)>,
+) -> Result<Option<MapBoard>, RulesError> {
+    Ok(match &spec.map {
+        None => {
+            if spec.join_map.is_some() {
+                return Err(RulesError::NeedsMap("join_map"));
+            }
+            if spec.start_squares.is_some() {
+                return Err(RulesError::NeedsMap("start_squares"));
+            }
+            if !spec.start_rotations.is_empty() {
+                return Err(RulesError::NeedsMap("start_rotations"));
+            }
+            if spec.deck_size.is_some() {
+                return Err(RulesError::NeedsMap("deck_size"));
+            }
+            if !spec.small_towns.is_empty() {
+                return Err(RulesError::NeedsMap("small_towns"));
+            }
+            None
+        }
+        Some(source) => {
+            if system == System::SouthSeas {
+                return Err(RulesError::MapNeedsClassic);
+            }
+            let mut def = load(source, DataKind::Map, parse_map)?;
+            let mut label = source.label().to_string();
+            if let Some(second) = &spec.join_map {
+                let east = load(second, DataKind::Map, parse_map)?;
+                def = join_maps(&def, &east).map_err(|fault| {
+                    crate::data::DataError::maker(second.label(), DataKind::Map)(None, fault)
+                })?;
+                label = format!("{label}+{}", second.label());
+            }
+            if let Some(text) = &def.original {
+                reconstructions.push((format!("{label} (map)"), text.trim().to_string()));
+            }
+            let mut piece_tiles = Vec::new();
+            for piece in def.printed_pieces() {
+                // Cannot fail for a checked map: its pieces are built from checked
+                // edges; a fault here is the engine's, reported as the map's.
+                let tile = printed_tile(
+                    &piece.id,
+                    &piece.edges,
+                    &piece.features,
+                    piece.road_arms,
+                    piece.sides.as_ref().is_some_and(|s| s.len() == 2),
+                )
+                .map_err(|fault| {
+                    crate::data::DataError::maker(source.label(), DataKind::Map)(
+                        Some(&piece.id),
+                        fault,
+                    )
+                })?;
+                piece_tiles.push(tiles.len() as u16);
+                // Named like any tile (the views describe them), but never in a deck.
+                tile_ids.insert(tile.id.clone(), tiles.len() as u16);
+                tiles.push(tile);
+            }
+            Some(MapBoard::new(def, &piece_tiles))
+        }
+    })
+}
+
 /// What South Seas adds to the rules: the ship set with each ship's payments and the
 /// table of what affords it, and the Friday tiles. A ship set or Friday tiles asked for
 /// without South Seas or Friday are refused; the sets' reconstruction notes are added to
@@ -797,66 +869,13 @@ impl Rules {
         // Stored resolved, so equal rules compare equal and records name their start tile.
         spec.start_tile = tiles[start as usize].id.clone();
         let printed_from = tiles.len() as u16;
-        let map = match &spec.map {
-            None => {
-                if spec.join_map.is_some() {
-                    return Err(RulesError::NeedsMap("join_map"));
-                }
-                if spec.start_squares.is_some() {
-                    return Err(RulesError::NeedsMap("start_squares"));
-                }
-                if !spec.start_rotations.is_empty() {
-                    return Err(RulesError::NeedsMap("start_rotations"));
-                }
-                if spec.deck_size.is_some() {
-                    return Err(RulesError::NeedsMap("deck_size"));
-                }
-                if !spec.small_towns.is_empty() {
-                    return Err(RulesError::NeedsMap("small_towns"));
-                }
-                None
-            }
-            Some(source) => {
-                if system == System::SouthSeas {
-                    return Err(RulesError::MapNeedsClassic);
-                }
-                let mut def = load(source, DataKind::Map, parse_map)?;
-                let mut label = source.label().to_string();
-                if let Some(second) = &spec.join_map {
-                    let east = load(second, DataKind::Map, parse_map)?;
-                    def = join_maps(&def, &east).map_err(|fault| {
-                        crate::data::DataError::maker(second.label(), DataKind::Map)(None, fault)
-                    })?;
-                    label = format!("{label}+{}", second.label());
-                }
-                if let Some(text) = &def.original {
-                    reconstructions.push((format!("{label} (map)"), text.trim().to_string()));
-                }
-                let mut piece_tiles = Vec::new();
-                for piece in def.printed_pieces() {
-                    // Cannot fail for a checked map: its pieces are built from checked
-                    // edges; a fault here is the engine's, reported as the map's.
-                    let tile = printed_tile(
-                        &piece.id,
-                        &piece.edges,
-                        &piece.features,
-                        piece.road_arms,
-                        piece.sides.as_ref().is_some_and(|s| s.len() == 2),
-                    )
-                    .map_err(|fault| {
-                        crate::data::DataError::maker(source.label(), DataKind::Map)(
-                            Some(&piece.id),
-                            fault,
-                        )
-                    })?;
-                    piece_tiles.push(tiles.len() as u16);
-                    // Named like any tile (the views describe them), but never in a deck.
-                    tile_ids.insert(tile.id.clone(), tiles.len() as u16);
-                    tiles.push(tile);
-                }
-                Some(MapBoard::new(def, &piece_tiles))
-            }
-        };
+        let map = load_map(
+            &spec,
+            system,
+            &mut tiles,
+            &mut tile_ids,
+            &mut reconstructions,
+        )?;
         // Counted before the deck is built: a file's counts may add up to anything.
         let copies = |i: usize, t: &TileDef| u64::from(t.count) - u64::from(i as u16 == start);
         // Symbol totals count a map's printed pieces (count 0 in no deck) once each.
