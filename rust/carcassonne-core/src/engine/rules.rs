@@ -634,6 +634,44 @@ fn load_map(
     })
 }
 
+/// The board a game is played on: the open table, or the map with its start squares
+/// (`start_tile` on the first) and the number of tiles its deck holds (the map's
+/// recommendation as far as the `deck_len` tiles of the sets reach, or as asked).
+fn board_geometry(
+    map: Option<MapBoard>,
+    spec: &RulesSpec,
+    start_tile: &TileDef,
+    deck_len: usize,
+) -> Result<(Geometry, u32, Vec<StartSquare>, usize), RulesError> {
+    Ok(match map {
+        None => (Geometry::Open, 1, Vec::new(), deck_len),
+        Some(map) => {
+            let starts = start_squares_of(&map.def, spec, start_tile)?;
+            let used = starts.len() as u32;
+            let most = deck_len as u64;
+            let least = used - 1;
+            // The map's recommendation (tiles in a game, the start tile included), as
+            // far as the sets reach: 113 drawn tiles for maps recommending 110-120.
+            let size = spec
+                .deck_size
+                .unwrap_or_else(|| map.def.tiles.saturating_sub(1).min(most as u32));
+            if !(least as u64..=most).contains(&(size as u64)) {
+                return Err(RulesError::DeckSize {
+                    asked: size,
+                    least,
+                    most,
+                });
+            }
+            (
+                Geometry::Map(std::sync::Arc::new(map)),
+                used,
+                starts,
+                size as usize,
+            )
+        }
+    })
+}
+
 /// What South Seas adds to the rules: the ship set with each ship's payments and the
 /// table of what affords it, and the Friday tiles. A ship set or Friday tiles asked for
 /// without South Seas or Friday are refused; the sets' reconstruction notes are added to
@@ -988,33 +1026,8 @@ impl Rules {
         // A set of variants: the same ones in any order are the same rules (equal, one
         // JSON form, one repr).
         spec.small_towns.clone_from(&towns);
-        let (geometry, start_squares, starts, deck_limit) = match map {
-            None => (Geometry::Open, 1, Vec::new(), full_deck.len()),
-            Some(map) => {
-                let starts = start_squares_of(&map.def, &spec, &tiles[start as usize])?;
-                let used = starts.len() as u32;
-                let most = full_deck.len() as u64;
-                let least = used - 1;
-                // The map's recommendation (tiles in a game, the start tile included), as
-                // far as the sets reach: 113 drawn tiles for maps recommending 110-120.
-                let size = spec
-                    .deck_size
-                    .unwrap_or_else(|| map.def.tiles.saturating_sub(1).min(most as u32));
-                if !(least as u64..=most).contains(&(size as u64)) {
-                    return Err(RulesError::DeckSize {
-                        asked: size,
-                        least,
-                        most,
-                    });
-                }
-                (
-                    Geometry::Map(std::sync::Arc::new(map)),
-                    used,
-                    starts,
-                    size as usize,
-                )
-            }
-        };
+        let (geometry, start_squares, starts, deck_limit) =
+            board_geometry(map, &spec, &tiles[start as usize], full_deck.len())?;
         Ok(Rules {
             town_extra_turn: towns.contains(&1),
             town_penalty: towns.contains(&2),
