@@ -1,7 +1,5 @@
 //! `Rules`: a validated configuration, its options, tiles and map, from Python.
 
-use carcassonne_core::engine::options::OPTIONS;
-
 use super::*;
 
 // ----- Rules -----------------------------------------------------------------------
@@ -250,8 +248,7 @@ impl Rules {
         let py = slf.py();
         let rules = &slf.get().inner;
         let mut parts = Vec::new();
-        for option in OPTIONS.iter().filter(|o| o.scope.in_repr(rules)) {
-            let value = rules.given_value(option);
+        for (option, value) in rules.given_values(|o| o.scope.in_repr(rules)) {
             if !value.is_null() {
                 let value = crate::options::value_to_py(py, option.kind, &value)?;
                 parts.push(format!("{}={}", option.name, value.bind(py).repr()?));

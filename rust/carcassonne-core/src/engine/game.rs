@@ -1064,14 +1064,10 @@ impl Game {
                 tile: self.rules.tiles[tile as usize].id.clone(),
             });
         }
-        let moves = mv.ferry_moves.as_slice();
-        if moves
-            .windows(2)
-            .any(|w| (w[0].x, w[0].y) >= (w[1].x, w[1].y))
-        {
+        if !mv.ferry_moves.is_ordered() {
             return Err(IllegalMove::FerryMovesUnordered);
         }
-        match moves.first() {
+        match mv.ferry_moves.as_slice().first() {
             Some(m) => Err(IllegalMove::FerryNotMovable {
                 x: m.x as i32,
                 y: m.y as i32,

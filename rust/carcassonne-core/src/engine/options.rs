@@ -421,7 +421,8 @@ pub const OPTIONS: [RuleOption; 18] = [
         summary: "small-town variants {}",
         doc: "Maps: small-town variants 1 (extra turn), 2 (penalty), 3 (road bonus) (M-4).",
         property: "small_towns",
-        in_effect: Some(|r| r.small_towns().into()),
+        // The given list (sorted by `Rules::new`), also when empty (left out of the JSON).
+        in_effect: Some(|r| r.spec.small_towns.clone().into()),
     },
 ];
 
@@ -488,26 +489,29 @@ impl Rules {
     /// system's meeples and tile sets), as JSON: data files by their labels (a joined map
     /// as "first+second"); null where the rule system chooses (a map's start squares).
     pub fn given_value(&self, option: &RuleOption) -> Value {
-        let Ok(Value::Object(mut spec)) = serde_json::to_value(&self.spec) else {
+        given_in(&self.spec_fields(), option)
+    }
+
+    /// `given_value` of every option, in the declarations' order (`filter` chooses
+    /// which), the configuration read once.
+    pub fn given_values(
+        &self,
+        filter: impl Fn(&RuleOption) -> bool,
+    ) -> Vec<(&'static RuleOption, Value)> {
+        let fields = self.spec_fields();
+        OPTIONS
+            .iter()
+            .filter(|o| filter(o))
+            .map(|o| (o, given_in(&fields, o)))
+            .collect()
+    }
+
+    /// The serialised configuration's fields, by option name.
+    fn spec_fields(&self) -> Map<String, Value> {
+        let Ok(Value::Object(fields)) = serde_json::to_value(&self.spec) else {
             unreachable!("RulesSpec serialises to an object")
         };
-        let value = spec.remove(option.name).unwrap_or(Value::Null);
-        let label = |v: &Value| match serde_json::from_value::<DataSource>(v.clone()) {
-            Ok(source) => Value::String(source.label().to_string()),
-            Err(_) => Value::Null,
-        };
-        match option.kind {
-            OptionKind::File(_) => label(&value),
-            OptionKind::Files(_) => match value {
-                Value::Array(items) => Value::Array(items.iter().map(label).collect()),
-                _ => Value::Null,
-            },
-            OptionKind::Map => match (label(&value), spec.get("join_map").map(label)) {
-                (Value::String(a), Some(Value::String(b))) => Value::String(format!("{a}+{b}")),
-                (first, _) => first,
-            },
-            _ => value,
-        }
+        fields
     }
 
     /// The value of `option` these rules play with: the value given, or what the rule
@@ -522,11 +526,28 @@ impl Rules {
     /// The value given of every option that acts in these rules (`Scope::applies`), in
     /// the declarations' order: what `metadata()` and the report record.
     pub fn option_values(&self) -> Vec<(&'static RuleOption, Value)> {
-        OPTIONS
-            .iter()
-            .filter(|o| o.scope.applies(self))
-            .map(|o| (o, self.given_value(o)))
-            .collect()
+        self.given_values(|o| o.scope.applies(self))
+    }
+}
+
+/// The value given of `option` in the configuration's `fields` (`Rules::given_value`).
+fn given_in(fields: &Map<String, Value>, option: &RuleOption) -> Value {
+    let value = fields.get(option.name).unwrap_or(&Value::Null);
+    let label = |v: &Value| match serde_json::from_value::<DataSource>(v.clone()) {
+        Ok(source) => Value::String(source.label().to_string()),
+        Err(_) => Value::Null,
+    };
+    match option.kind {
+        OptionKind::File(_) => label(value),
+        OptionKind::Files(_) => match value {
+            Value::Array(items) => Value::Array(items.iter().map(label).collect()),
+            _ => Value::Null,
+        },
+        OptionKind::Map => match (label(value), fields.get("join_map").map(label)) {
+            (Value::String(a), Some(Value::String(b))) => Value::String(format!("{a}+{b}")),
+            (first, _) => first,
+        },
+        _ => value.clone(),
     }
 }
 

@@ -1142,23 +1142,14 @@ impl Rules {
         // Validated without the lock held: other threads load their records meanwhile.
         let rules = Arc::new(Rules::new(spec.clone())?);
         let mut kept = lock();
+        // Another thread may have validated the same spec meanwhile: keep one.
+        if let Some((_, first)) = kept.iter().find(|(s, _)| s == spec) {
+            return Ok(first.clone());
+        }
         if kept.len() >= KEPT {
             kept.remove(0);
         }
         kept.push((spec.clone(), rules.clone()));
         Ok(rules)
-    }
-
-    /// Maps: the small-town variants played (1 extra turn, 2 penalty, 3 road bonus),
-    /// sorted.
-    pub fn small_towns(&self) -> Vec<u8> {
-        [
-            (1, self.town_extra_turn),
-            (2, self.town_penalty),
-            (3, self.town_road_bonus),
-        ]
-        .into_iter()
-        .filter_map(|(v, on)| on.then_some(v))
-        .collect()
     }
 }

@@ -66,6 +66,14 @@ impl FerryMoves {
         self.len == 0
     }
 
+    /// Whether the moves are listed as a move must list them: each ferry once, ordered
+    /// by (x, y).
+    pub fn is_ordered(&self) -> bool {
+        self.as_slice()
+            .windows(2)
+            .all(|w| (w[0].x, w[0].y) < (w[1].x, w[1].y))
+    }
+
     /// Appends a move. Panics when it already holds `MAX_FERRY_MOVES` (`from_slice` and
     /// deserialising refuse longer lists instead); the engine pushes at most one move per
     /// movable ferry, and at most `MAX_FERRY_MOVES` ferries may move.

@@ -90,10 +90,7 @@ impl Game {
         if moves.is_empty() {
             return Ok(());
         }
-        if moves
-            .windows(2)
-            .any(|w| (w[0].x, w[0].y) >= (w[1].x, w[1].y))
-        {
+        if !mv.ferry_moves.is_ordered() {
             return Err(IllegalMove::FerryMovesUnordered);
         }
         let movable = self.movable_ferries(cell, tile, mv.rotation);
