@@ -154,7 +154,7 @@ fn snapshot(g: &Game) -> String {
         "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
         g.scores(),
         all_wares(g),
-        g.sea().display,
+        g.sea().unwrap().display,
         g.phase(),
         g.decider(),
         g.supply(),
@@ -162,8 +162,8 @@ fn snapshot(g: &Game) -> String {
         g.turn(),
         g.tile(),
         g.moves().len(),
-        g.sea().decisions,
-        g.friday(),
+        g.sea().unwrap().decisions,
+        g.friday().unwrap(),
         g.meeples_on_board(),
         g.legal_decisions(),
     )
@@ -171,12 +171,13 @@ fn snapshot(g: &Game) -> String {
 
 /// (revealed, at, weeks_done) of Friday.
 fn friday_state(g: &Game) -> (usize, Option<u8>, usize) {
-    let f = g.friday();
+    let f = g.friday().unwrap();
     (f.revealed, f.at, f.weeks_done)
 }
 
 fn friday_moves(g: &Game) -> Vec<(u32, u8)> {
     g.sea()
+        .unwrap()
         .decisions
         .iter()
         .filter_map(|(turn, d)| match d {
@@ -191,9 +192,9 @@ fn assert_round_trip(g: &Game) {
     let h = Game::from_json(&g.to_json()).unwrap_or_else(|e| panic!("reload failed: {e}"));
     assert_eq!(h.scores(), g.scores());
     assert_eq!(all_wares(&h), all_wares(g));
-    assert_eq!(h.friday().order, g.friday().order);
+    assert_eq!(h.friday().unwrap().order, g.friday().unwrap().order);
     assert_eq!(friday_state(&h), friday_state(g));
-    assert_eq!(h.sea().decisions, g.sea().decisions);
+    assert_eq!(h.sea().unwrap().decisions, g.sea().unwrap().decisions);
     assert_eq!(h.phase(), g.phase());
     assert_eq!(h.is_over(), g.is_over());
 }
@@ -363,7 +364,7 @@ fn bad_friday_files_are_refused_with_file_tile_and_fault() {
 fn weeks_reveal_then_move_friday() {
     let r = rules(2, EXPENSIVE, ABCDEF);
     let mut g = new_game(&r, &seas(72));
-    assert_eq!(g.friday().order, vec![0, 1, 2, 3, 4, 5]);
+    assert_eq!(g.friday().unwrap().order, vec![0, 1, 2, 3, 4, 5]);
     assert_eq!(friday_state(&g), (0, None, 0));
     assert_eq!(g.friday_bonus(), None);
 
@@ -383,12 +384,12 @@ fn weeks_reveal_then_move_friday() {
         assert_eq!(g.phase(), Phase::Place, "after turn {t}");
         // The reveal comes before the next player's turn, which then proceeds normally.
         assert_eq!(g.current_player(), t as usize % 2);
-        assert!(g.friday().homecoming.is_empty());
+        assert!(g.friday().unwrap().homecoming.is_empty());
     }
     // The bonus in force is that of the tile Friday stands on: F after week 6.
     assert_eq!(g.friday_bonus(), Some(Bonus::Homecoming));
     // All six tiles are out; F's homecoming had nobody to send home (no islanders).
-    assert_eq!(g.friday().revealed, 6);
+    assert_eq!(g.friday().unwrap().revealed, 6);
     assert_eq!(g.supply(), &[4, 4]);
 
     // Week 7: Friday stays on F during the week; after turn 49 (Red, who drew tile 49)
@@ -576,7 +577,7 @@ fn an_unplaceable_tile_counts_toward_its_stack() {
     assert_eq!(all_wares(&g), vec![[0, 1, 0], [0, 1, 0]]);
     // Stack 2 (tiles 8-14) ends after turn 13.
     pass_to(&mut g, 12);
-    assert_eq!(g.friday().revealed, 1);
+    assert_eq!(g.friday().unwrap().revealed, 1);
     pass(&mut g);
     assert_eq!(friday_state(&g), (2, Some(1), 2));
 
@@ -591,7 +592,7 @@ fn an_unplaceable_tile_counts_toward_its_stack() {
     place(&mut g, None);
     assert_eq!(g.turn(), 48);
     assert_eq!((g.phase(), g.decider()), (Phase::MoveFriday, 1));
-    assert_eq!(g.friday().weeks_done, 7);
+    assert_eq!(g.friday().unwrap().weeks_done, 7);
     g.decide(Decision::MoveFriday(0)).unwrap();
     // The remaining 22 tiles: weeks 8-10 end after tiles 56, 63, 70 (turns 54, 61, 68).
     while !g.is_over() {
@@ -607,7 +608,7 @@ fn an_unplaceable_tile_counts_toward_its_stack() {
         friday_moves(&g).iter().map(|m| m.0).collect::<Vec<_>>(),
         vec![48, 54, 61, 68]
     );
-    assert_eq!(g.friday().weeks_done, 10);
+    assert_eq!(g.friday().unwrap().weeks_done, 10);
 }
 
 // ----- 3. bonuses -------------------------------------------------------------------------
@@ -719,11 +720,11 @@ fn discount_week_accepts_one_ware_fewer() {
             a.deliver(Some(d(0, [2, 0, 1]))).unwrap();
             assert_eq!(a.scores(), &[5, 0]);
             assert_eq!(a.wares(0), [0, 0, 0]);
-            assert_eq!(a.sea().taken, vec![(0, 0)]);
+            assert_eq!(a.sea().unwrap().taken, vec![(0, 0)]);
         }
         // The week's discount lasts through the delivery step of turn 35: A is revealed
         // only after it.
-        assert_eq!(g.friday().revealed, 4);
+        assert_eq!(g.friday().unwrap().revealed, 4);
         g.deliver(None).unwrap();
     }
     assert_eq!(friday_state(&g), (5, Some(4), 5));
@@ -744,10 +745,10 @@ fn discount_week_accepts_one_ware_fewer() {
     // Week 7 (Friday on E): turn 49's delivery step comes before Friday is moved.
     place(&mut g, None);
     assert_eq!(g.phase(), Phase::Deliver);
-    assert_eq!(g.friday().weeks_done, 6);
+    assert_eq!(g.friday().unwrap().weeks_done, 6);
     g.deliver(None).unwrap();
     assert_eq!((g.phase(), g.decider()), (Phase::MoveFriday, 0));
-    assert_eq!(g.friday().weeks_done, 7);
+    assert_eq!(g.friday().unwrap().weeks_done, 7);
     g.decide(Decision::MoveFriday(3)).unwrap(); // back to D
 
     // Week 8 (D again): holding 2 shells, a banana and a fish, any 3 of the 4 will do.
@@ -765,7 +766,7 @@ fn discount_week_accepts_one_ware_fewer() {
     g.deliver(Some(d(0, [1, 1, 1]))).unwrap();
     assert_eq!(g.scores(), &[0, 5]);
     assert_eq!(g.wares(1), [1, 0, 0]);
-    assert_eq!(g.sea().taken, vec![(1, 0)]);
+    assert_eq!(g.sea().unwrap().taken, vec![(1, 0)]);
 }
 
 /// S-8 D: the discount leaves at least 1 ware. Order C, D, ...: everyone holds 1 fish;
@@ -887,7 +888,7 @@ fn trading_week_allows_one_swap_per_turn() {
     g.decide(Decision::Trade(BANANA, FISH)).unwrap();
     assert_eq!(g.wares(0), [0, 0, 1]);
     assert_eq!(g.wares(1), [0, 1, 0]);
-    assert!(g.friday().traded);
+    assert!(g.friday().unwrap().traded);
     assert_eq!((g.phase(), g.current_player()), (Phase::Deliver, 0));
     assert_eq!(g.legal_deliveries(), vec![d(0, [0, 0, 1])]);
     assert_eq!(
@@ -916,7 +917,7 @@ fn trading_week_allows_one_swap_per_turn() {
     assert_eq!(g.wares(0), [0, 0, 0]);
     // Blue's turn: the swap is open again.
     assert_eq!(g.current_player(), 1);
-    assert!(!g.friday().traded);
+    assert!(!g.friday().unwrap().traded);
 
     // Turn 16, Blue swaps a banana for a shell and does not deliver.
     place(&mut g, None);
@@ -966,6 +967,7 @@ fn trading_week_allows_one_swap_per_turn() {
     // The swaps are recorded and replayed.
     let trades: Vec<(u32, Decision)> = g
         .sea()
+        .unwrap()
         .decisions
         .iter()
         .filter(|(_, d)| matches!(d, Decision::Trade(..)))
@@ -1006,7 +1008,7 @@ fn homecoming_takes_one_islander_each_in_turn_order() {
     // Blue first (after Red), Green skipped (no islander), then Red.
     assert_eq!(friday_state(&g), (1, Some(0), 1));
     assert_eq!(g.phase(), Phase::Homecoming);
-    assert_eq!(g.friday().homecoming, vec![1, 0]);
+    assert_eq!(g.friday().unwrap().homecoming, vec![1, 0]);
     assert_eq!(g.decider(), 1);
     assert_eq!(g.current_player(), 0);
     assert_eq!(
@@ -1069,14 +1071,16 @@ fn homecoming_takes_one_islander_each_in_turn_order() {
     // The log has Friday's arrival and the homecomings, and no evaluation.
     assert!(
         !g.sea()
+            .unwrap()
             .events
             .iter()
             .any(|e| matches!(e, SeaEvent::Wares { .. } | SeaEvent::Ship { .. })),
         "{:?}",
-        g.sea().events
+        g.sea().unwrap().events
     );
     let homecomings: Vec<(u8, i32, i32)> = g
         .sea()
+        .unwrap()
         .events
         .iter()
         .filter_map(|e| match e {
@@ -1088,6 +1092,7 @@ fn homecoming_takes_one_islander_each_in_turn_order() {
     assert_eq!(homecomings, vec![(1, 2, 0), (0, 4, 0)]);
     assert!(
         g.sea()
+            .unwrap()
             .events
             .iter()
             .any(|e| matches!(e, SeaEvent::Friday { moved_by: None, .. }))
@@ -1097,7 +1102,7 @@ fn homecoming_takes_one_islander_each_in_turn_order() {
         (g.phase(), g.current_player(), g.turn()),
         (Phase::Place, 1, 7)
     );
-    assert!(g.friday().homecoming.is_empty());
+    assert!(g.friday().unwrap().homecoming.is_empty());
 
     // Green places an islander in turn 9; the others keep to the sea.
     pass(&mut g); // turn 8, Blue
@@ -1115,7 +1120,7 @@ fn homecoming_takes_one_islander_each_in_turn_order() {
     let wares = all_wares(&g);
     g.decide(Decision::MoveFriday(0)).unwrap();
     assert_eq!(g.phase(), Phase::Homecoming);
-    assert_eq!(g.friday().homecoming, vec![2, 0]);
+    assert_eq!(g.friday().unwrap().homecoming, vec![2, 0]);
     assert_eq!(g.decider(), 2);
     assert_eq!(
         g.legal_decisions(),
@@ -1142,7 +1147,7 @@ fn homecoming_without_islanders_asks_nothing() {
     pass_to(&mut g, 7);
     assert_eq!(friday_state(&g), (1, Some(0), 1));
     assert_eq!((g.phase(), g.current_player()), (Phase::Place, 1));
-    assert!(g.friday().homecoming.is_empty());
+    assert!(g.friday().unwrap().homecoming.is_empty());
 
     let mut deck = seas(72);
     deck[6] = "CAP";
@@ -1150,7 +1155,7 @@ fn homecoming_without_islanders_asks_nothing() {
     pass_to(&mut g, 6);
     place(&mut g, Some(0)); // turn 7, Red: the only islander out
     assert_eq!(g.phase(), Phase::Homecoming);
-    assert_eq!(g.friday().homecoming, vec![0]);
+    assert_eq!(g.friday().unwrap().homecoming, vec![0]);
     assert_eq!(g.decider(), 0);
     g.decide(Decision::Homecoming(spot(7, 0, 0))).unwrap();
     assert_eq!((g.phase(), g.current_player()), (Phase::Place, 1));
@@ -1174,7 +1179,7 @@ struct Seen {
 /// Checks the decision the current player faces: every listed decision passes `check`,
 /// and Friday's rules hold (S-8).
 fn check_position(g: &Game) {
-    let f = g.friday();
+    let f = g.friday().unwrap();
     let rules = g.rules();
     assert!(f.revealed <= 6 && f.weeks_done <= 10, "{f:?}");
     assert_eq!(f.revealed, f.weeks_done.min(6));
@@ -1291,7 +1296,7 @@ fn play_friday(rules: &Arc<Rules>, seed: u64, index: u64, policy: Policy, seen: 
     let mut steps = 0;
     let mut mid_game_saved = false;
     let mut saved_phases: Vec<Phase> = Vec::new();
-    seen.orders.insert(g.friday().order.clone());
+    seen.orders.insert(g.friday().unwrap().order.clone());
     while !g.is_over() {
         check_position(&g);
         if !mid_game_saved && g.phase() == Phase::Place && g.turn() >= 50 {
@@ -1307,9 +1312,9 @@ fn play_friday(rules: &Arc<Rules>, seed: u64, index: u64, policy: Policy, seen: 
             assert_eq!(h.legal_decisions(), g.legal_decisions());
         }
         let wares = all_wares(&g);
-        let events = g.sea().events.len();
-        let decisions = g.sea().decisions.len();
-        let at = g.friday().at;
+        let events = g.sea().unwrap().events.len();
+        let decisions = g.sea().unwrap().decisions.len();
+        let at = g.friday().unwrap().at;
         let phase = g.phase();
         let current = g.current_player();
         if policy == Policy::Random && phase != Phase::Place {
@@ -1328,7 +1333,7 @@ fn play_friday(rules: &Arc<Rules>, seed: u64, index: u64, policy: Policy, seen: 
         assert!(steps < 1000);
         // Wares change only by evaluations, deliveries, swaps and Friday's wares bonus.
         let mut expected = wares;
-        for e in &g.sea().events[events..] {
+        for e in &g.sea().unwrap().events[events..] {
             match e {
                 SeaEvent::Wares {
                     players: who,
@@ -1363,7 +1368,7 @@ fn play_friday(rules: &Arc<Rules>, seed: u64, index: u64, policy: Policy, seen: 
                 _ => {}
             }
         }
-        for (_, dec) in &g.sea().decisions[decisions..] {
+        for (_, dec) in &g.sea().unwrap().decisions[decisions..] {
             match *dec {
                 Decision::Trade(give, take) => {
                     assert_eq!(phase, Phase::Deliver);
@@ -1374,14 +1379,14 @@ fn play_friday(rules: &Arc<Rules>, seed: u64, index: u64, policy: Policy, seen: 
                 Decision::MoveFriday(t) => {
                     assert_eq!(phase, Phase::MoveFriday);
                     assert_ne!(Some(t), at, "Friday stayed on his tile");
-                    assert_eq!(g.friday().at, Some(t));
+                    assert_eq!(g.friday().unwrap().at, Some(t));
                     seen.friday_moves += 1;
                 }
                 Decision::Homecoming(_) => seen.homecomings += 1,
                 _ => {}
             }
         }
-        if g.friday().at != at
+        if g.friday().unwrap().at != at
             && let Some(Bonus::Wares(w)) = g.friday_bonus()
         {
             for p in 0..players {
@@ -1391,7 +1396,7 @@ fn play_friday(rules: &Arc<Rules>, seed: u64, index: u64, policy: Policy, seen: 
         assert_eq!(all_wares(&g), expected);
     }
     check_position(&g);
-    let f = g.friday();
+    let f = g.friday().unwrap();
     let moves = friday_moves(&g).len();
     assert_eq!(moves, f.weeks_done.saturating_sub(6));
     if g.remaining().is_empty() {
@@ -1403,6 +1408,7 @@ fn play_friday(rules: &Arc<Rules>, seed: u64, index: u64, policy: Policy, seen: 
     for p in 0..players {
         let ships: i32 = g
             .sea()
+            .unwrap()
             .taken
             .iter()
             .filter(|t| t.0 as usize == p)
@@ -1478,10 +1484,12 @@ fn random_games_without_friday_see_no_friday() {
             assert!(!matches!(g.phase(), Phase::MoveFriday | Phase::Homecoming));
             policy_play(&mut g, &mut rng, &mut buf);
         }
-        assert!(g.friday().order.is_empty());
-        assert_eq!(friday_state(&g), (0, None, 0));
+        // No Friday state at all, and no bonus.
+        assert!(g.friday().is_none());
+        assert_eq!(g.friday_bonus(), None);
         assert!(
             g.sea()
+                .unwrap()
                 .decisions
                 .iter()
                 .all(|(_, d)| matches!(d, Decision::Deliver(_) | Decision::MarketShip(_)))
@@ -1508,9 +1516,9 @@ fn same_seed_same_friday_game() {
             let a = play_friday(&rules, 41, index, Policy::Random, &mut seen);
             let b = play_friday(&rules, 41, index, Policy::Random, &mut seen);
             assert_eq!(a.moves(), b.moves());
-            assert_eq!(a.sea().events, b.sea().events);
-            assert_eq!(a.sea().decisions, b.sea().decisions);
-            assert_eq!(a.friday().order, b.friday().order);
+            assert_eq!(a.sea().unwrap().events, b.sea().unwrap().events);
+            assert_eq!(a.sea().unwrap().decisions, b.sea().unwrap().decisions);
+            assert_eq!(a.friday().unwrap().order, b.friday().unwrap().order);
             assert_eq!(friday_state(&a), friday_state(&b));
             assert_eq!(a.scores(), b.scores());
             assert_eq!(all_wares(&a), all_wares(&b));
@@ -1574,7 +1582,7 @@ fn saved_in_mid_decision_reloads_to_the_same_decision() {
     place(&mut g, None);
     g.decide(Decision::Trade(BANANA, FISH)).unwrap();
     let h = same_position(&g);
-    assert!(h.friday().traded);
+    assert!(h.friday().unwrap().traded);
     assert_eq!(
         h.check_decision(Decision::Trade(FISH, SHELL)),
         Err(IllegalMove::NoTrade {
@@ -1593,7 +1601,7 @@ fn saved_in_mid_decision_reloads_to_the_same_decision() {
     place(&mut g, Some(0));
     place(&mut g, Some(0));
     pass_to(&mut g, 7);
-    assert_eq!(g.friday().homecoming, vec![1, 0]);
+    assert_eq!(g.friday().unwrap().homecoming, vec![1, 0]);
     g.decide(Decision::Homecoming(spot(2, 0, 0))).unwrap();
     let mut h = same_position(&g);
     assert_eq!((h.phase(), h.decider()), (Phase::Homecoming, 0));

@@ -19,31 +19,32 @@ pub(crate) fn plays(rules: &CoreRules) -> bool {
     rules.spec.friday
 }
 
+// Each reads Friday's state; a game without Friday has none, and the deprecated `Game`
+// members that call these for it get empty lists and zeros, as before the views.
+
 pub(crate) fn revealed(g: &CoreGame) -> Vec<String> {
-    let (rules, f) = (g.rules(), g.friday());
-    f.order[..f.revealed]
-        .iter()
-        .map(|t| rules.friday[*t as usize].id.clone())
-        .collect()
+    let rules = g.rules();
+    g.friday().map_or_else(Vec::new, |f| {
+        f.order[..f.revealed]
+            .iter()
+            .map(|t| rules.friday[*t as usize].id.clone())
+            .collect()
+    })
 }
 
 pub(crate) fn order(g: &CoreGame) -> Vec<String> {
     let rules = g.rules();
-    // Without Friday the game keeps no order to show (the deprecated `Game.friday_order`
-    // of such a game is empty).
-    if !plays(rules) {
-        return Vec::new();
-    }
-    g.friday()
-        .order
-        .iter()
-        .map(|t| rules.friday[*t as usize].id.clone())
-        .collect()
+    g.friday().map_or_else(Vec::new, |f| {
+        f.order
+            .iter()
+            .map(|t| rules.friday[*t as usize].id.clone())
+            .collect()
+    })
 }
 
 pub(crate) fn at(g: &CoreGame) -> Option<String> {
     let rules = g.rules();
-    g.friday().at.map(|t| rules.friday[t as usize].id.clone())
+    g.friday()?.at.map(|t| rules.friday[t as usize].id.clone())
 }
 
 pub(crate) fn bonus(g: &CoreGame) -> Option<String> {
@@ -51,7 +52,7 @@ pub(crate) fn bonus(g: &CoreGame) -> Option<String> {
 }
 
 pub(crate) fn weeks_done(g: &CoreGame) -> usize {
-    g.friday().weeks_done
+    g.friday().map_or(0, |f| f.weeks_done)
 }
 
 pub(crate) fn targets(g: &CoreGame) -> Vec<String> {

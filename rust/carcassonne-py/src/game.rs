@@ -47,11 +47,14 @@ impl Game {
                 };
                 let ships = match ships {
                     Some(ids) => r.ships_from_ids(&ids).map_err(rules_err)?,
-                    None => shuffled.sea().pile.clone(),
+                    None => shuffled.sea().map_or_else(Vec::new, |sea| sea.pile.clone()),
                 };
                 let friday = match friday {
                     Some(ids) => r.friday_from_ids(&ids).map_err(rules_err)?,
-                    None => shuffled.friday().order.clone(),
+                    // Without Friday, the rules' tiles (none) in file order.
+                    None => shuffled
+                        .friday()
+                        .map_or_else(|| (0..r.friday.len() as u8).collect(), |f| f.order.clone()),
                 };
                 if r.system == System::SouthSeas {
                     CoreGame::with_orders(r, deck, ships, friday)

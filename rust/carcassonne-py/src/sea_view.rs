@@ -29,43 +29,51 @@ pub(crate) fn wares(g: &CoreGame) -> Vec<(u32, u32, u32)> {
         .collect()
 }
 
+// Each reads South Seas' state; a game of other rules has none, and the deprecated `Game`
+// members that call these for it get empty lists and zeros, as before the views.
+
 pub(crate) fn display(g: &CoreGame) -> Vec<Ship> {
     let rules = g.rules();
-    g.sea()
-        .display
-        .iter()
-        .map(|s| Ship::from_core(&rules.ships[*s as usize]))
-        .collect()
+    g.sea().map_or_else(Vec::new, |sea| {
+        sea.display
+            .iter()
+            .map(|s| Ship::from_core(&rules.ships[*s as usize]))
+            .collect()
+    })
 }
 
 pub(crate) fn pile(g: &CoreGame) -> Vec<String> {
-    let (rules, sea) = (g.rules(), g.sea());
-    sea.pile[sea.next_ship..]
-        .iter()
-        .map(|s| rules.ships[*s as usize].id.clone())
-        .collect()
+    let rules = g.rules();
+    g.sea().map_or_else(Vec::new, |sea| {
+        sea.pile[sea.next_ship..]
+            .iter()
+            .map(|s| rules.ships[*s as usize].id.clone())
+            .collect()
+    })
 }
 
 pub(crate) fn ships_taken(g: &CoreGame) -> Vec<(u8, String)> {
     let rules = g.rules();
-    g.sea()
-        .taken
-        .iter()
-        .map(|(p, s)| (*p, rules.ships[*s as usize].id.clone()))
-        .collect()
+    g.sea().map_or_else(Vec::new, |sea| {
+        sea.taken
+            .iter()
+            .map(|(p, s)| (*p, rules.ships[*s as usize].id.clone()))
+            .collect()
+    })
 }
 
 pub(crate) fn boat_tokens_left(g: &CoreGame) -> u8 {
-    g.sea().tokens_left
+    g.sea().map_or(0, |sea| sea.tokens_left)
 }
 
 pub(crate) fn events(g: &CoreGame) -> Vec<SeaEvent> {
     let rules = g.rules();
-    g.sea()
-        .events
-        .iter()
-        .map(|e| SeaEvent::from_core(e, rules))
-        .collect()
+    g.sea().map_or_else(Vec::new, |sea| {
+        sea.events
+            .iter()
+            .map(|e| SeaEvent::from_core(e, rules))
+            .collect()
+    })
 }
 
 pub(crate) fn market_ships(g: &CoreGame) -> Vec<usize> {

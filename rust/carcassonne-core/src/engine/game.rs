@@ -21,10 +21,10 @@ use crate::engine::scoring::{
     FIELD_POINTS_PER_CITY, FeatureTally, GOODS_MAJORITY_POINTS, SCORE_KINDS, ScoreKind,
     edge_feature_points, majority, monastery_points,
 };
+use crate::engine::system_state::SystemState;
 use crate::limits::MAX_PLAYERS;
 use crate::systems::ferries::state::{FerryLink, FerryMoves};
-use crate::systems::south_seas::state::FridayState;
-use crate::systems::south_seas::state::{SeaState, Spot};
+use crate::systems::south_seas::state::Spot;
 use crate::topology::{CENTRE, EdgeKind, RING_DELTA, SIDE_NAMES, facing_slot, slot};
 
 /// A move: where the drawn tile goes, how it is turned (quarter turns clockwise), the
@@ -416,14 +416,11 @@ pub struct Game {
     pub(crate) tiles_buf: Vec<u16>,
     /// (x, y, element) of monasteries holding a meeple and not yet complete.
     pub(crate) watched_monasteries: Vec<(i32, i32, u32)>,
-    /// Ferries on the board (The Ferries).
-    pub(crate) ferries: Vec<FerryLink>,
     /// Reused buffer for rebuilding a feature.
     pub(crate) scratch: Vec<u32>,
-    /// South Seas: wares, ships, boats, the delivery phase.
-    pub(crate) sea: SeaState,
-    /// Friday (South Seas expansion): weeks and where Friday stands.
-    pub(crate) friday: FridayState,
+    /// The rule system's own state (South Seas' wares and ships, The Ferries' ferries):
+    /// each system's from its folder, and nothing for classic games.
+    pub(crate) system: SystemState,
     /// Maps, small-town variant 1: the player to move covered a small town and plays
     /// again; and whether the turn being played is such an extra turn (never two).
     pub(crate) extra_turn_due: bool,
@@ -523,6 +520,7 @@ impl Game {
     /// A game of `rules` with nothing set up yet (`Game::new` sets it up), its board
     /// sized for `squares` tiles.
     pub(crate) fn blank(rules: Arc<Rules>, squares: usize) -> Self {
+        let system = SystemState::new(rules.kind());
         Game {
             board: Board::with_geometry(squares, &rules.geometry),
             rules,
@@ -544,10 +542,8 @@ impl Game {
             seed: None,
             tiles_buf: Vec::new(),
             watched_monasteries: Vec::new(),
-            ferries: Vec::new(),
             scratch: Vec::new(),
-            sea: SeaState::default(),
-            friday: FridayState::default(),
+            system,
             extra_turn_due: false,
             in_extra_turn: false,
             end_cities: Vec::new(),
@@ -557,6 +553,13 @@ impl Game {
 
     pub fn set_record_events(&mut self, on: bool) {
         self.record_events = on;
+    }
+
+    /// Empties the event logs, the system's own among them (a search's copy, which
+    /// never reads them).
+    pub(crate) fn clear_events(&mut self) {
+        self.events.clear();
+        self.system.clear_events();
     }
 
     // ----- read access -------------------------------------------------------------
@@ -701,11 +704,11 @@ impl Game {
     }
 
     pub fn ferries(&self) -> &[FerryLink] {
-        &self.ferries
+        self.system.ferries()
     }
 
     pub(crate) fn ferries_mut(&mut self) -> &mut Vec<FerryLink> {
-        &mut self.ferries
+        self.system.ferries_mut()
     }
 
     pub(crate) fn scratch_elements(&mut self) -> &mut Vec<u32> {

@@ -9,4 +9,5 @@ pub mod options;
 pub mod rules;
 pub mod scoring;
 pub mod system;
+pub(crate) mod system_state;
 mod turn;

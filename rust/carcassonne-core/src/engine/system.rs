@@ -6,8 +6,10 @@
 //! up once per public call (`systems::for_system!`, the one registration of the systems),
 //! and once per whole game in self-play.
 //!
-//! The engine still holds every system's state (`Game::sea`, `Game::friday`,
-//! `Game::ferries`); a system's hooks are the only turn-loop code that touches it.
+//! A game holds its system's own state in one field, `Game::system`
+//! (`engine::system_state::SystemState`: one variant per system, each holding only its
+//! own state from its folder); a system's hooks are the only turn-loop code that touches
+//! it.
 
 use crate::engine::game::{EndScratch, Game, IllegalMove, Joined, Move, Placement};
 use crate::engine::rules::SystemKind;

@@ -129,22 +129,22 @@ impl Game {
                 .map(|t| rules.tiles[*t as usize].id.clone())
                 .collect(),
             moves: self.moves().to_vec(),
-            ships: self
-                .sea()
-                .pile
-                .iter()
-                .map(|s| rules.ships[*s as usize].id.clone())
-                .collect(),
-            friday: if rules.spec.friday {
-                self.friday()
+            ships: self.sea().map_or_else(Vec::new, |sea| {
+                sea.pile
+                    .iter()
+                    .map(|s| rules.ships[*s as usize].id.clone())
+                    .collect()
+            }),
+            friday: self.friday().map_or_else(Vec::new, |friday| {
+                friday
                     .order
                     .iter()
                     .map(|t| rules.friday[*t as usize].id.clone())
                     .collect()
-            } else {
-                Vec::new()
-            },
-            decisions: self.sea().decisions.clone(),
+            }),
+            decisions: self
+                .sea()
+                .map_or_else(Vec::new, |sea| sea.decisions.clone()),
             scores: self.scores().to_vec(),
         }
     }
@@ -205,8 +205,8 @@ impl Game {
         if let Some((seed, game_index)) = record.seed {
             let shuffled = Game::shuffled(Arc::clone(game.rules()), seed, game_index);
             if shuffled.deck() != game.deck()
-                || shuffled.sea().pile != game.sea().pile
-                || shuffled.friday().order != game.friday().order
+                || shuffled.sea().map(|s| &s.pile) != game.sea().map(|s| &s.pile)
+                || shuffled.friday().map(|f| &f.order) != game.friday().map(|f| &f.order)
             {
                 return Err(RecordError::Seed { seed, game_index });
             }

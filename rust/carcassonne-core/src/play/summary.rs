@@ -35,7 +35,7 @@ impl GameResult {
             s.by_kind[p] = *game.points_by_kind(p);
             s.wares_left[p] = game.wares(p).iter().sum();
         }
-        for (p, _) in &game.sea().taken {
+        for (p, _) in game.sea().map_or(&[][..], |sea| &sea.taken) {
             s.ships[*p as usize] += 1;
         }
         s

@@ -13,6 +13,7 @@ use crate::data::tileset::MAX_SEGMENTS;
 use crate::engine::game::{Game, IllegalMove, Move, Placement};
 use crate::engine::rules::Rules;
 use crate::engine::system::RuleSystem;
+use crate::engine::system_state::SystemState;
 use crate::rng::Rng;
 
 /// Runs `body` with `S` the type of the rule system `kind` names: one arm per system,
@@ -84,8 +85,11 @@ impl Game {
             "a Friday order lists every Friday tile of the rules once"
         );
         let mut g = Game::new(rules, Vec::new());
-        g.sea.pile = ships;
-        g.friday.order = friday;
+        // Other rule systems have neither (and the checks above leave both empty).
+        if let SystemState::SouthSeas(s) = &mut g.system {
+            s.sea.pile = ships;
+            s.friday.order = friday;
+        }
         g.reset(deck.into_iter());
         g
     }

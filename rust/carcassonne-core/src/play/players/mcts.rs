@@ -435,8 +435,7 @@ impl Tree {
         // The log only grows with the copy and is never read by play (the awards that
         // look at it use the entries they append, and only while recording).
         root.set_record_events(false);
-        root.events.clear();
-        root.sea.events.clear();
+        root.clear_events();
         // Every iteration reshuffles the hidden pieces from this fixed order: the search
         // cannot depend on their true order, even through its random draws.
         root.forget_hidden_order();

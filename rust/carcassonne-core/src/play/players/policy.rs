@@ -537,8 +537,9 @@ mod tests {
         );
         let deck = rules.full_deck.clone();
         let mut game = Game::with_ships(Arc::clone(&rules), deck, (0..5).collect());
-        game.sea.wares[game.current_player()] = [8, 8, 8];
-        game.sea.phase = Phase::Deliver;
+        let player = game.current_player();
+        game.system.sea_mut().wares[player] = [8, 8, 8];
+        game.system.sea_mut().phase = Phase::Deliver;
         let listed = game.legal_decisions();
         assert_eq!(listed.len(), 1 + 4 * 45);
         let mut beyond = 0;

@@ -30,11 +30,11 @@ impl Game {
         let movable = self.movable_ferries(p.cell, tile, p.rotation);
         let mut order: Vec<usize> = movable.as_slice().to_vec();
         order.sort_by_key(|f| {
-            let q = &self.board.placed[self.ferries[*f].placed as usize];
+            let q = &self.board.placed[self.system.ferries()[*f].placed as usize];
             (q.x, q.y)
         });
         for f in order {
-            let link = self.ferries[f];
+            let link = self.system.ferries()[f];
             let q = &self.board.placed[link.placed as usize];
             let mut next = Vec::new();
             for m in &moves {
@@ -96,7 +96,7 @@ impl Game {
         let movable = self.movable_ferries(cell, tile, mv.rotation);
         for m in moves {
             let Some(&f) = movable.as_slice().iter().find(|f| {
-                let p = &self.board.placed[self.ferries[**f].placed as usize];
+                let p = &self.board.placed[self.system.ferries()[**f].placed as usize];
                 (p.x, p.y) == (m.x as i32, m.y as i32)
             }) else {
                 return Err(IllegalMove::FerryNotMovable {
@@ -104,7 +104,7 @@ impl Game {
                     y: m.y as i32,
                 });
             };
-            let link = self.ferries[f];
+            let link = self.system.ferries()[f];
             let lake = self.board.placed[link.placed as usize].tile;
             let ends = lake_ends(&self.rules, lake);
             if m.a >= m.b || m.b >= 16 || ends & (1 << m.a) == 0 || ends & (1 << m.b) == 0 {
@@ -431,7 +431,8 @@ impl Game {
                 .and_then(|c| self.board.placed_at(c))
                 .expect("check() refused ferry moves off a lake");
             let f = self
-                .ferries
+                .system
+                .ferries()
                 .iter()
                 .position(|f| f.placed as usize == lake)
                 .expect("check() refused ferry moves without a ferry");

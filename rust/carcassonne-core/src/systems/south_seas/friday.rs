@@ -7,13 +7,17 @@ use crate::systems::south_seas::friday_tiles::{Bonus, LAST_WEEK, REVEAL_WEEKS, S
 use crate::systems::south_seas::state::{Decision, FridayState, Phase, SeaEvent, Spot};
 
 impl Game {
-    pub fn friday(&self) -> &FridayState {
-        &self.friday
+    /// Friday's state: None unless the game plays South Seas with Friday.
+    pub fn friday(&self) -> Option<&FridayState> {
+        self.system
+            .south_seas()
+            .filter(|_| self.rules.spec.friday)
+            .map(|s| &s.friday)
     }
 
     /// The bonus in force now (the tile Friday stands on), if Friday is played.
     pub fn friday_bonus(&self) -> Option<Bonus> {
-        self.friday.bonus
+        self.system.south_seas().and_then(|s| s.friday.bonus)
     }
 
     /// Wares fewer a delivery needs this week.
@@ -21,11 +25,14 @@ impl Game {
         (self.friday_bonus() == Some(Bonus::Discount)) as u8
     }
 
-    /// Whether the current player may still swap a ware this turn.
+    /// Whether the current player may still swap a ware this turn (never outside South
+    /// Seas).
     pub(crate) fn may_trade(&self) -> bool {
-        self.friday_bonus() == Some(Bonus::Trading)
-            && !self.friday.traded
-            && self.sea.wares[self.current].iter().any(|w| *w > 0)
+        self.system.south_seas().is_some_and(|s| {
+            s.friday.bonus == Some(Bonus::Trading)
+                && !s.friday.traded
+                && s.sea.wares[self.current].iter().any(|w| *w > 0)
+        })
     }
 
     /// The swaps open to the current player: (ware given, ware taken).
@@ -40,7 +47,7 @@ impl Game {
         if !self.may_trade() {
             return;
         }
-        let have = self.sea.wares[self.current];
+        let have = self.system.sea().wares[self.current];
         for give in (0..3u8).filter(|g| have[*g as usize] > 0) {
             for take in (0..3u8).filter(|t| *t != give) {
                 f(give, take);
@@ -56,21 +63,22 @@ impl Game {
         }
         // Tiles count as drawn from their stack even when they could not be placed.
         let weeks = (self.next_draw / STACK).min(LAST_WEEK);
-        while self.friday.weeks_done < weeks {
-            self.friday.weeks_done += 1;
-            if self.friday.weeks_done <= REVEAL_WEEKS {
+        while self.system.friday().weeks_done < weeks {
+            let friday = self.system.friday_mut();
+            friday.weeks_done += 1;
+            if friday.weeks_done <= REVEAL_WEEKS {
                 // The next player turns up the next Friday tile; Friday moves onto it.
                 // Cannot fail: `revealed` = weeks_done - 1 < REVEAL_WEEKS, and the order
                 // lists every Friday tile (`Game::with_orders` asserts it), of which
                 // `parse_friday` requires exactly REVEAL_WEEKS.
-                let tile = self.friday.order[self.friday.revealed];
-                self.friday.revealed += 1;
+                let tile = friday.order[friday.revealed];
+                friday.revealed += 1;
                 if self.friday_arrives(tile, None) {
                     return true;
                 }
             } else {
                 // The player who drew the stack's last tile must move Friday (S-8).
-                self.sea.phase = Phase::MoveFriday;
+                self.system.sea_mut().phase = Phase::MoveFriday;
                 return true;
             }
         }
@@ -83,15 +91,16 @@ impl Game {
         // `tile` comes from the reveal order or a checked move (one of `friday_targets`,
         // drawn from that order): an index of the rules' Friday tiles.
         let bonus = self.rules.friday[tile as usize].bonus;
-        self.friday.at = Some(tile);
-        self.friday.bonus = Some(bonus);
+        let friday = self.system.friday_mut();
+        friday.at = Some(tile);
+        friday.bonus = Some(bonus);
         let players = self.rules.players();
         if self.record_events {
             let mut wares = [0; 3];
             if let Bonus::Wares(w) = bonus {
                 wares[w as usize] = 1;
             }
-            self.sea.events.push(SeaEvent::Friday {
+            self.system.sea_mut().events.push(SeaEvent::Friday {
                 turn: self.turn,
                 tile,
                 moved_by,
@@ -100,26 +109,26 @@ impl Game {
         }
         match bonus {
             Bonus::Wares(w) => {
-                for p in 0..players {
-                    self.sea.wares[p][w as usize] += 1;
+                for held in &mut self.system.sea_mut().wares[..players] {
+                    held[w as usize] += 1;
                 }
                 false
             }
             Bonus::Homecoming => {
                 // From the next player on, each player with an islander on the board.
                 let next = (self.current + 1) % players;
-                let mut order = std::mem::take(&mut self.friday.homecoming);
+                let mut order = std::mem::take(&mut self.system.friday_mut().homecoming);
                 order.clear();
                 order.extend(
                     (0..players)
                         .map(|k| ((next + k) % players) as u8)
-                        .filter(|p| !self.sea.islanders[*p as usize].is_empty()),
+                        .filter(|p| !self.system.sea().islanders[*p as usize].is_empty()),
                 );
-                self.friday.homecoming = order;
-                if self.friday.homecoming.is_empty() {
+                self.system.friday_mut().homecoming = order;
+                if self.system.friday().homecoming.is_empty() {
                     return false;
                 }
-                self.sea.phase = Phase::Homecoming;
+                self.system.sea_mut().phase = Phase::Homecoming;
                 true
             }
             Bonus::Discount | Bonus::Trading => false,
@@ -133,19 +142,20 @@ impl Game {
 
     /// `friday_targets` without a list.
     pub(crate) fn friday_targets_iter(&self) -> impl Iterator<Item = u8> + '_ {
-        self.friday.order[..self.friday.revealed]
+        let friday = self.system.friday();
+        friday.order[..friday.revealed]
             .iter()
             .copied()
-            .filter(|t| Some(*t) != self.friday.at)
+            .filter(|t| Some(*t) != friday.at)
     }
 
     pub(crate) fn check_friday_decision(&self, d: Decision) -> Result<(), IllegalMove> {
         match d {
             Decision::MoveFriday(tile) => {
-                if self.sea.phase != Phase::MoveFriday {
+                if self.phase() != Phase::MoveFriday {
                     return Err(IllegalMove::NotFridayPhase);
                 }
-                if Some(tile) == self.friday.at {
+                if Some(tile) == self.system.friday().at {
                     return Err(IllegalMove::FridayStays);
                 }
                 if !self.friday_targets().contains(&tile) {
@@ -154,7 +164,7 @@ impl Game {
                 Ok(())
             }
             Decision::Homecoming(spot) => {
-                if self.sea.phase != Phase::Homecoming {
+                if self.phase() != Phase::Homecoming {
                     return Err(IllegalMove::NotHomecomingPhase);
                 }
                 let player = self.homecoming_player();
@@ -168,7 +178,7 @@ impl Game {
                 }
             }
             Decision::Trade(give, take) => {
-                if self.sea.phase != Phase::Deliver {
+                if self.phase() != Phase::Deliver {
                     return Err(IllegalMove::NotDeliveryPhase);
                 }
                 if !self.legal_trades().contains(&(give, take)) {
@@ -185,14 +195,14 @@ impl Game {
     pub(crate) fn apply_friday_decision(&mut self, d: Decision) -> bool {
         match d {
             Decision::MoveFriday(tile) => {
-                self.sea.phase = Phase::Place;
+                self.system.sea_mut().phase = Phase::Place;
                 self.friday_arrives(tile, Some(self.current as u8)) || self.end_friday_weeks()
             }
             Decision::Homecoming(spot) => {
                 // Cannot fail: checked in the Homecoming phase (see `homecoming_player`).
-                let player = self.friday.homecoming.remove(0) as usize;
+                let player = self.system.friday_mut().homecoming.remove(0) as usize;
                 if self.record_events {
-                    self.sea.events.push(SeaEvent::Homecoming {
+                    self.system.sea_mut().events.push(SeaEvent::Homecoming {
                         turn: self.turn,
                         player: player as u8,
                         x: spot.x as i32,
@@ -205,26 +215,26 @@ impl Game {
                     .spot_element(spot)
                     .expect("check_decision() refused spots without an islander");
                 self.take_back(player, e);
-                if !self.friday.homecoming.is_empty() {
+                if !self.system.friday().homecoming.is_empty() {
                     return true;
                 }
-                self.sea.phase = Phase::Place;
+                self.system.sea_mut().phase = Phase::Place;
                 self.end_friday_weeks()
             }
             Decision::Trade(give, take) => {
                 if self.record_events {
-                    self.sea.events.push(SeaEvent::Trade {
+                    self.system.sea_mut().events.push(SeaEvent::Trade {
                         turn: self.turn,
                         player: self.current as u8,
                         give,
                         take,
                     });
                 }
-                let w = &mut self.sea.wares[self.current];
+                let w = &mut self.system.sea_mut().wares[self.current];
                 // `(give, take)` is one of `legal_trades` (checked: NoTrade), so both < 3.
                 w[give as usize] -= 1;
                 w[take as usize] += 1;
-                self.friday.traded = true;
+                self.system.friday_mut().traded = true;
                 true
             }
             // Unreachable: `decide_unchecked` handles Deliver and MarketShip itself.
@@ -236,12 +246,12 @@ impl Game {
     /// only with a player listed and left as soon as the list is empty
     /// (`friday_arrives`, `apply_friday_decision`): the list is not empty.
     pub(crate) fn homecoming_player(&self) -> usize {
-        self.friday.homecoming[0] as usize
+        self.system.friday().homecoming[0] as usize
     }
 
     /// Islanders the homecoming player may take back.
     pub(crate) fn homecoming_spots(&self) -> Vec<Spot> {
-        self.sea.islanders[self.homecoming_player()]
+        self.system.sea().islanders[self.homecoming_player()]
             .iter()
             .map(|e| self.spot_of(*e))
             .collect()

@@ -264,6 +264,12 @@ crate::clone::clone_by_field!(FridayState {
 });
 
 impl FridayState {
+    /// Wares fewer a delivery needs this week (the bonus Friday stands on).
+    #[inline]
+    pub(crate) fn discount(&self) -> u8 {
+        (self.bonus == Some(Bonus::Discount)) as u8
+    }
+
     pub(crate) fn reset(&mut self) {
         self.revealed = 0;
         self.at = None;

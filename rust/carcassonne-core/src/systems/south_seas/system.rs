@@ -24,8 +24,8 @@ impl RuleSystem for SouthSeas {
     }
 
     fn drop_pending(game: &mut Game) {
-        game.sea.phase = Phase::Place;
-        game.sea.pending_markets.clear();
+        game.system.sea_mut().phase = Phase::Place;
+        game.system.sea_mut().pending_markets.clear();
     }
 
     fn virtual_thirds(game: &Game, s: &mut EndScratch) -> [i32; MAX_PLAYERS] {
@@ -33,47 +33,47 @@ impl RuleSystem for SouthSeas {
     }
 
     fn init(game: &mut Game) {
-        game.sea.pile = (0..game.rules.ships.len() as u16).collect();
-        game.friday.order = (0..game.rules.friday.len() as u8).collect();
+        game.system.sea_mut().pile = (0..game.rules.ships.len() as u16).collect();
+        game.system.friday_mut().order = (0..game.rules.friday.len() as u8).collect();
     }
 
     fn shuffle(game: &mut Game, rng: &mut Rng) {
-        let mut pile = std::mem::take(&mut game.sea.pile);
+        let mut pile = std::mem::take(&mut game.system.sea_mut().pile);
         pile.clear();
         pile.extend(0..game.rules.ships.len() as u16);
         rng.shuffle(&mut pile);
-        game.sea.pile = pile;
+        game.system.sea_mut().pile = pile;
         if game.rules.spec.friday {
-            let mut order = std::mem::take(&mut game.friday.order);
+            let mut order = std::mem::take(&mut game.system.friday_mut().order);
             order.clear();
             order.extend(0..game.rules.friday.len() as u8);
             rng.shuffle(&mut order);
-            game.friday.order = order;
+            game.system.friday_mut().order = order;
         }
     }
 
     fn reset(game: &mut Game) {
-        game.sea.reset();
+        game.system.sea_mut().reset();
         game.update_least_need();
-        game.friday.reset();
+        game.system.friday_mut().reset();
     }
 
     fn shuffle_hidden(game: &mut Game, rng: &mut Rng) {
-        let next = game.sea.next_ship;
-        rng.shuffle(&mut game.sea.pile[next..]);
-        let revealed = game.friday.revealed;
-        rng.shuffle(&mut game.friday.order[revealed..]);
+        let next = game.system.sea().next_ship;
+        rng.shuffle(&mut game.system.sea_mut().pile[next..]);
+        let revealed = game.system.friday().revealed;
+        rng.shuffle(&mut game.system.friday_mut().order[revealed..]);
     }
 
     fn sort_hidden(game: &mut Game) {
-        let next = game.sea.next_ship;
-        game.sea.pile[next..].sort_unstable();
-        let revealed = game.friday.revealed;
-        game.friday.order[revealed..].sort_unstable();
+        let next = game.system.sea().next_ship;
+        game.system.sea_mut().pile[next..].sort_unstable();
+        let revealed = game.system.friday().revealed;
+        game.system.friday_mut().order[revealed..].sort_unstable();
     }
 
     fn check_phase(game: &Game) -> Result<(), IllegalMove> {
-        match game.sea.phase {
+        match game.phase() {
             Phase::Place => Ok(()),
             Phase::Deliver => Err(IllegalMove::NotPlacePhase),
             _ => Err(IllegalMove::DecisionPending),
@@ -82,7 +82,7 @@ impl RuleSystem for SouthSeas {
 
     #[inline(always)]
     fn decision_pending(game: &Game) -> bool {
-        game.sea.phase != Phase::Place
+        game.phase() != Phase::Place
     }
 
     fn check_retrieve(game: &Game, spot: Spot, meeple: Option<u8>) -> Result<(), IllegalMove> {
@@ -100,7 +100,7 @@ impl RuleSystem for SouthSeas {
 
     #[inline(always)]
     fn on_meeple_placed(game: &mut Game, e: u32) {
-        game.sea.islanders[game.current].push(e);
+        game.system.sea_mut().islanders[game.current].push(e);
     }
 
     fn end_turn(game: &mut Game, mv: Move, joined: &Joined) {

@@ -10,6 +10,7 @@
 
 use crate::data::tileset::FeatureKind;
 use crate::engine::game::{EndScratch, Game, IllegalMove};
+use crate::engine::rules::Rules;
 use crate::engine::scoring::ScoreKind;
 use crate::limits::MAX_PLAYERS;
 use crate::systems::south_seas::state::{
@@ -19,26 +20,34 @@ use crate::systems::south_seas::state::{
 use crate::systems::south_seas::system::SouthSeas;
 
 impl Game {
+    /// The decision the game waits for: always the placement outside South Seas.
+    #[inline(always)]
     pub fn phase(&self) -> Phase {
-        self.sea.phase
+        match self.system.south_seas() {
+            Some(s) => s.sea.phase,
+            None => Phase::Place,
+        }
     }
 
-    pub fn sea(&self) -> &SeaState {
-        &self.sea
+    /// South Seas' state: None for a game of another rule system.
+    pub fn sea(&self) -> Option<&SeaState> {
+        self.system.south_seas().map(|s| &s.sea)
     }
 
     /// Wares of `player` (shells, bananas, fish; zeros for a player not in the game).
     pub fn wares(&self, player: usize) -> [u32; 3] {
         // `get` costs the same bounds check as indexing.
-        self.sea.wares.get(player).copied().unwrap_or_default()
+        self.sea()
+            .and_then(|sea| sea.wares.get(player))
+            .copied()
+            .unwrap_or_default()
     }
 
     /// Elements holding an islander of `player`, in the order they were placed (none for
     /// a player not in the game).
     pub fn islanders_of(&self, player: usize) -> impl Iterator<Item = u32> + '_ {
-        self.sea
-            .islanders
-            .get(player)
+        self.sea()
+            .and_then(|sea| sea.islanders.get(player))
             .map_or(&[][..], Vec::as_slice)
             .iter()
             .copied()
@@ -46,7 +55,7 @@ impl Game {
 
     /// Islanders of the feature rooted at `root` go back to their owners.
     fn return_islanders(&mut self, root: u32) {
-        let (supply, islanders) = (&mut self.supply, &mut self.sea.islanders);
+        let (supply, islanders) = (&mut self.supply, &mut self.system.sea_mut().islanders);
         self.features.return_meeples(root, |pl, e| {
             supply[pl as usize] += 1;
             forget_islander(&mut islanders[pl as usize], e);
@@ -104,9 +113,12 @@ impl Game {
     pub(crate) fn take_back(&mut self, player: usize, e: u32) {
         self.features.remove_meeple(e);
         self.supply[player] += 1;
-        forget_islander(&mut self.sea.islanders[player], e);
-        if !self.sea.watched_markets.is_empty() {
-            self.sea.watched_markets.retain(|(_, _, m)| *m != e);
+        forget_islander(&mut self.system.sea_mut().islanders[player], e);
+        if !self.system.sea().watched_markets.is_empty() {
+            self.system
+                .sea_mut()
+                .watched_markets
+                .retain(|(_, _, m)| *m != e);
         }
     }
 
@@ -148,7 +160,7 @@ impl Game {
         }
         // Markets: this tile's own (if its merchant was just placed) and those around it.
         if market.is_some() && meeple == market {
-            self.sea.watched_markets.push((
+            self.system.sea_mut().watched_markets.push((
                 p.x,
                 p.y,
                 // Cannot fail: `meeple == market` and `market` is Some.
@@ -156,7 +168,7 @@ impl Game {
             ));
         }
         // Most turns no merchant stands on the board: nothing to look at.
-        if !self.sea.watched_markets.is_empty() {
+        if !self.system.sea().watched_markets.is_empty() {
             self.complete_markets(p.x, p.y);
         }
         self.continue_turn();
@@ -165,8 +177,8 @@ impl Game {
     /// Moves the watched markets around (x, y) that are now surrounded into
     /// `pending_markets`, in picking order.
     fn complete_markets(&mut self, x: i32, y: i32) {
-        let mut watched = std::mem::take(&mut self.sea.watched_markets);
-        let mut done = std::mem::take(&mut self.sea.pending_markets);
+        let mut watched = std::mem::take(&mut self.system.sea_mut().watched_markets);
+        let mut done = std::mem::take(&mut self.system.sea_mut().pending_markets);
         debug_assert!(done.is_empty(), "the last turn handed out every ship");
         watched.retain(|&(mx, my, e)| {
             let near = (mx - x).abs() <= 1 && (my - y).abs() <= 1;
@@ -182,32 +194,32 @@ impl Game {
                 true
             }
         });
-        self.sea.watched_markets = watched;
+        self.system.sea_mut().watched_markets = watched;
         // Several markets at once: the active player first, then clockwise (S-6).
         let players = self.rules.players();
         let current = self.current;
         done.sort_by_key(|&(pl, e)| ((pl as usize + players - current) % players, e));
-        self.sea.pending_markets = done;
+        self.system.sea_mut().pending_markets = done;
     }
 
     /// Hands out the ships of completed markets in order, stopping when a merchant must
     /// choose among tied ships; then step 4, or the end of the turn.
     #[inline(always)]
     fn continue_turn(&mut self) {
-        while let Some(&(player, e)) = self.sea.pending_markets.first() {
+        while let Some(&(player, e)) = self.system.sea().pending_markets.first() {
             let top = self.top_ship_slots();
             if top.len() > 1 {
-                self.sea.phase = Phase::Market;
+                self.system.sea_mut().phase = Phase::Market;
                 return;
             }
             if let Some(&slot) = top.first() {
                 self.take_ship(player as usize, slot as usize, None);
             }
             self.return_islanders(e);
-            self.sea.pending_markets.remove(0);
+            self.system.sea_mut().pending_markets.remove(0);
         }
         if self.delivery_possible() || self.may_trade() {
-            self.sea.phase = Phase::Deliver;
+            self.system.sea_mut().phase = Phase::Deliver;
         } else {
             self.end_south_seas_turn();
         }
@@ -215,9 +227,10 @@ impl Game {
 
     /// Display slots of the face-up ships with the most points.
     fn top_ship_slots(&self) -> Vec<u8> {
-        let points = |slot: usize| self.rules.ships[self.sea.display[slot] as usize].points;
-        let best = (0..self.sea.display.len()).map(points).max();
-        (0..self.sea.display.len())
+        let points =
+            |slot: usize| self.rules.ships[self.system.sea().display[slot] as usize].points;
+        let best = (0..self.system.sea().display.len()).map(points).max();
+        (0..self.system.sea().display.len())
             .filter(|&i| Some(points(i)) == best)
             .map(|i| i as u8)
             .collect()
@@ -226,10 +239,10 @@ impl Game {
     /// The player who makes the pending decision: the merchant's owner while a market
     /// ship is chosen, else the player whose turn it is.
     pub fn decider(&self) -> usize {
-        match self.sea.phase {
+        match self.phase() {
             // Cannot fail: the phase is Market only while a completed market waits
             // (`continue_turn` sets it with `pending_markets` not empty).
-            Phase::Market => self.sea.pending_markets[0].0 as usize,
+            Phase::Market => self.system.sea().pending_markets[0].0 as usize,
             Phase::Homecoming => self.homecoming_player(),
             _ => self.current,
         }
@@ -240,7 +253,7 @@ impl Game {
         if self.over {
             return Vec::new();
         }
-        match self.sea.phase {
+        match self.phase() {
             Phase::Place => Vec::new(),
             Phase::Deliver => std::iter::once(Decision::Deliver(None))
                 .chain(
@@ -280,7 +293,7 @@ impl Game {
                 if self.over {
                     return Err(IllegalMove::GameOver);
                 }
-                if self.sea.phase != Phase::Market {
+                if self.phase() != Phase::Market {
                     return Err(IllegalMove::NotMarketPhase);
                 }
                 let top = self.top_ship_slots();
@@ -312,19 +325,20 @@ impl Game {
         match d {
             Decision::Deliver(d) => self.deliver_unchecked(d),
             Decision::MarketShip(slot) => {
-                self.sea
+                self.system
+                    .sea_mut()
                     .decisions
                     .push((self.turn, Decision::MarketShip(slot)));
                 // Cannot fail when checked: the Market phase has a pending market (see
                 // `decider`), and `slot` is one of `top_ship_slots`, so on display.
-                let (player, e) = self.sea.pending_markets.remove(0);
+                let (player, e) = self.system.sea_mut().pending_markets.remove(0);
                 self.take_ship(player as usize, slot as usize, None);
                 self.return_islanders(e);
-                self.sea.phase = Phase::Place;
+                self.system.sea_mut().phase = Phase::Place;
                 self.continue_turn();
             }
             _ => {
-                self.sea.decisions.push((self.turn, d));
+                self.system.sea_mut().decisions.push((self.turn, d));
                 if !self.apply_friday_decision(d) {
                     self.next_turn();
                 }
@@ -347,10 +361,11 @@ impl Game {
         if n.goods[FISH] == 0 {
             return;
         }
-        if self.sea.tokens_left == 0 {
+        let sea = self.system.sea_mut();
+        if sea.tokens_left == 0 {
             return;
         }
-        self.sea.tokens_left -= 1;
+        sea.tokens_left -= 1;
         let node = self.features.node_mut(root);
         let fish = if node.fish_pairs > 0 {
             node.fish_pairs -= 1;
@@ -360,7 +375,7 @@ impl Game {
         };
         node.goods[FISH] -= fish;
         if self.record_events {
-            self.sea.events.push(SeaEvent::Boat {
+            self.system.sea_mut().events.push(SeaEvent::Boat {
                 turn: self.turn,
                 x,
                 y,
@@ -383,22 +398,24 @@ impl Game {
         if winners == 0 {
             return;
         }
-        for p in 0..self.rules.players() {
+        let held = &mut self.system.sea_mut().wares;
+        for (p, held) in held.iter_mut().enumerate().take(self.rules.players()) {
             if winners & (1 << p) != 0 {
                 for w in 0..3 {
-                    self.sea.wares[p][w] += wares[w];
+                    held[w] += wares[w];
                 }
             }
         }
         if self.record_events {
-            self.sea.events.push(SeaEvent::Wares {
+            let tiles = self.squares_of(root);
+            self.system.sea_mut().events.push(SeaEvent::Wares {
                 turn: self.turn,
                 kind: n.kind,
                 players: (0..self.rules.players() as u8)
                     .filter(|p| winners & (1 << p) != 0)
                     .collect(),
                 wares,
-                tiles: self.squares_of(root),
+                tiles,
                 complete,
                 boat,
                 final_scoring,
@@ -412,13 +429,13 @@ impl Game {
     fn take_ship(&mut self, player: usize, slot: usize, paid: Option<[u8; 3]>) {
         // `slot` is on display: `check_delivery` refuses others (NoSuchShip), and market
         // picks come from `top_ship_slots` (checked: NotTopShip).
-        let ship = self.sea.display.remove(slot);
+        let ship = self.system.sea_mut().display.remove(slot);
         let points = self.rules.ships[ship as usize].points;
         self.scores[player] += points as i32;
         self.by_kind[player][ScoreKind::Ships as usize] += points as i32;
-        self.sea.taken.push((player as u8, ship));
+        self.system.sea_mut().taken.push((player as u8, ship));
         if self.record_events {
-            self.sea.events.push(SeaEvent::Ship {
+            self.system.sea_mut().events.push(SeaEvent::Ship {
                 turn: self.turn,
                 player: player as u8,
                 ship,
@@ -426,15 +443,15 @@ impl Game {
                 paid,
             });
         }
-        self.sea.refill();
+        self.system.sea_mut().refill();
         self.update_least_need();
     }
 
     /// Recomputes `SeaState::least_need` after the display changed.
     pub(crate) fn update_least_need(&mut self) {
-        self.sea.display_version = self.sea.display_version.wrapping_add(1);
-        self.sea.least_need = self
-            .sea
+        let sea = self.system.sea_mut();
+        sea.display_version = sea.display_version.wrapping_add(1);
+        sea.least_need = sea
             .display
             .iter()
             .map(|&s| self.rules.ships[s as usize].need.total() as u32)
@@ -445,46 +462,24 @@ impl Game {
     /// Whether the current player can deliver to some face-up ship.
     #[inline(always)]
     fn delivery_possible(&mut self) -> bool {
-        let have = self.sea.wares[self.current];
-        let discount = self.delivery_discount();
-        match self.known_affordable(have, discount) {
+        let state = self.system.south_seas_state();
+        let (sea, current) = (&state.sea, self.current);
+        let have = sea.wares[current];
+        let discount = state.friday.discount();
+        match known_affordable(sea, current, have, discount) {
             Some(slots) => slots != 0,
             None => {
-                let slots = self.affordable_slots(have, discount);
-                self.sea.delivery_memo[self.current] = Some(DeliveryMemo {
+                let slots = affordable_slots(&self.rules, sea, have, discount);
+                let sea = self.system.sea_mut();
+                sea.delivery_memo[self.current] = Some(DeliveryMemo {
                     have,
                     discount,
-                    display_version: self.sea.display_version,
+                    display_version: sea.display_version,
                     affordable: slots,
                 });
                 slots != 0
             }
         }
-    }
-
-    /// The display slots the current player, holding `have`, can pay for, when known
-    /// without looking at the ships: none when he holds fewer wares than any face-up ship
-    /// needs (most turns), else as remembered for these wares, discount and display.
-    #[inline]
-    fn known_affordable(&self, have: [u32; 3], discount: u8) -> Option<u8> {
-        let least = self.sea.least_need.saturating_sub(discount as u32).max(1);
-        if self.sea.least_need == u32::MAX || have.iter().sum::<u32>() < least {
-            return Some(0);
-        }
-        let m = self.sea.delivery_memo[self.current]?;
-        ((m.have, m.discount, m.display_version) == (have, discount, self.sea.display_version))
-            .then_some(m.affordable)
-    }
-
-    /// Display slots (bit per slot) whose ship a player holding `have` can pay for.
-    fn affordable_slots(&self, have: [u32; 3], discount: u8) -> u8 {
-        let mut slots = 0;
-        for (slot, &s) in self.sea.display.iter().enumerate() {
-            if self.rules.ship_afford[s as usize][discount as usize].affordable(have) {
-                slots |= 1 << slot;
-            }
-        }
-        slots
     }
 
     /// Every delivery the current player can make now (step 4), by display slot, then
@@ -497,17 +492,20 @@ impl Game {
 
     /// Calls `f` with each delivery of `legal_deliveries`, in order, without allocating.
     pub(crate) fn for_each_delivery(&self, mut f: impl FnMut(Delivery)) {
-        if self.sea.phase != Phase::Deliver {
+        let Some(state) = self.system.south_seas() else {
+            return;
+        };
+        let sea = &state.sea;
+        if sea.phase != Phase::Deliver {
             return;
         }
-        let have = self.sea.wares[self.current];
-        let discount = self.delivery_discount();
+        let have = sea.wares[self.current];
+        let discount = state.friday.discount();
         // Most face-up ships are out of reach: one test each (usually remembered from the
         // start of step 4) instead of a walk.
-        let slots = self
-            .known_affordable(have, discount)
-            .unwrap_or_else(|| self.affordable_slots(have, discount));
-        for (slot, &s) in self.sea.display.iter().enumerate() {
+        let slots = known_affordable(sea, self.current, have, discount)
+            .unwrap_or_else(|| affordable_slots(&self.rules, sea, have, discount));
+        for (slot, &s) in sea.display.iter().enumerate() {
             if slots & (1 << slot) == 0 {
                 continue;
             }
@@ -531,19 +529,19 @@ impl Game {
         if self.over {
             return Err(IllegalMove::GameOver);
         }
-        if self.sea.phase != Phase::Deliver {
+        if self.phase() != Phase::Deliver {
             return Err(IllegalMove::NotDeliveryPhase);
         }
         let Some(d) = d else {
             return Ok(());
         };
-        let Some(&ship) = self.sea.display.get(d.ship as usize) else {
+        let Some(&ship) = self.system.sea().display.get(d.ship as usize) else {
             return Err(IllegalMove::NoSuchShip {
                 slot: d.ship,
-                display: self.sea.display.len(),
+                display: self.system.sea().display.len(),
             });
         };
-        let have = self.sea.wares[self.current];
+        let have = self.system.sea().wares[self.current];
         if (0..3).any(|w| d.pay[w] as u32 > have[w]) {
             return Err(IllegalMove::MissingWares { pay: d.pay, have });
         }
@@ -568,11 +566,15 @@ impl Game {
     /// may panic (a slot off the display) or leave the game inconsistent.
     pub fn deliver_unchecked(&mut self, d: Option<Delivery>) {
         debug_assert_eq!(self.check_delivery(d), Ok(()));
-        self.sea.decisions.push((self.turn, Decision::Deliver(d)));
+        self.system
+            .sea_mut()
+            .decisions
+            .push((self.turn, Decision::Deliver(d)));
         if let Some(d) = d {
             let player = self.current;
+            let held = &mut self.system.sea_mut().wares[player];
             for w in 0..3 {
-                self.sea.wares[player][w] -= d.pay[w] as u32;
+                held[w] -= d.pay[w] as u32;
             }
             self.take_ship(player, d.ship as usize, Some(d.pay));
         }
@@ -583,8 +585,9 @@ impl Game {
     /// through the draw, the last tile placed); otherwise the next player draws.
     #[inline(always)]
     fn end_south_seas_turn(&mut self) {
-        self.sea.phase = Phase::Place;
-        if self.sea.ships_gone() {
+        let sea = self.system.sea_mut();
+        sea.phase = Phase::Place;
+        if sea.ships_gone() {
             self.tile = None;
             self.finish::<SouthSeas>();
             return;
@@ -603,7 +606,7 @@ impl Game {
         if self.current == self.rules.players() {
             self.current = 0;
         }
-        self.friday.traded = false;
+        self.system.friday_mut().traded = false;
         self.draw::<SouthSeas>();
     }
 
@@ -619,7 +622,7 @@ impl Game {
         }
         self.scratch = roots;
         for p in 0..self.rules.players() {
-            let points = wares_points(self.sea.wares[p]);
+            let points = wares_points(self.system.sea().wares[p]);
             self.scores[p] += points;
             self.by_kind[p][ScoreKind::Wares as usize] += points;
         }
@@ -633,7 +636,7 @@ impl Game {
         let players = self.rules.players();
         let mut v = [0i32; MAX_PLAYERS];
         for p in 0..players {
-            v[p] = 3 * self.scores[p] + self.sea.wares[p].iter().sum::<u32>() as i32;
+            v[p] = 3 * self.scores[p] + self.system.sea().wares[p].iter().sum::<u32>() as i32;
             if self.over {
                 v[p] -= 3 * self.by_kind[p][ScoreKind::Wares as usize];
             }
@@ -660,7 +663,8 @@ impl Game {
     pub(crate) fn end_wares_roots(&self, roots: &mut Vec<u32>) {
         roots.clear();
         roots.extend(
-            self.sea
+            self.system
+                .sea()
                 .islanders
                 .iter()
                 .flatten()
@@ -674,6 +678,31 @@ impl Game {
 
 /// Drops element `e` from a player's islanders, keeping the others in order (the order
 /// the random player draws from).
+/// The display slots `player`, holding `have`, can pay for, when known without looking at
+/// the ships: none when he holds fewer wares than any face-up ship needs (most turns),
+/// else as remembered for these wares, discount and display.
+#[inline]
+fn known_affordable(sea: &SeaState, player: usize, have: [u32; 3], discount: u8) -> Option<u8> {
+    let least = sea.least_need.saturating_sub(discount as u32).max(1);
+    if sea.least_need == u32::MAX || have.iter().sum::<u32>() < least {
+        return Some(0);
+    }
+    let m = sea.delivery_memo[player]?;
+    ((m.have, m.discount, m.display_version) == (have, discount, sea.display_version))
+        .then_some(m.affordable)
+}
+
+/// Display slots (bit per slot) whose ship a player holding `have` can pay for.
+fn affordable_slots(rules: &Rules, sea: &SeaState, have: [u32; 3], discount: u8) -> u8 {
+    let mut slots = 0;
+    for (slot, &s) in sea.display.iter().enumerate() {
+        if rules.ship_afford[s as usize][discount as usize].affordable(have) {
+            slots |= 1 << slot;
+        }
+    }
+    slots
+}
+
 fn forget_islander(islanders: &mut Vec<u32>, e: u32) {
     if let Some(i) = islanders.iter().position(|x| *x == e) {
         islanders.remove(i);

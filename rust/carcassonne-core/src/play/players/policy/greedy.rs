@@ -643,7 +643,7 @@ pub(crate) fn for_each_decision_value(game: &Game, mut f: impl FnMut(Decision, i
         // player, the end of the game) changes no lead.
         f(Decision::Deliver(None), before);
         game.for_each_delivery(|d| {
-            let ship = game.sea().display[d.ship as usize];
+            let ship = game.system.sea().display[d.ship as usize];
             let points = game.rules().ships[ship as usize].points as i32;
             let paid: i32 = d.pay.iter().map(|x| *x as i32).sum();
             f(Decision::Deliver(Some(d)), before + 3 * points - paid);

@@ -67,14 +67,19 @@ impl GreedyValues for SouthSeas {
         let market = rules.monastery[tile as usize];
         // A market completed this turn hands out ships: played on a copy (rare).
         let board = game.board();
-        let completes_watched = game.sea().watched_markets.iter().any(|&(mx, my, _)| {
-            let (x, y) = board.xy(p.cell);
-            (mx - x).abs() <= 1
-                && (my - y).abs() <= 1
-                && board
-                    .cell(mx, my)
-                    .is_some_and(|cell| game.ring_complete(cell, Some(p.cell)))
-        });
+        let completes_watched = game
+            .system
+            .sea()
+            .watched_markets
+            .iter()
+            .any(|&(mx, my, _)| {
+                let (x, y) = board.xy(p.cell);
+                (mx - x).abs() <= 1
+                    && (my - y).abs() <= 1
+                    && board
+                        .cell(mx, my)
+                        .is_some_and(|cell| game.ring_complete(cell, Some(p.cell)))
+            });
         let own_market =
             market.is_some_and(|m| options & (1 << m) != 0) && game.ring_complete(p.cell, None);
         if completes_watched || own_market {
