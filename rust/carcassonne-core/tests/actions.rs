@@ -17,6 +17,7 @@ use carcassonne_core::engine::rules::{Rules, RulesSpec};
 use carcassonne_core::play::players::{Lineup, Player, PlayerError, Policy, Scratch, Stop};
 use carcassonne_core::play::simulate::{SimulateError, Study, play_game, seat_scratch};
 use carcassonne_core::rng::Rng;
+use carcassonne_core::systems::south_seas::errors::IllegalSouthSeasPlay;
 use carcassonne_core::systems::south_seas::state::{Decision, Phase};
 use carcassonne_core::{Action, Game, IllegalMove};
 
@@ -89,7 +90,8 @@ fn actions_are_the_per_phase_moves_and_decisions() {
                     let mv = Action::Place(carcassonne_core::Move::place(0, 0, 0, None));
                     assert!(matches!(
                         by_action.apply(mv),
-                        Err(IllegalMove::NotPlacePhase | IllegalMove::DecisionPending)
+                        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NotPlacePhase)
+                            | IllegalMove::SouthSeas(IllegalSouthSeasPlay::DecisionPending))
                     ));
                     assert_eq!(by_action.to_json(), before);
                 }

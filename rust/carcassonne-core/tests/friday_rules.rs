@@ -21,6 +21,7 @@ use carcassonne_core::data::{DataKind, SourceError};
 use carcassonne_core::engine::rules::{DataSource, Rules, RulesError, RulesSpec};
 use carcassonne_core::play::players::Policy;
 use carcassonne_core::rng::Rng;
+use carcassonne_core::systems::south_seas::errors::IllegalSouthSeasPlay;
 use carcassonne_core::systems::south_seas::friday_tiles::{Bonus, parse_friday};
 use carcassonne_core::systems::south_seas::state::{Decision, Delivery, Phase, SeaEvent, Spot};
 use carcassonne_core::{Game, IllegalMove, Move};
@@ -414,29 +415,42 @@ fn weeks_reveal_then_move_friday() {
     let before = snapshot(&g);
     assert_eq!(
         g.decide(Decision::MoveFriday(5)),
-        Err(IllegalMove::FridayStays)
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::FridayStays))
     );
     assert_eq!(
         g.decide(Decision::MoveFriday(6)),
-        Err(IllegalMove::NoSuchFridayTile { tile: 6 })
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::NoSuchFridayTile { tile: 6 }
+        ))
     );
     assert_eq!(
         g.play(Move::place(50, 0, 0, None)),
-        Err(IllegalMove::DecisionPending)
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::DecisionPending
+        ))
     );
     assert!(g.legal_moves().is_empty());
-    assert_eq!(g.deliver(None), Err(IllegalMove::NotDeliveryPhase));
+    assert_eq!(
+        g.deliver(None),
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::NotDeliveryPhase
+        ))
+    );
     assert_eq!(
         g.decide(Decision::Trade(BANANA, FISH)),
-        Err(IllegalMove::NotDeliveryPhase)
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::NotDeliveryPhase
+        ))
     );
     assert_eq!(
         g.decide(Decision::Homecoming(spot(1, 0, 0))),
-        Err(IllegalMove::NotHomecomingPhase)
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::NotHomecomingPhase
+        ))
     );
     assert_eq!(
         g.decide(Decision::MarketShip(0)),
-        Err(IllegalMove::NotMarketPhase)
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NotMarketPhase))
     );
     assert_eq!(snapshot(&g), before);
 
@@ -464,7 +478,7 @@ fn weeks_reveal_then_move_friday() {
     let before = snapshot(&g);
     assert_eq!(
         g.decide(Decision::MoveFriday(2)),
-        Err(IllegalMove::FridayStays)
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::FridayStays))
     );
     assert_eq!(snapshot(&g), before);
     g.decide(Decision::MoveFriday(0)).unwrap(); // A: a banana each
@@ -708,11 +722,15 @@ fn discount_week_accepts_one_ware_fewer() {
         // Two fewer is too few; a ware the ship does not take is not accepted.
         assert!(matches!(
             g.deliver(Some(d(0, [1, 0, 1]))),
-            Err(IllegalMove::WrongWares { .. })
+            Err(IllegalMove::SouthSeas(
+                IllegalSouthSeasPlay::WrongWares { .. }
+            ))
         ));
         assert!(matches!(
             g.deliver(Some(d(0, [2, 0, 0]))),
-            Err(IllegalMove::WrongWares { .. })
+            Err(IllegalMove::SouthSeas(
+                IllegalSouthSeasPlay::WrongWares { .. }
+            ))
         ));
         assert_eq!(snapshot(&g), before);
         if t == 29 {
@@ -737,7 +755,9 @@ fn discount_week_accepts_one_ware_fewer() {
     let before = snapshot(&g);
     assert!(matches!(
         g.deliver(Some(d(0, [2, 0, 1]))),
-        Err(IllegalMove::WrongWares { .. })
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::WrongWares { .. }
+        ))
     ));
     assert_eq!(snapshot(&g), before);
     g.deliver(None).unwrap();
@@ -799,11 +819,15 @@ fn discount_keeps_at_least_one_ware() {
     let before = snapshot(&g);
     assert!(matches!(
         g.deliver(Some(d(0, [0, 0, 0]))),
-        Err(IllegalMove::WrongWares { .. })
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::WrongWares { .. }
+        ))
     ));
     assert!(matches!(
         g.deliver(Some(d(1, [0, 0, 0]))),
-        Err(IllegalMove::WrongWares { .. })
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::WrongWares { .. }
+        ))
     ));
     assert_eq!(snapshot(&g), before);
     g.deliver(Some(d(1, [0, 0, 1]))).unwrap();
@@ -843,7 +867,9 @@ fn trading_week_allows_one_swap_per_turn() {
     assert_eq!(g.phase(), Phase::Place);
     assert_eq!(
         g.check_decision(Decision::Trade(BANANA, FISH)),
-        Err(IllegalMove::NotDeliveryPhase)
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::NotDeliveryPhase
+        ))
     );
     pass_to(&mut g, 14);
     assert_eq!(g.friday_bonus(), Some(Bonus::Trading));
@@ -864,24 +890,24 @@ fn trading_week_allows_one_swap_per_turn() {
     // Giving a ware not held, or taking the same kind, is refused.
     assert_eq!(
         g.decide(Decision::Trade(SHELL, BANANA)),
-        Err(IllegalMove::NoTrade {
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NoTrade {
             give: SHELL,
             take: BANANA
-        })
+        }))
     );
     assert_eq!(
         g.decide(Decision::Trade(BANANA, BANANA)),
-        Err(IllegalMove::NoTrade {
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NoTrade {
             give: BANANA,
             take: BANANA
-        })
+        }))
     );
     assert_eq!(
         g.decide(Decision::Trade(3, SHELL)),
-        Err(IllegalMove::NoTrade {
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NoTrade {
             give: 3,
             take: SHELL
-        })
+        }))
     );
     assert_eq!(snapshot(&g), before);
     // Red swaps the banana for a fish, then delivers it to s0.
@@ -902,14 +928,14 @@ fn trading_week_allows_one_swap_per_turn() {
     let before = snapshot(&g);
     assert_eq!(
         g.decide(Decision::Trade(FISH, SHELL)),
-        Err(IllegalMove::NoTrade {
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NoTrade {
             give: FISH,
             take: SHELL
-        })
+        }))
     );
     assert_eq!(
         g.play(Move::place(16, 0, 0, None)),
-        Err(IllegalMove::NotPlacePhase)
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NotPlacePhase))
     );
     assert_eq!(snapshot(&g), before);
     g.deliver(Some(d(0, [0, 0, 1]))).unwrap();
@@ -961,7 +987,9 @@ fn trading_week_allows_one_swap_per_turn() {
         assert_eq!(g.phase(), Phase::Place);
         assert_eq!(
             g.check_decision(Decision::Trade(SHELL, FISH)),
-            Err(IllegalMove::NotDeliveryPhase)
+            Err(IllegalMove::SouthSeas(
+                IllegalSouthSeasPlay::NotDeliveryPhase
+            ))
         );
     }
     // The swaps are recorded and replayed.
@@ -1019,23 +1047,32 @@ fn homecoming_takes_one_islander_each_in_turn_order() {
     for s in [spot(1, 0, 0), spot(2, 0, 1), spot(3, 0, 0), spot(99, 99, 0)] {
         assert_eq!(
             g.decide(Decision::Homecoming(s)),
-            Err(IllegalMove::NoOwnIslander {
-                x: s.x as i32,
-                y: s.y as i32,
-                segment: s.segment
-            }),
+            Err(IllegalMove::SouthSeas(
+                IllegalSouthSeasPlay::NoOwnIslander {
+                    x: s.x as i32,
+                    y: s.y as i32,
+                    segment: s.segment
+                }
+            )),
             "{s:?}"
         );
     }
     assert_eq!(
         g.play(Move::place(8, 0, 0, None)),
-        Err(IllegalMove::DecisionPending)
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::DecisionPending
+        ))
     );
     assert_eq!(
         g.decide(Decision::MoveFriday(1)),
-        Err(IllegalMove::NotFridayPhase)
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NotFridayPhase))
     );
-    assert_eq!(g.deliver(None), Err(IllegalMove::NotDeliveryPhase));
+    assert_eq!(
+        g.deliver(None),
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::NotDeliveryPhase
+        ))
+    );
     assert_eq!(snapshot(&g), before);
 
     g.decide(Decision::Homecoming(spot(2, 0, 0))).unwrap();
@@ -1054,11 +1091,13 @@ fn homecoming_takes_one_islander_each_in_turn_order() {
     let before = snapshot(&g);
     assert_eq!(
         g.decide(Decision::Homecoming(spot(2, 0, 0))),
-        Err(IllegalMove::NoOwnIslander {
-            x: 2,
-            y: 0,
-            segment: 0
-        })
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::NoOwnIslander {
+                x: 2,
+                y: 0,
+                segment: 0
+            }
+        ))
     );
     assert_eq!(snapshot(&g), before);
     g.decide(Decision::Homecoming(spot(4, 0, 0))).unwrap();
@@ -1219,11 +1258,13 @@ fn check_position(g: &Game) {
             assert_eq!(f.weeks_done, (before / 7).min(10), "drawn {drawn}");
             assert_eq!(
                 g.check_decision(Decision::MoveFriday(0)),
-                Err(IllegalMove::NotFridayPhase)
+                Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NotFridayPhase))
             );
             assert_eq!(
                 g.check_decision(Decision::Trade(0, 1)),
-                Err(IllegalMove::NotDeliveryPhase)
+                Err(IllegalMove::SouthSeas(
+                    IllegalSouthSeasPlay::NotDeliveryPhase
+                ))
             );
         }
         Phase::Deliver => {
@@ -1238,7 +1279,10 @@ fn check_position(g: &Game) {
                 assert_eq!(g.friday_bonus(), Some(Bonus::Trading));
                 assert!(!f.traded);
             }
-            assert_eq!(g.check(Move::default()), Err(IllegalMove::NotPlacePhase));
+            assert_eq!(
+                g.check(Move::default()),
+                Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NotPlacePhase))
+            );
         }
         Phase::MoveFriday => {
             // Stacks 7-10: the week whose last tile was drawn this turn.
@@ -1264,9 +1308,14 @@ fn check_position(g: &Game) {
             assert_eq!(listed, want);
             assert_eq!(
                 g.check_decision(Decision::MoveFriday(f.at.unwrap())),
-                Err(IllegalMove::FridayStays)
+                Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::FridayStays))
             );
-            assert_eq!(g.check(Move::default()), Err(IllegalMove::DecisionPending));
+            assert_eq!(
+                g.check(Move::default()),
+                Err(IllegalMove::SouthSeas(
+                    IllegalSouthSeasPlay::DecisionPending
+                ))
+            );
         }
         Phase::Homecoming => {
             assert_eq!(g.friday_bonus(), Some(Bonus::Homecoming));
@@ -1278,11 +1327,21 @@ fn check_position(g: &Game) {
                 .collect();
             assert!(!mine.is_empty());
             assert_eq!(all, mine);
-            assert_eq!(g.check(Move::default()), Err(IllegalMove::DecisionPending));
+            assert_eq!(
+                g.check(Move::default()),
+                Err(IllegalMove::SouthSeas(
+                    IllegalSouthSeasPlay::DecisionPending
+                ))
+            );
         }
         Phase::Market => {
             assert!(all.len() > 1);
-            assert_eq!(g.check(Move::default()), Err(IllegalMove::DecisionPending));
+            assert_eq!(
+                g.check(Move::default()),
+                Err(IllegalMove::SouthSeas(
+                    IllegalSouthSeasPlay::DecisionPending
+                ))
+            );
         }
     }
 }
@@ -1585,10 +1644,10 @@ fn saved_in_mid_decision_reloads_to_the_same_decision() {
     assert!(h.friday().unwrap().traded);
     assert_eq!(
         h.check_decision(Decision::Trade(FISH, SHELL)),
-        Err(IllegalMove::NoTrade {
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NoTrade {
             give: FISH,
             take: SHELL
-        })
+        }))
     );
 
     // A homecoming half done: Blue has taken his islander back, Red is to choose.

@@ -10,6 +10,7 @@ use carcassonne_core::engine::rules::{DataSource, MAX_PLAYERS, Rules, RulesSpec}
 use carcassonne_core::play::players::Policy;
 use carcassonne_core::play::record::GameRecord;
 use carcassonne_core::rng::Rng;
+use carcassonne_core::systems::ferries::errors::IllegalFerryPart;
 use carcassonne_core::systems::ferries::state::{FerryMove, FerryMoves, lake_ends};
 use carcassonne_core::systems::south_seas::state::{Decision, Delivery, Phase, Spot};
 use carcassonne_core::{Game, Move, Placement};
@@ -565,7 +566,10 @@ fn ferry_parts_without_ferries_are_refused_by_name() {
             ferry: Some((0, 1)),
             ..mv
         };
-        assert_eq!(g.check(with_ferry), Err(IllegalMove::NotALake { tile }));
+        assert_eq!(
+            g.check(with_ferry),
+            Err(IllegalMove::Ferries(IllegalFerryPart::NotALake { tile }))
+        );
         let at = |x: i16| FerryMove {
             x,
             y: 0,
@@ -576,14 +580,20 @@ fn ferry_parts_without_ferries_are_refused_by_name() {
             ferry_moves: FerryMoves::from_slice(&[at(2), at(1)]).unwrap(),
             ..mv
         };
-        assert_eq!(g.check(unordered), Err(IllegalMove::FerryMovesUnordered));
+        assert_eq!(
+            g.check(unordered),
+            Err(IllegalMove::Ferries(IllegalFerryPart::FerryMovesUnordered))
+        );
         let one = Move {
             ferry_moves: FerryMoves::from_slice(&[at(3)]).unwrap(),
             ..mv
         };
         assert_eq!(
             g.check(one),
-            Err(IllegalMove::FerryNotMovable { x: 3, y: 0 })
+            Err(IllegalMove::Ferries(IllegalFerryPart::FerryNotMovable {
+                x: 3,
+                y: 0
+            }))
         );
     }
 }

@@ -21,6 +21,7 @@ use carcassonne_core::engine::rules::{Rules, RulesSpec};
 use carcassonne_core::engine::scoring::ScoreKind;
 use carcassonne_core::play::players::Policy;
 use carcassonne_core::rng::Rng;
+use carcassonne_core::systems::south_seas::errors::IllegalSouthSeasPlay;
 use carcassonne_core::systems::south_seas::state::{Decision, Delivery, Phase, SeaEvent, Spot};
 use carcassonne_core::{Game, IllegalMove, Move};
 
@@ -870,7 +871,10 @@ fn market_tie_is_the_merchants_choice() {
     let before = format!("{:?} {:?}", g.sea().unwrap().display, g.scores());
     assert!(matches!(
         g.decide(Decision::MarketShip(0)),
-        Err(IllegalMove::NotTopShip { slot: 0, .. })
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NotTopShip {
+            slot: 0,
+            ..
+        }))
     ));
     assert!(g.deliver(None).is_err());
     assert_eq!(
@@ -1065,7 +1069,9 @@ fn deliveries_fixed_and_flexible() {
     let before = snapshot(&n);
     assert_eq!(
         n.deliver(Some(d(2, [0, 0, 3]))),
-        Err(IllegalMove::NotDeliveryPhase)
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::NotDeliveryPhase
+        ))
     );
     assert_eq!(snapshot(&n), before);
 }
@@ -1079,46 +1085,48 @@ fn illegal_deliveries_are_refused_without_change() {
     let d = |ship: u8, pay: [u8; 3]| Some(Delivery { ship, pay });
     assert_eq!(
         g.deliver(d(0, [2, 1, 1])),
-        Err(IllegalMove::MissingWares {
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::MissingWares {
             pay: [2, 1, 1],
             have: [2, 0, 3]
-        })
+        }))
     );
     assert_eq!(snapshot(&g), before);
     assert_eq!(
         g.deliver(d(4, [2, 0, 1])),
-        Err(IllegalMove::NoSuchShip {
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NoSuchShip {
             slot: 4,
             display: 4
-        })
+        }))
     );
     assert_eq!(snapshot(&g), before);
     assert_eq!(
         g.deliver(d(3, [0, 0, 3])),
-        Err(IllegalMove::WrongWares {
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::WrongWares {
             pay: [0, 0, 3],
             need: "4 identical".into()
-        })
+        }))
     );
     assert_eq!(snapshot(&g), before);
     assert_eq!(
         g.deliver(d(0, [1, 0, 2])),
-        Err(IllegalMove::WrongWares {
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::WrongWares {
             pay: [1, 0, 2],
             need: "2 shell + 1 fish".into()
-        })
+        }))
     );
     assert_eq!(snapshot(&g), before);
     // "3 + 1" of the same type is not "3 + 1".
     assert!(matches!(
         g.deliver(d(1, [0, 0, 3])),
-        Err(IllegalMove::WrongWares { .. })
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::WrongWares { .. }
+        ))
     ));
     assert_eq!(snapshot(&g), before);
     // No placement before the delivery decision.
     assert_eq!(
         g.play(Move::place(2, 0, 0, None)),
-        Err(IllegalMove::NotPlacePhase)
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NotPlacePhase))
     );
     assert!(g.legal_moves().is_empty());
     assert_eq!(snapshot(&g), before);
@@ -1150,17 +1158,21 @@ fn retrieving_islanders_hig_default() {
     for s in [spot(-1, 0, 0), spot(1, 0, 1), spot(0, 0, 0), spot(9, 9, 0)] {
         assert_eq!(
             g.play(with(s, None)),
-            Err(IllegalMove::NoOwnIslander {
-                x: s.x as i32,
-                y: s.y as i32,
-                segment: s.segment
-            })
+            Err(IllegalMove::SouthSeas(
+                IllegalSouthSeasPlay::NoOwnIslander {
+                    x: s.x as i32,
+                    y: s.y as i32,
+                    segment: s.segment
+                }
+            ))
         );
         assert_eq!(snapshot(&g), before);
     }
     assert_eq!(
         g.play(with(spot(1, 0, 0), Some(0))),
-        Err(IllegalMove::PlaceAndRetrieve)
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::PlaceAndRetrieve
+        ))
     );
     assert_eq!(snapshot(&g), before);
     // Legal moves offer taking back Red's merchant, with any placement.
@@ -1218,7 +1230,12 @@ fn retrieving_islanders_only_with_empty_supply() {
         }),
         ..Move::default()
     };
-    assert_eq!(g.play(mv), Err(IllegalMove::RetrieveWithSupply));
+    assert_eq!(
+        g.play(mv),
+        Err(IllegalMove::SouthSeas(
+            IllegalSouthSeasPlay::RetrieveWithSupply
+        ))
+    );
     assert_eq!(snapshot(&g), before);
     play_steps(&mut g, &steps[2..]);
     // Supply empty: each of the four merchants may be taken back.
@@ -1490,10 +1507,21 @@ fn check_decision(g: &Game) {
                 let supply_rule =
                     g.rules().spec.retrieve_only_when_supply_empty && g.supply()[me as usize] > 0;
                 if supply_rule {
-                    assert_eq!(got, Err(IllegalMove::RetrieveWithSupply), "{mv:?}");
+                    assert_eq!(
+                        got,
+                        Err(IllegalMove::SouthSeas(
+                            IllegalSouthSeasPlay::RetrieveWithSupply
+                        )),
+                        "{mv:?}"
+                    );
                 } else {
                     assert!(
-                        matches!(got, Err(IllegalMove::NoOwnIslander { .. })),
+                        matches!(
+                            got,
+                            Err(IllegalMove::SouthSeas(
+                                IllegalSouthSeasPlay::NoOwnIslander { .. }
+                            ))
+                        ),
                         "{mv:?}: {got:?}"
                     );
                 }
@@ -1508,12 +1536,20 @@ fn check_decision(g: &Game) {
                     retrieve: r.retrieve,
                     ..*m
                 };
-                assert_eq!(g.check(both), Err(IllegalMove::PlaceAndRetrieve));
+                assert_eq!(
+                    g.check(both),
+                    Err(IllegalMove::SouthSeas(
+                        IllegalSouthSeasPlay::PlaceAndRetrieve
+                    ))
+                );
             }
         }
         Phase::Deliver => {
             assert!(g.legal_moves().is_empty());
-            assert_eq!(g.check(Move::default()), Err(IllegalMove::NotPlacePhase));
+            assert_eq!(
+                g.check(Move::default()),
+                Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NotPlacePhase))
+            );
             let all = g.legal_deliveries();
             assert!(!all.is_empty());
             for d in &all {
@@ -1526,7 +1562,9 @@ fn check_decision(g: &Game) {
                     ship: slot,
                     pay: all[0].pay
                 })),
-                Err(IllegalMove::NoSuchShip { .. })
+                Err(IllegalMove::SouthSeas(
+                    IllegalSouthSeasPlay::NoSuchShip { .. }
+                ))
             ));
             let have = g.wares(g.current_player());
             let too_much = Delivery {
@@ -1538,7 +1576,12 @@ fn check_decision(g: &Game) {
         Phase::Market => {
             // A merchant chooses among the face-up ships tied for the most points (S-6).
             assert!(g.legal_moves().is_empty());
-            assert_eq!(g.check(Move::default()), Err(IllegalMove::DecisionPending));
+            assert_eq!(
+                g.check(Move::default()),
+                Err(IllegalMove::SouthSeas(
+                    IllegalSouthSeasPlay::DecisionPending
+                ))
+            );
             let all = g.legal_decisions();
             assert!(all.len() > 1, "a choice only when ships tie");
             for d in &all {
@@ -1560,7 +1603,12 @@ fn check_decision(g: &Game) {
         Phase::MoveFriday | Phase::Homecoming => {
             // Friday's decisions: every listed one passes, placing a tile does not.
             assert!(g.legal_moves().is_empty());
-            assert_eq!(g.check(Move::default()), Err(IllegalMove::DecisionPending));
+            assert_eq!(
+                g.check(Move::default()),
+                Err(IllegalMove::SouthSeas(
+                    IllegalSouthSeasPlay::DecisionPending
+                ))
+            );
             let all = g.legal_decisions();
             assert!(!all.is_empty());
             for d in &all {

@@ -23,7 +23,9 @@ use crate::engine::scoring::{
 };
 use crate::engine::system_state::SystemState;
 use crate::limits::MAX_PLAYERS;
+use crate::systems::ferries::errors::IllegalFerryPart;
 use crate::systems::ferries::state::{FerryLink, FerryMoves};
+use crate::systems::south_seas::errors::IllegalSouthSeasPlay;
 use crate::systems::south_seas::state::Spot;
 use crate::topology::{CENTRE, EdgeKind, RING_DELTA, SIDE_NAMES, facing_slot, slot};
 
@@ -105,64 +107,11 @@ pub enum IllegalMove {
     FeatureOccupied {
         feature: String,
     },
-    FerryMissing {
-        tile: String,
-    },
-    NotALake {
-        tile: String,
-    },
-    BadFerryEnds {
-        tile: String,
-        a: u8,
-        b: u8,
-    },
-    FerryNotMovable {
-        x: i32,
-        y: i32,
-    },
-    FerryMovesUnordered,
-    FerryNotMoved {
-        x: i32,
-        y: i32,
-    },
-    NotSouthSeas,
-    PlaceAndRetrieve,
-    RetrieveWithSupply,
-    NoOwnIslander {
-        x: i32,
-        y: i32,
-        segment: u8,
-    },
-    NotPlacePhase,
-    DecisionPending,
-    NotDeliveryPhase,
-    NotMarketPhase,
-    NotFridayPhase,
-    FridayStays,
-    NoSuchFridayTile {
-        tile: u8,
-    },
-    NotHomecomingPhase,
-    NoTrade {
-        give: u8,
-        take: u8,
-    },
-    NotTopShip {
-        slot: u8,
-        top: Vec<u8>,
-    },
-    NoSuchShip {
-        slot: u8,
-        display: usize,
-    },
-    MissingWares {
-        pay: [u8; 3],
-        have: [u32; 3],
-    },
-    WrongWares {
-        pay: [u8; 3],
-        need: String,
-    },
+    /// A ferry part of the move refused (The Ferries, or any ferry part elsewhere).
+    Ferries(IllegalFerryPart),
+    /// A South Seas part of the move or a South Seas decision refused (or a South Seas
+    /// part played under other rules).
+    SouthSeas(IllegalSouthSeasPlay),
 }
 
 fn edge_name(e: EdgeKind) -> &'static str {
@@ -230,95 +179,25 @@ impl fmt::Display for IllegalMove {
                     "the {feature} joins a feature that already holds a meeple"
                 )
             }
-            IllegalMove::FerryMissing { tile } => write!(
-                f,
-                "{tile} is a lake tile: the move must place its ferry on two of its road ends"
-            ),
-            IllegalMove::NotALake { tile } => {
-                write!(
-                    f,
-                    "{tile} has no lake: a ferry can only be placed on a lake tile"
-                )
-            }
-            IllegalMove::BadFerryEnds { tile, a, b } => write!(
-                f,
-                "a ferry on {tile} must join two different road ends of that lake, smaller index first; ({a}, {b}) does not"
-            ),
-            IllegalMove::FerryNotMovable { x, y } => write!(
-                f,
-                "the ferry at ({x}, {y}) may not move this turn: only the nearest ferry on each road this tile extends may move"
-            ),
-            IllegalMove::FerryMovesUnordered => write!(
-                f,
-                "each ferry moves at most once per turn: list ferry moves once each, ordered by (x, y)"
-            ),
-            IllegalMove::FerryNotMoved { x, y } => write!(
-                f,
-                "the ferry at ({x}, {y}) already joins those road ends: a move must take it elsewhere"
-            ),
-            IllegalMove::NotSouthSeas => write!(
-                f,
-                "only South Seas lets a player take an islander back (retrieve)"
-            ),
-            IllegalMove::PlaceAndRetrieve => write!(
-                f,
-                "a turn either places an islander or takes one back, not both"
-            ),
-            IllegalMove::RetrieveWithSupply => write!(
-                f,
-                "these rules (retrieve_only_when_supply_empty) allow taking an islander back only with an empty supply"
-            ),
-            IllegalMove::NoOwnIslander { x, y, segment } => write!(
-                f,
-                "no islander of the current player stands on feature {segment} of the tile at ({x}, {y})"
-            ),
-            IllegalMove::NotPlacePhase => write!(
-                f,
-                "the current player must first decide the delivery (deliver to a ship or not)"
-            ),
-            IllegalMove::DecisionPending => write!(
-                f,
-                "a decision must be made first: a market ship, Friday's move or an islander taken home (see the game's phase)"
-            ),
-            IllegalMove::NotDeliveryPhase => write!(
-                f,
-                "no delivery is possible now: the current player must place the drawn tile"
-            ),
-            IllegalMove::NotFridayPhase => write!(f, "Friday is not to be moved now"),
-            IllegalMove::FridayStays => write!(
-                f,
-                "Friday must move to another tile: he already stands on that one"
-            ),
-            IllegalMove::NoSuchFridayTile { tile } => {
-                write!(f, "Friday tile {tile} is not a revealed Friday tile")
-            }
-            IllegalMove::NotHomecomingPhase => write!(f, "no islander is to be taken home now"),
-            IllegalMove::NoTrade { give, take } => write!(
-                f,
-                "no trade of ware {give} for ware {take} now: trading needs Friday's trading bonus, once per turn, a ware to give and another kind to take"
-            ),
-            IllegalMove::NotMarketPhase => write!(f, "no market ship is to be chosen now"),
-            IllegalMove::NotTopShip { slot, top } => write!(
-                f,
-                "a completed market takes a face-up ship with the most points: slot {slot} is not one of {top:?}"
-            ),
-            IllegalMove::NoSuchShip { slot, display } => write!(
-                f,
-                "no ship in display slot {slot}: {display} ships are face up (slots from 0)"
-            ),
-            IllegalMove::MissingWares { pay, have } => write!(
-                f,
-                "delivering {pay:?} (shells, bananas, fish) needs more wares than the player holds {have:?}"
-            ),
-            IllegalMove::WrongWares { pay, need } => write!(
-                f,
-                "{pay:?} (shells, bananas, fish) does not meet the ship's need {need:?}"
-            ),
+            IllegalMove::Ferries(e) => e.fmt(f),
+            IllegalMove::SouthSeas(e) => e.fmt(f),
         }
     }
 }
 
 impl std::error::Error for IllegalMove {}
+
+impl From<IllegalFerryPart> for IllegalMove {
+    fn from(e: IllegalFerryPart) -> Self {
+        IllegalMove::Ferries(e)
+    }
+}
+
+impl From<IllegalSouthSeasPlay> for IllegalMove {
+    fn from(e: IllegalSouthSeasPlay) -> Self {
+        IllegalMove::SouthSeas(e)
+    }
+}
 
 /// One entry of the scoring log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -1063,18 +942,18 @@ impl Game {
     /// errors The Ferries' check gives where no tile is a lake and no ferry can move.
     pub(crate) fn refuse_ferry_parts(&self, mv: Move, tile: u16) -> Result<(), IllegalMove> {
         if mv.ferry.is_some() {
-            return Err(IllegalMove::NotALake {
+            return Err(IllegalMove::Ferries(IllegalFerryPart::NotALake {
                 tile: self.rules.tiles[tile as usize].id.clone(),
-            });
+            }));
         }
         if !mv.ferry_moves.is_ordered() {
-            return Err(IllegalMove::FerryMovesUnordered);
+            return Err(IllegalMove::Ferries(IllegalFerryPart::FerryMovesUnordered));
         }
         match mv.ferry_moves.as_slice().first() {
-            Some(m) => Err(IllegalMove::FerryNotMovable {
+            Some(m) => Err(IllegalMove::Ferries(IllegalFerryPart::FerryNotMovable {
                 x: m.x as i32,
                 y: m.y as i32,
-            }),
+            })),
             None => Ok(()),
         }
     }

@@ -16,6 +16,7 @@ use crate::engine::rules::SystemKind;
 use crate::limits::MAX_PLAYERS;
 use crate::rng::Rng;
 use crate::systems::ferries::state::{FerryMoves, Movable};
+use crate::systems::south_seas::errors::IllegalSouthSeasPlay;
 use crate::systems::south_seas::state::Spot;
 
 /// A rule system's part of the turn. Every hook has the classic default except the end of
@@ -60,7 +61,7 @@ pub(crate) trait RuleSystem: Sized + 'static {
 
     /// Checks a move's `retrieve` part (an islander taken back instead of placed).
     fn check_retrieve(_game: &Game, _spot: Spot, _meeple: Option<u8>) -> Result<(), IllegalMove> {
-        Err(IllegalMove::NotSouthSeas)
+        Err(IllegalMove::SouthSeas(IllegalSouthSeasPlay::NotSouthSeas))
     }
 
     /// Checks a move's ferry parts (the new ferry of a lake tile, the ferry moves) for

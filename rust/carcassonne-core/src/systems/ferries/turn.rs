@@ -8,6 +8,7 @@
 //! links are applied again. Games without lake tiles never reach this module.
 
 use crate::engine::game::{Game, IllegalMove, Move, Placement};
+use crate::systems::ferries::errors::IllegalFerryPart;
 use crate::systems::ferries::state::{
     FerryLink, FerryMoves, MAX_FERRY_MOVES, Movable, lake_ends, pairs,
 };
@@ -65,23 +66,26 @@ impl Game {
         let def = &self.rules.tiles[tile as usize];
         match (def.lake, mv.ferry) {
             (true, None) => {
-                return Err(IllegalMove::FerryMissing {
+                return Err(IllegalFerryPart::FerryMissing {
                     tile: def.id.clone(),
-                });
+                }
+                .into());
             }
             (false, Some(_)) => {
-                return Err(IllegalMove::NotALake {
+                return Err(IllegalFerryPart::NotALake {
                     tile: def.id.clone(),
-                });
+                }
+                .into());
             }
             (true, Some((a, b))) => {
                 let ends = lake_ends(&self.rules, tile);
                 if a >= b || b >= 16 || ends & (1 << a) == 0 || ends & (1 << b) == 0 {
-                    return Err(IllegalMove::BadFerryEnds {
+                    return Err(IllegalFerryPart::BadFerryEnds {
                         tile: def.id.clone(),
                         a,
                         b,
-                    });
+                    }
+                    .into());
                 }
             }
             (false, None) => {}
@@ -91,7 +95,7 @@ impl Game {
             return Ok(());
         }
         if !mv.ferry_moves.is_ordered() {
-            return Err(IllegalMove::FerryMovesUnordered);
+            return Err(IllegalFerryPart::FerryMovesUnordered.into());
         }
         let movable = self.movable_ferries(cell, tile, mv.rotation);
         for m in moves {
@@ -99,27 +103,30 @@ impl Game {
                 let p = &self.board.placed[self.system.ferries()[**f].placed as usize];
                 (p.x, p.y) == (m.x as i32, m.y as i32)
             }) else {
-                return Err(IllegalMove::FerryNotMovable {
+                return Err(IllegalFerryPart::FerryNotMovable {
                     x: m.x as i32,
                     y: m.y as i32,
-                });
+                }
+                .into());
             };
             let link = self.system.ferries()[f];
             let lake = self.board.placed[link.placed as usize].tile;
             let ends = lake_ends(&self.rules, lake);
             if m.a >= m.b || m.b >= 16 || ends & (1 << m.a) == 0 || ends & (1 << m.b) == 0 {
                 let tile = self.rules.tiles[lake as usize].id.clone();
-                return Err(IllegalMove::BadFerryEnds {
+                return Err(IllegalFerryPart::BadFerryEnds {
                     tile,
                     a: m.a,
                     b: m.b,
-                });
+                }
+                .into());
             }
             if (m.a, m.b) == (link.a, link.b) {
-                return Err(IllegalMove::FerryNotMoved {
+                return Err(IllegalFerryPart::FerryNotMoved {
                     x: m.x as i32,
                     y: m.y as i32,
-                });
+                }
+                .into());
             }
         }
         Ok(())

@@ -3,6 +3,7 @@
 //! their bonuses are `friday_tiles.rs`; Friday's state is in `state.rs`.
 
 use crate::engine::game::{Game, IllegalMove};
+use crate::systems::south_seas::errors::IllegalSouthSeasPlay;
 use crate::systems::south_seas::friday_tiles::{Bonus, LAST_WEEK, REVEAL_WEEKS, STACK};
 use crate::systems::south_seas::state::{Decision, FridayState, Phase, SeaEvent, Spot};
 
@@ -153,36 +154,37 @@ impl Game {
         match d {
             Decision::MoveFriday(tile) => {
                 if self.phase() != Phase::MoveFriday {
-                    return Err(IllegalMove::NotFridayPhase);
+                    return Err(IllegalSouthSeasPlay::NotFridayPhase.into());
                 }
                 if Some(tile) == self.system.friday().at {
-                    return Err(IllegalMove::FridayStays);
+                    return Err(IllegalSouthSeasPlay::FridayStays.into());
                 }
                 if !self.friday_targets().contains(&tile) {
-                    return Err(IllegalMove::NoSuchFridayTile { tile });
+                    return Err(IllegalSouthSeasPlay::NoSuchFridayTile { tile }.into());
                 }
                 Ok(())
             }
             Decision::Homecoming(spot) => {
                 if self.phase() != Phase::Homecoming {
-                    return Err(IllegalMove::NotHomecomingPhase);
+                    return Err(IllegalSouthSeasPlay::NotHomecomingPhase.into());
                 }
                 let player = self.homecoming_player();
                 match self.spot_element(spot) {
                     Some(e) if self.features.node(e).meeple as usize == player => Ok(()),
-                    _ => Err(IllegalMove::NoOwnIslander {
+                    _ => Err(IllegalSouthSeasPlay::NoOwnIslander {
                         x: spot.x as i32,
                         y: spot.y as i32,
                         segment: spot.segment,
-                    }),
+                    }
+                    .into()),
                 }
             }
             Decision::Trade(give, take) => {
                 if self.phase() != Phase::Deliver {
-                    return Err(IllegalMove::NotDeliveryPhase);
+                    return Err(IllegalSouthSeasPlay::NotDeliveryPhase.into());
                 }
                 if !self.legal_trades().contains(&(give, take)) {
-                    return Err(IllegalMove::NoTrade { give, take });
+                    return Err(IllegalSouthSeasPlay::NoTrade { give, take }.into());
                 }
                 Ok(())
             }

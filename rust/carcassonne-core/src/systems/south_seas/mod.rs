@@ -2,6 +2,7 @@
 //! turn (`turn`), ships and their payments (`ships`), and Friday (`friday_tiles`, the
 //! bonus data; `friday`, its turn code).
 
+pub mod errors;
 mod friday;
 pub mod friday_tiles;
 pub mod ships;

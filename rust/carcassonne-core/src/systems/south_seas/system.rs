@@ -8,6 +8,7 @@ use crate::engine::rules::SystemKind;
 use crate::engine::system::RuleSystem;
 use crate::limits::MAX_PLAYERS;
 use crate::rng::Rng;
+use crate::systems::south_seas::errors::IllegalSouthSeasPlay;
 use crate::systems::south_seas::state::{Phase, Spot};
 
 /// Carcassonne: South Seas, with or without Friday.
@@ -75,8 +76,8 @@ impl RuleSystem for SouthSeas {
     fn check_phase(game: &Game) -> Result<(), IllegalMove> {
         match game.phase() {
             Phase::Place => Ok(()),
-            Phase::Deliver => Err(IllegalMove::NotPlacePhase),
-            _ => Err(IllegalMove::DecisionPending),
+            Phase::Deliver => Err(IllegalSouthSeasPlay::NotPlacePhase.into()),
+            _ => Err(IllegalSouthSeasPlay::DecisionPending.into()),
         }
     }
 

@@ -13,6 +13,7 @@ use crate::engine::game::{EndScratch, Game, IllegalMove};
 use crate::engine::rules::Rules;
 use crate::engine::scoring::ScoreKind;
 use crate::limits::MAX_PLAYERS;
+use crate::systems::south_seas::errors::IllegalSouthSeasPlay;
 use crate::systems::south_seas::state::{
     Decision, Delivery, DeliveryMemo, FISH, Phase, SeaEvent, SeaState, Spot, feature_wares,
     wares_points,
@@ -93,18 +94,19 @@ impl Game {
     /// Checks the islander taken back by a move (`retrieve`), before the tile goes down.
     pub(crate) fn check_retrieve(&self, spot: Spot, meeple: Option<u8>) -> Result<(), IllegalMove> {
         if meeple.is_some() {
-            return Err(IllegalMove::PlaceAndRetrieve);
+            return Err(IllegalSouthSeasPlay::PlaceAndRetrieve.into());
         }
         if self.rules.spec.retrieve_only_when_supply_empty && self.supply[self.current] > 0 {
-            return Err(IllegalMove::RetrieveWithSupply);
+            return Err(IllegalSouthSeasPlay::RetrieveWithSupply.into());
         }
         match self.spot_element(spot) {
             Some(e) if self.features.node(e).meeple as usize == self.current => Ok(()),
-            _ => Err(IllegalMove::NoOwnIslander {
+            _ => Err(IllegalSouthSeasPlay::NoOwnIslander {
                 x: spot.x as i32,
                 y: spot.y as i32,
                 segment: spot.segment,
-            }),
+            }
+            .into()),
         }
     }
 
@@ -294,11 +296,11 @@ impl Game {
                     return Err(IllegalMove::GameOver);
                 }
                 if self.phase() != Phase::Market {
-                    return Err(IllegalMove::NotMarketPhase);
+                    return Err(IllegalSouthSeasPlay::NotMarketPhase.into());
                 }
                 let top = self.top_ship_slots();
                 if !top.contains(&slot) {
-                    return Err(IllegalMove::NotTopShip { slot, top });
+                    return Err(IllegalSouthSeasPlay::NotTopShip { slot, top }.into());
                 }
                 Ok(())
             }
@@ -530,27 +532,29 @@ impl Game {
             return Err(IllegalMove::GameOver);
         }
         if self.phase() != Phase::Deliver {
-            return Err(IllegalMove::NotDeliveryPhase);
+            return Err(IllegalSouthSeasPlay::NotDeliveryPhase.into());
         }
         let Some(d) = d else {
             return Ok(());
         };
         let Some(&ship) = self.system.sea().display.get(d.ship as usize) else {
-            return Err(IllegalMove::NoSuchShip {
+            return Err(IllegalSouthSeasPlay::NoSuchShip {
                 slot: d.ship,
                 display: self.system.sea().display.len(),
-            });
+            }
+            .into());
         };
         let have = self.system.sea().wares[self.current];
         if (0..3).any(|w| d.pay[w] as u32 > have[w]) {
-            return Err(IllegalMove::MissingWares { pay: d.pay, have });
+            return Err(IllegalSouthSeasPlay::MissingWares { pay: d.pay, have }.into());
         }
         let need = self.rules.ships[ship as usize].need;
         if !need.accepts(d.pay, have, self.delivery_discount()) {
-            return Err(IllegalMove::WrongWares {
+            return Err(IllegalSouthSeasPlay::WrongWares {
                 pay: d.pay,
                 need: need.describe(),
-            });
+            }
+            .into());
         }
         Ok(())
     }
