@@ -11,3 +11,5 @@ pub mod scoring;
 pub mod system;
 pub(crate) mod system_state;
 mod turn;
+
+pub(crate) use turn::MoveLists;

@@ -84,6 +84,10 @@ pub(crate) trait RuleSystem: Sized + 'static {
         Vec::new()
     }
 
+    /// Whether placements have choices beyond the meeple (`placement_choices`); when not,
+    /// listing the moves asks nothing and allocates nothing per placement.
+    const HAS_PLACEMENT_CHOICES: bool = false;
+
     /// Every way to make the choices that go with placement `p` beyond the meeple (The
     /// Ferries: the new ferry and the ferry moves), as `legal_moves` lists them.
     fn placement_choices(_game: &Game, _p: Placement) -> Vec<(Option<(u8, u8)>, FerryMoves)> {

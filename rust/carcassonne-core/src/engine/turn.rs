@@ -16,7 +16,6 @@ use crate::engine::system::RuleSystem;
 use crate::limits::MAX_PLAYERS;
 use crate::rng::Rng;
 use crate::systems::ferries::state::{FerryMoves, MAX_FERRY_MOVES, Movable};
-use crate::systems::south_seas::state::Spot;
 use crate::topology::{EdgeKind, slot};
 
 /// Puts a tile on the board and unions each segment with the segments it touches. A free
@@ -122,6 +121,22 @@ fn close_sides(
         touched |= 1 << seg;
     }
     touched
+}
+
+/// Reused buffers of `Game::legal_moves_into_as`.
+#[derive(Debug, Default)]
+pub(crate) struct MoveLists {
+    /// The open squares where the tile fits: their place in `Move`'s order
+    /// (`square_order`), cell and fitting rotations (a bit each).
+    squares: Vec<(u64, u32, u8)>,
+}
+
+/// A square's place in `Move`'s order (x, then y) as one integer. Coordinates stay far
+/// inside +-2^31: a board holds at most a few thousand tiles.
+#[inline]
+fn square_order(x: i32, y: i32) -> u64 {
+    let biased = |v: i32| (v as i64 + (1 << 31)) as u64;
+    (biased(x) << 32) | biased(y)
 }
 
 impl Game {
@@ -320,42 +335,91 @@ impl Game {
     /// Every legal move (`Game::legal_moves`).
     pub(crate) fn legal_moves_as<S: RuleSystem>(&self) -> Vec<Move> {
         let mut out = Vec::new();
-        let Some(tile) = self.tile else { return out };
+        self.legal_moves_into_as::<S>(&mut out, &mut MoveLists::default());
+        out
+    }
+
+    /// `legal_moves_as` into a reused list (cleared first), with reused buffers: a search
+    /// lists the moves at every node it visits.
+    ///
+    /// The list comes out sorted without comparing whole moves: the open squares where the
+    /// tile fits are sorted by square (packed in one integer), each square's rotations
+    /// taken in increasing order, and every move of a placement has that placement's
+    /// square and rotation, which come first in `Move`'s order; so only each placement's
+    /// own moves need sorting among themselves, and only when a rule system adds choices
+    /// to them (a classic placement's moves, no meeple and then each segment in turn, are
+    /// in order as made).
+    pub(crate) fn legal_moves_into_as<S: RuleSystem>(
+        &self,
+        out: &mut Vec<Move>,
+        lists: &mut MoveLists,
+    ) {
+        out.clear();
+        let Some(tile) = self.tile else { return };
         if S::check_phase(self).is_err() {
-            return out;
+            return;
         }
-        let mut placements = Vec::new();
-        self.placements_unchecked(tile, &mut placements);
+        let legal = self.rules.legal_row(tile);
+        lists.squares.clear();
+        lists.squares.extend(self.board.open.iter().filter_map(|o| {
+            let rotations = legal[o.demand as usize];
+            let (x, y) = self.board.xy(o.cell);
+            (rotations != 0).then_some((square_order(x, y), o.cell, rotations))
+        }));
+        lists.squares.sort_unstable_by_key(|(k, _, _)| *k);
         let retrievable = S::retrievable(self);
+        let placements = lists.squares.iter().flat_map(|&(_, cell, mut rotations)| {
+            std::iter::from_fn(move || {
+                (rotations != 0).then(|| {
+                    let rotation = rotations.trailing_zeros() as u8;
+                    rotations &= rotations - 1;
+                    Placement { cell, rotation }
+                })
+            })
+        });
         for p in placements {
             let (x, y) = self.board.xy(p.cell);
-            let choices = S::placement_choices(self, p);
+            let first = out.len();
+            let place = |meeple, retrieve, (ferry, ferry_moves)| Move {
+                x,
+                y,
+                rotation: p.rotation,
+                meeple,
+                ferry,
+                ferry_moves,
+                retrieve,
+            };
+            let no_choice = (None, FerryMoves::NONE);
             // The islander (meeple) choice: none, one on a free feature of the tile, or
-            // (South Seas) one of the player's islanders taken back.
-            let mut meeples: Vec<(Option<u8>, Option<Spot>)> = vec![(None, None)];
+            // (South Seas) one of the player's islanders taken back; with each, every
+            // choice the rule system adds (The Ferries: the new ferry, the ferry moves).
+            let choices = if S::HAS_PLACEMENT_CHOICES {
+                S::placement_choices(self, p)
+            } else {
+                Vec::new()
+            };
+            let mut emit = |meeple, retrieve| {
+                if S::HAS_PLACEMENT_CHOICES {
+                    out.extend(choices.iter().map(|&c| place(meeple, retrieve, c)));
+                } else {
+                    out.push(place(meeple, retrieve, no_choice));
+                }
+            };
+            emit(None, None);
             let mut opts = self.meeple_options_unchecked(tile, p);
             while opts != 0 {
                 let i = opts.trailing_zeros() as u8;
                 opts &= opts - 1;
-                meeples.push((Some(i), None));
+                emit(Some(i), None);
             }
-            meeples.extend(retrievable.iter().map(|s| (None, Some(*s))));
-            for (meeple, retrieve) in meeples {
-                for (ferry, ferry_moves) in &choices {
-                    out.push(Move {
-                        x,
-                        y,
-                        rotation: p.rotation,
-                        meeple,
-                        ferry: *ferry,
-                        ferry_moves: *ferry_moves,
-                        retrieve,
-                    });
-                }
+            for s in &retrievable {
+                emit(None, Some(*s));
+            }
+            if S::HAS_PLACEMENT_CHOICES || !retrievable.is_empty() {
+                out[first..].sort_unstable();
             }
         }
-        out.sort_unstable();
-        out
+        debug_assert!(out.is_sorted(), "legal moves come out sorted");
     }
 
     // ----- playing ------------------------------------------------------------------

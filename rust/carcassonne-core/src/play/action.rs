@@ -8,7 +8,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::MoveLists;
 use crate::engine::game::{Game, IllegalMove, Move};
+use crate::systems::any::for_system;
 use crate::systems::south_seas::state::{Decision, Phase};
 
 /// What the player who decides now (`Game::decider`) can do.
@@ -69,6 +71,13 @@ impl fmt::Display for Action {
     }
 }
 
+/// Reused buffers of `Game::legal_actions_with`.
+#[derive(Debug, Default)]
+pub(crate) struct ActionLists {
+    moves: Vec<Move>,
+    move_lists: MoveLists,
+}
+
 impl From<Move> for Action {
     fn from(mv: Move) -> Self {
         Action::Place(mv)
@@ -93,12 +102,20 @@ impl Game {
 
     /// `legal_actions` into a reused buffer (cleared first).
     pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        self.legal_actions_with(out, &mut ActionLists::default());
+    }
+
+    /// `legal_actions_into` with reused buffers for the listing too: a search lists the
+    /// actions at every node it visits, and allocates nothing once they have grown.
+    pub(crate) fn legal_actions_with(&self, out: &mut Vec<Action>, lists: &mut ActionLists) {
         out.clear();
         if self.is_over() {
             return;
         }
         if self.phase() == Phase::Place {
-            out.extend(self.legal_moves().into_iter().map(Action::Place));
+            let ActionLists { moves, move_lists } = lists;
+            for_system!(self.rules().kind(), S => self.legal_moves_into_as::<S>(moves, move_lists));
+            out.extend(moves.iter().map(|m| Action::Place(*m)));
         } else {
             out.extend(self.legal_decisions().into_iter().map(Action::Decide));
         }

@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::game::{EndScratch, Game, Placement};
 use crate::limits::MAX_PLAYERS;
-use crate::play::action::Action;
+use crate::play::action::{Action, ActionLists};
 use crate::play::players::{Player, PlayerError, Policy, Scratch, Stop};
 use crate::rng::Rng;
 use crate::systems::south_seas::state::WARES_PER_POINT;
@@ -404,6 +404,13 @@ pub struct Tree {
     /// The nodes of this iteration, root first.
     path: Vec<u32>,
     placements: Vec<Placement>,
+    /// The buffers `legal_actions_with` lists in.
+    lists: ActionLists,
+    /// `ln[n]` is `(n as f64).ln()`, for every availability reached so far: the
+    /// exploration term asks it of every child at every visit, and the logarithm was the
+    /// largest single cost of the walk down the tree. The same values as computing it
+    /// each time, so the search is unchanged.
+    ln: Vec<f64>,
     end: EndScratch,
 }
 
@@ -439,7 +446,7 @@ impl Tree {
         // Every iteration reshuffles the hidden pieces from this fixed order: the search
         // cannot depend on their true order, even through its random draws.
         root.forget_hidden_order();
-        root.legal_actions_into(&mut self.root_actions);
+        root.legal_actions_with(&mut self.root_actions, &mut self.lists);
     }
 
     /// One iteration: determinize, descend, expand, play out, back up.
@@ -454,8 +461,16 @@ impl Tree {
             untried,
             path,
             placements,
+            lists,
+            ln,
             end,
         } = self;
+        // A child's availability grows by at most one per iteration, so this iteration's
+        // are at most the root's visits so far plus one.
+        let most = nodes[0].visits as usize + 1;
+        while ln.len() <= most {
+            ln.push((ln.len() as f64).ln());
+        }
         // Cannot fail: `start` sets the root before any iteration.
         let root = root.as_ref().expect("started");
         let game = match work {
@@ -473,7 +488,7 @@ impl Tree {
             let here: &[Action] = if node == 0 {
                 root_actions
             } else {
-                game.legal_actions_into(actions);
+                game.legal_actions_with(actions, lists);
                 actions
             };
             debug_assert!(node != 0 || game.legal_actions() == *root_actions);
@@ -491,7 +506,7 @@ impl Tree {
                 c.avail += 1;
                 // visits >= 1: a child is made in an iteration that then backs up through it.
                 let visits = c.visits.max(1) as f64;
-                let ucb = c.reward / visits + exploration * ((c.avail as f64).ln() / visits).sqrt();
+                let ucb = c.reward / visits + exploration * (ln[c.avail as usize] / visits).sqrt();
                 if best.is_none_or(|(b, _, _)| ucb > b) {
                     best = Some((ucb, action, child));
                 }

@@ -1,6 +1,8 @@
 //! The Ferries' part of a game's state: the ferry links on placed lake tiles and the
 //! moves of one turn (decisions F-1..F-5); the turn code is `turn.rs`.
 
+use std::hash::{Hash, Hasher};
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::data::tileset::FeatureKind;
@@ -30,7 +32,10 @@ pub struct FerryMove {
 }
 
 /// Up to four ferry moves, ordered by (x, y), in a fixed-size value so `Move` stays `Copy`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// The entries past `len` are always the default (the fields are private, and `push` is
+/// the only way to add one), so the derived order, which reads them, agrees with the
+/// equality and hash below, which do not.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialOrd, Ord)]
 pub struct FerryMoves {
     len: u8,
     items: [FerryMove; MAX_FERRY_MOVES],
@@ -80,6 +85,22 @@ impl FerryMoves {
     pub fn push(&mut self, m: FerryMove) {
         self.items[self.len as usize] = m;
         self.len += 1;
+    }
+}
+
+/// Compares the moves listed only: most moves list none, and a search compares moves
+/// when it looks up a node's children (the derived equality compared all four entries,
+/// out of line).
+impl PartialEq for FerryMoves {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && self.as_slice() == other.as_slice()
+    }
+}
+
+impl Hash for FerryMoves {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.as_slice().hash(h);
     }
 }
 

@@ -18,6 +18,8 @@ impl RuleSystem for Ferries {
         game.ferries_mut().clear();
     }
 
+    const HAS_PLACEMENT_CHOICES: bool = true;
+
     fn placement_choices(game: &Game, p: Placement) -> Vec<(Option<(u8, u8)>, FerryMoves)> {
         game.ferry_choices(p)
     }
