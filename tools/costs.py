@@ -36,7 +36,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 COSTS_FILE = REPO / "benches" / "costs.toml"
-CONFIGS = ["base-random", "base-greedy", "classic-4p", "ferries", "south-seas", "friday", "maps"]
+# "mcts" counts one search instead of games: its "games" are the iterations of one MCTS
+# search at the default settings from the base mid-game position (examples/costs.rs).
+CONFIGS = ["base-random", "base-greedy", "classic-4p", "ferries", "south-seas", "friday", "maps", "mcts"]
 # How much each count may grow before the gate fails (see the docstring).
 TOLERANCE = {"instructions_per_game": 0.02, "mispredictions_per_game": 0.06}
 

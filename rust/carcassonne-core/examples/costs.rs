@@ -3,11 +3,20 @@
 //! callgrind run with `--toggle-collect=*play_games*` counts the games and nothing else.
 //! Prints the games played and a checksum of their scores (the same games give the same
 //! checksum). `tools/costs.py` runs it under callgrind for every configuration.
+//!
+//! `costs mcts [SCALE]` counts a search instead: one MCTS search at the default settings
+//! (1,000 iterations at scale 1) from the base mid-game position of `examples/playouts`
+//! (game 0 of seed 7 played at random until 35 tiles are down), in `play_games_mcts`;
+//! the "games" it reports are the iterations, and the checksum is of the root's visits
+//! and values.
 
 use std::hint::black_box;
 
+use std::sync::Arc;
+
 use carcassonne_core::Game;
-use carcassonne_core::play::players::Lineup;
+use carcassonne_core::engine::rules::{Rules, RulesSpec};
+use carcassonne_core::play::players::{Lineup, Mcts, Policy, Scratch};
 use carcassonne_core::play::simulate::{play_game, seat_scratch};
 use carcassonne_core::rng::Rng;
 
@@ -34,8 +43,52 @@ fn play_games(config: &configs::Config, games: u64, game: &mut Game) -> u64 {
     black_box(checksum)
 }
 
+/// The key of the search count, its iterations at scale 1, and its position.
+const MCTS_KEY: &str = "mcts";
+const MCTS_ITERATIONS: u32 = 1000;
+const MCTS_POSITION: (u64, usize) = (7, 35);
+
+/// One search of `iterations` from `root`; returns a checksum of the root's values.
+#[inline(never)]
+fn play_games_mcts(root: &Game, iterations: u32) -> u64 {
+    let mcts = Mcts {
+        playouts: iterations,
+        ..Mcts::default()
+    };
+    let mut rng = Rng::for_game(configs::COST_SEED, 0);
+    let values = mcts.analyse(root, &mut rng, &mut Scratch::default());
+    let checksum = values.iter().fold(0u64, |c, v| {
+        c.wrapping_mul(1_000_003)
+            .wrapping_add(v.visits as u64)
+            .wrapping_add(v.value.to_bits())
+    });
+    black_box(checksum)
+}
+
+/// `costs mcts [SCALE]`: the search count (see the module's comment).
+fn count_search(scale: f64) {
+    let (seed, placed) = MCTS_POSITION;
+    let rules = Arc::new(Rules::new(RulesSpec::default()).expect("the base game"));
+    let mut root = Game::shuffled(rules, seed, 0);
+    root.set_record_events(false);
+    let mut rng = Rng::for_game(seed, 1);
+    let mut buf = Vec::new();
+    while !root.is_over() && root.moves().len() < placed {
+        Policy::Random.run(&mut root, &mut rng, &mut buf, true);
+    }
+    let iterations = ((MCTS_ITERATIONS as f64 * scale).round() as u32).max(1);
+    let checksum = play_games_mcts(&root, iterations);
+    println!(
+        "{MCTS_KEY} games {iterations} checksum {checksum} (MCTS iterations at the default settings, base mid-game position)"
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some(MCTS_KEY) {
+        count_search(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1.0));
+        return;
+    }
     let configs = configs::standard();
     let Some(config) = args
         .get(1)
@@ -50,7 +103,7 @@ fn main() {
     };
     let scale: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1.0);
     let games = ((config.games as f64 * scale).round() as u64).max(1);
-    let mut game = Game::new(std::sync::Arc::clone(&config.rules), Vec::new());
+    let mut game = Game::new(Arc::clone(&config.rules), Vec::new());
     game.set_record_events(false);
     let checksum = play_games(config, games, &mut game);
     println!(
