@@ -872,6 +872,9 @@ pub struct Rules {
     pub town_extra_turn: bool,
     pub town_penalty: bool,
     pub town_road_bonus: bool,
+    /// A player may take one of his meeples back instead of placing one (South Seas'
+    /// islanders, S-3): a rule of the turn, read where a player counts his options.
+    pub takes_back: bool,
 }
 
 impl Rules {
@@ -1032,6 +1035,7 @@ impl Rules {
             town_extra_turn: towns.contains(&1),
             town_penalty: towns.contains(&2),
             town_road_bonus: towns.contains(&3),
+            takes_back: system == System::SouthSeas,
             geometry,
             printed_from,
             start_squares,

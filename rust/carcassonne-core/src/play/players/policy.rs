@@ -13,7 +13,6 @@ pub mod greedy;
 
 use serde::{Deserialize, Serialize};
 
-use crate::data::tileset::System;
 use crate::engine::game::{Game, Move, Placement};
 use crate::play::action::Action;
 use crate::play::players::{Player, PlayerError, Scratch};
@@ -412,16 +411,13 @@ fn random_placement<const ON_MAP: bool>(game: &Game, rng: &mut Rng) -> Choice {
     // South Seas: each islander the player may take back is one more option
     // (`Game::may_retrieve`: any on the board, and with the English reading only with an
     // empty supply).
-    let retrievable = if rules.system == System::SouthSeas {
+    let retrievable = if rules.takes_back {
         let may = !rules.spec.retrieve_only_when_supply_empty || supply == 0;
         (rules.spec.meeples - supply) * may as u32
     } else {
         0
     };
-    debug_assert_eq!(
-        retrievable > 0,
-        rules.system == System::SouthSeas && game.may_retrieve()
-    );
+    debug_assert_eq!(retrievable > 0, rules.takes_back && game.may_retrieve());
     let options_bound = 1 + meeple_options + retrievable;
     let squares = open.len() as u32;
     let legal = rules.legal_row(tile);
