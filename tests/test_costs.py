@@ -50,6 +50,7 @@ def test_the_recorded_counts_cover_every_configuration() -> None:
         "south-seas",
         "friday",
         "maps",
+        "mcts",
     }
     for cost in recorded["config"].values():
         assert cost["games"] > 0 and cost["instructions_per_game"] > 0 and cost["mispredictions_per_game"] > 0
