@@ -15,8 +15,8 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use carcassonne_core::Game;
-use carcassonne_core::engine::rules::{Rules, RulesSpec};
-use carcassonne_core::play::players::{Lineup, Mcts, Policy, Scratch};
+use carcassonne_core::engine::rules::RulesSpec;
+use carcassonne_core::play::players::{Lineup, Mcts, Scratch};
 use carcassonne_core::play::simulate::{play_game, seat_scratch};
 use carcassonne_core::rng::Rng;
 
@@ -43,10 +43,9 @@ fn play_games(config: &configs::Config, games: u64, game: &mut Game) -> u64 {
     black_box(checksum)
 }
 
-/// The key of the search count, its iterations at scale 1, and its position.
+/// The key of the search count and its iterations at scale 1.
 const MCTS_KEY: &str = "mcts";
 const MCTS_ITERATIONS: u32 = 1000;
-const MCTS_POSITION: (u64, usize) = (7, 35);
 
 /// One search of `iterations` from `root`; returns a checksum of the root's values.
 #[inline(never)]
@@ -67,15 +66,7 @@ fn play_games_mcts(root: &Game, iterations: u32) -> u64 {
 
 /// `costs mcts [SCALE]`: the search count (see the module's comment).
 fn count_search(scale: f64) {
-    let (seed, placed) = MCTS_POSITION;
-    let rules = Arc::new(Rules::new(RulesSpec::default()).expect("the base game"));
-    let mut root = Game::shuffled(rules, seed, 0);
-    root.set_record_events(false);
-    let mut rng = Rng::for_game(seed, 1);
-    let mut buf = Vec::new();
-    while !root.is_over() && root.moves().len() < placed {
-        Policy::Random.run(&mut root, &mut rng, &mut buf, true);
-    }
+    let root = configs::mid_game(RulesSpec::default(), false);
     let iterations = ((MCTS_ITERATIONS as f64 * scale).round() as u32).max(1);
     let checksum = play_games_mcts(&root, iterations);
     println!(

@@ -18,16 +18,17 @@
 //! the table gives the lowest, median and highest rate over the runs.
 
 use std::hint::black_box;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use carcassonne_core::Game;
-use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
+use carcassonne_core::engine::rules::{DataSource, RulesSpec};
 use carcassonne_core::play::players::{Mcts, Policy, Scratch};
 use carcassonne_core::rng::Rng;
 
-const SEED: u64 = 7;
-const PLACED: usize = 35;
+use configs::{MID_GAME_PLACED as PLACED, MID_GAME_SEED as SEED, mid_game as position};
+
+#[path = "../benches/configs/mod.rs"]
+mod configs;
 
 fn systems() -> Vec<(&'static str, RulesSpec)> {
     vec![
@@ -49,20 +50,6 @@ fn systems() -> Vec<(&'static str, RulesSpec)> {
         ),
         ("maps", RulesSpec::maps("continental", 2)),
     ]
-}
-
-/// The mid-game position of a rule system: `PLACED` tiles placed at random (fewer if the
-/// game ends first), with or without its event log.
-fn position(spec: RulesSpec, record_events: bool) -> Game {
-    let rules = Arc::new(Rules::new(spec).expect("a built-in configuration"));
-    let mut game = Game::shuffled(rules, SEED, 0);
-    game.set_record_events(record_events);
-    let mut rng = Rng::for_game(SEED, 1);
-    let mut buf = Vec::new();
-    while !game.is_over() && game.moves().len() < PLACED {
-        Policy::Random.run(&mut game, &mut rng, &mut buf, true);
-    }
-    game
 }
 
 /// `n` playouts from `root` into the reused game `work`; returns a checksum of the scores.

@@ -8,8 +8,10 @@
 
 use std::sync::Arc;
 
+use carcassonne_core::Game;
 use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
 use carcassonne_core::play::players::Policy;
+use carcassonne_core::rng::Rng;
 
 pub struct Config {
     /// Short name, used on the command line and in `benches/costs.toml`.
@@ -93,4 +95,25 @@ pub fn standard() -> Vec<Config> {
             games: 1000,
         },
     ]
+}
+
+/// The mid-game positions searches and playouts are measured from (`examples/playouts`,
+/// and the MCTS count of `examples/costs`): game 0 of this seed ...
+pub const MID_GAME_SEED: u64 = 7;
+/// ... played at random until this many tiles are down (the middle of a two-player base
+/// game).
+pub const MID_GAME_PLACED: usize = 35;
+
+/// The mid-game position of a rule system: `MID_GAME_PLACED` tiles placed at random
+/// (fewer if the game ends first), with or without its event log.
+pub fn mid_game(spec: RulesSpec, record_events: bool) -> Game {
+    let rules = Arc::new(Rules::new(spec).expect("a built-in configuration"));
+    let mut game = Game::shuffled(rules, MID_GAME_SEED, 0);
+    game.set_record_events(record_events);
+    let mut rng = Rng::for_game(MID_GAME_SEED, 1);
+    let mut buf = Vec::new();
+    while !game.is_over() && game.moves().len() < MID_GAME_PLACED {
+        Policy::Random.run(&mut game, &mut rng, &mut buf, true);
+    }
+    game
 }
