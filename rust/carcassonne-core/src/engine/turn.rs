@@ -344,11 +344,9 @@ impl Game {
     ///
     /// The list comes out sorted without comparing whole moves: the open squares where the
     /// tile fits are sorted by square (packed in one integer), each square's rotations
-    /// taken in increasing order, and every move of a placement has that placement's
-    /// square and rotation, which come first in `Move`'s order; so only each placement's
-    /// own moves need sorting among themselves, and only when a rule system adds choices
-    /// to them (a classic placement's moves, no meeple and then each segment in turn, are
-    /// in order as made).
+    /// taken in increasing order, and each placement's moves are made in the order of
+    /// the rest of `Move` (meeple, then the system's choices, sorted once per placement,
+    /// then the islander taken back, sorted once per listing).
     pub(crate) fn legal_moves_into_as<S: RuleSystem>(
         &self,
         out: &mut Vec<Move>,
@@ -367,7 +365,9 @@ impl Game {
             (rotations != 0).then_some((square_order(x, y), o.cell, rotations))
         }));
         lists.squares.sort_unstable_by_key(|(k, _, _)| *k);
-        let retrievable = S::retrievable(self);
+        // In `Spot` order: a move's retrieve part is the last it is sorted by.
+        let mut retrievable = S::retrievable(self);
+        retrievable.sort_unstable();
         let placements = lists.squares.iter().flat_map(|&(_, cell, mut rotations)| {
             std::iter::from_fn(move || {
                 (rotations != 0).then(|| {
@@ -377,46 +377,53 @@ impl Game {
                 })
             })
         });
+        // Without choices of the system's own, the one "no choice" (no allocation).
+        let no_choice = [(None, FerryMoves::NONE)];
+        let mut choices = Vec::new();
         for p in placements {
             let (x, y) = self.board.xy(p.cell);
-            let first = out.len();
-            let place = |meeple, retrieve, (ferry, ferry_moves)| Move {
-                x,
-                y,
-                rotation: p.rotation,
-                meeple,
-                ferry,
-                ferry_moves,
-                retrieve,
-            };
-            let no_choice = (None, FerryMoves::NONE);
+            // The choices the rule system adds (The Ferries: the new ferry, the ferry
+            // moves), sorted: they come next in `Move`'s order.
+            if S::HAS_PLACEMENT_CHOICES {
+                choices = S::placement_choices(self, p);
+                choices.sort_unstable();
+            }
             // The islander (meeple) choice: none, one on a free feature of the tile, or
-            // (South Seas) one of the player's islanders taken back; with each, every
-            // choice the rule system adds (The Ferries: the new ferry, the ferry moves).
-            let choices = if S::HAS_PLACEMENT_CHOICES {
-                S::placement_choices(self, p)
+            // (South Seas, with no meeple placed) one of the player's islanders taken
+            // back; each with every choice the system adds. Made in `Move`'s order (by
+            // meeple, then choice, then islander taken back), so nothing is sorted here.
+            let choices: &[_] = if S::HAS_PLACEMENT_CHOICES {
+                &choices
             } else {
-                Vec::new()
+                &no_choice
             };
-            let mut emit = |meeple, retrieve| {
-                if S::HAS_PLACEMENT_CHOICES {
-                    out.extend(choices.iter().map(|&c| place(meeple, retrieve, c)));
-                } else {
-                    out.push(place(meeple, retrieve, no_choice));
-                }
-            };
-            emit(None, None);
+            // No meeple first, then each free segment in increasing order.
             let mut opts = self.meeple_options_unchecked(tile, p);
-            while opts != 0 {
-                let i = opts.trailing_zeros() as u8;
+            let mut meeple = None;
+            loop {
+                for &(ferry, ferry_moves) in choices {
+                    let mv = Move {
+                        x,
+                        y,
+                        rotation: p.rotation,
+                        meeple,
+                        ferry,
+                        ferry_moves,
+                        retrieve: None,
+                    };
+                    out.push(mv);
+                    if meeple.is_none() && !retrievable.is_empty() {
+                        out.extend(retrievable.iter().map(|s| Move {
+                            retrieve: Some(*s),
+                            ..mv
+                        }));
+                    }
+                }
+                if opts == 0 {
+                    break;
+                }
+                meeple = Some(opts.trailing_zeros() as u8);
                 opts &= opts - 1;
-                emit(Some(i), None);
-            }
-            for s in &retrievable {
-                emit(None, Some(*s));
-            }
-            if S::HAS_PLACEMENT_CHOICES || !retrievable.is_empty() {
-                out[first..].sort_unstable();
             }
         }
         debug_assert!(out.is_sorted(), "legal moves come out sorted");
