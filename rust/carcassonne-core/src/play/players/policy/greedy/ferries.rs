@@ -1,26 +1,24 @@
-//! The greedy valuation's part of The Ferries. A placement that lets ferries move has
-//! ferry choices whose effect reaches along whole roads (a moved ferry cuts one road and
-//! joins two others anywhere on the board): its moves are played on a copy. A lake tile
-//! that lets none move is valued without playing: its new ferry joins two of the tile's
-//! own road ends, so each ferry is the classic valuation with the groups of those two
-//! ends merged (`with_ferry`), as `Features::link` merges their features.
+//! The greedy valuation's part of The Ferries. Moving a ferry reaches along whole roads
+//! (a moved ferry cuts one road and joins two others anywhere on the board): the moves
+//! that move ferries are played on a copy. Every other move is valued without playing:
+//! a lake tile's new ferry joins two of the tile's own road ends, so each ferry is the
+//! classic valuation with the groups of those two ends merged (`with_ferry`), as
+//! `Features::link` merges their features; a move that moves no ferry is the classic
+//! valuation (or that one, on a lake tile).
 
-use super::{Candidate, GreedyValues, Work, classic_values};
+use super::{Candidate, GreedyValues, Work, classic_values, played};
 use crate::data::tileset::MAX_SEGMENTS;
 use crate::engine::game::{Game, Groups, Placement};
 use crate::limits::MAX_PLAYERS;
+use crate::play::action::Action;
 use crate::systems::ferries::Ferries;
 use crate::systems::ferries::state::{lake_ends, pairs};
 
-/// Ferries a lake tile can take: a pair of its road ends each, and a lake has at most
+/// New ferries a lake tile can take: a pair of its road ends each, and a lake has at most
 /// four ends (`parse_tileset` puts them at side centres), so six.
 const MAX_FERRIES: usize = 6;
 
 impl GreedyValues for Ferries {
-    fn plays_out(game: &Game, tile: u16, p: Placement) -> bool {
-        game.movable_ferries(p.cell, tile, p.rotation).len > 0
-    }
-
     #[inline(always)]
     fn placement_values(
         game: &Game,
@@ -32,40 +30,87 @@ impl GreedyValues for Ferries {
         before: &[i32; MAX_PLAYERS],
         f: &mut impl FnMut(Candidate, i32),
     ) {
-        if !game.rules().tiles[tile as usize].lake {
+        let lake = game.rules().tiles[tile as usize].lake;
+        let movable = game.movable_ferries(p.cell, tile, p.rotation).len > 0;
+        if !lake && !movable {
             classic_values(game, w, tile, p, g, options, before, f);
             return;
         }
-        // The lead after each (ferry, meeple choice): no meeple first, then by segment.
-        let mut ferries = [(0u8, 0u8); MAX_FERRIES];
+        // The lead after each (new ferry, meeple choice) moving no ferry: no meeple
+        // first, then by segment. Without a lake, the one "new ferry" is none.
+        let mut ferries = [None; MAX_FERRIES];
         let mut leads = [[0i32; 1 + MAX_SEGMENTS]; MAX_FERRIES];
         let mut n = 0;
-        for (a, b) in pairs(lake_ends(game.rules(), tile)) {
-            debug_assert!(n < MAX_FERRIES, "a lake has at most four road ends");
-            let merged = with_ferry(g, a, b);
+        let mut value = |ferry: Option<(u8, u8)>, groups: &Groups, n: usize| {
             let row = &mut leads[n];
-            classic_values(game, w, tile, p, &merged, options, before, &mut |c, v| {
+            classic_values(game, w, tile, p, groups, options, before, &mut |c, v| {
                 row[c.meeple.map_or(0, |m| 1 + m as usize)] = v;
             });
-            ferries[n] = (a, b);
-            n += 1;
+            ferries[n] = ferry;
+        };
+        if lake {
+            for (a, b) in pairs(lake_ends(game.rules(), tile)) {
+                debug_assert!(n < MAX_FERRIES, "a lake has at most four road ends");
+                value(Some((a, b)), &with_ferry(g, a, b), n);
+                n += 1;
+            }
+        } else {
+            value(None, g, 0);
+            n = 1;
         }
-        // In the order the moves are played out (and listed): by meeple, then ferry.
-        let mut emit = |meeple: Option<u8>| {
-            for (ferry, row) in ferries[..n].iter().zip(&leads[..n]) {
+        let lead_of = |ferry: Option<(u8, u8)>, meeple: Option<u8>| {
+            // Cannot fail: every new ferry of the choices is one of the lake's pairs.
+            let k = ferries[..n]
+                .iter()
+                .position(|x| *x == ferry)
+                .expect("a listed ferry");
+            leads[k][meeple.map_or(0, |m| 1 + m as usize)]
+        };
+        if !movable {
+            // In the order the moves are listed: by meeple, then ferry.
+            let mut emit = |meeple: Option<u8>| {
+                for &ferry in &ferries[..n] {
+                    let c = Candidate {
+                        ferry,
+                        ..Candidate::new(p, meeple, None)
+                    };
+                    f(c, lead_of(ferry, meeple));
+                }
+            };
+            emit(None);
+            let mut opts = options;
+            while opts != 0 {
+                let i = opts.trailing_zeros() as u8;
+                opts &= opts - 1;
+                emit(Some(i));
+            }
+            return;
+        }
+        // Ferries may move: every choice in the order the moves were always played out
+        // (by meeple, then the choices as `ferry_choices` lists them); those moving a
+        // ferry are played on a copy.
+        let choices = game.ferry_choices(p);
+        let mut emit = |meeple: Option<u8>, w: &mut Work| {
+            for &(ferry, ferry_moves) in &choices {
                 let c = Candidate {
-                    ferry: Some(*ferry),
+                    ferry,
+                    ferry_moves,
                     ..Candidate::new(p, meeple, None)
                 };
-                f(c, row[meeple.map_or(0, |m| 1 + m as usize)]);
+                let v = if ferry_moves.is_empty() {
+                    lead_of(ferry, meeple)
+                } else {
+                    played(game, w, Action::Place(c.to_move(game)))
+                };
+                f(c, v);
             }
         };
-        emit(None);
+        emit(None, w);
         let mut opts = options;
         while opts != 0 {
             let i = opts.trailing_zeros() as u8;
             opts &= opts - 1;
-            emit(Some(i));
+            emit(Some(i), w);
         }
     }
 }
