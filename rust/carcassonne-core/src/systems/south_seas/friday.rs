@@ -21,11 +21,6 @@ impl Game {
         self.system.south_seas().and_then(|s| s.friday.bonus)
     }
 
-    /// Wares fewer a delivery needs this week.
-    pub(crate) fn delivery_discount(&self) -> u8 {
-        (self.friday_bonus() == Some(Bonus::Discount)) as u8
-    }
-
     /// Whether the current player may still swap a ware this turn (never outside South
     /// Seas).
     pub(crate) fn may_trade(&self) -> bool {

@@ -549,7 +549,7 @@ impl Game {
             return Err(IllegalSouthSeasPlay::MissingWares { pay: d.pay, have }.into());
         }
         let need = self.rules.ships[ship as usize].need;
-        if !need.accepts(d.pay, have, self.delivery_discount()) {
+        if !need.accepts(d.pay, have, self.system.friday().discount()) {
             return Err(IllegalSouthSeasPlay::WrongWares {
                 pay: d.pay,
                 need: need.describe(),

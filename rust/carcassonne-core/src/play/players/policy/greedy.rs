@@ -193,12 +193,6 @@ pub(crate) trait GreedyValues: RuleSystem {
     /// each makes), given the virtual thirds `before` the move.
     fn prepare(_game: &Game, _w: &mut Work, _tile: u16, _before: &[i32; MAX_PLAYERS]) {}
 
-    /// Whether the moves of placement `p` reach further than the valuation works out,
-    /// so that they are played on a copy (The Ferries: ferry choices).
-    fn plays_out(_game: &Game, _tile: u16, _p: Placement) -> bool {
-        false
-    }
-
     /// Calls `f` with the lead after each move of placement `p` (its feature groups
     /// `g`, the meeple segments `options`).
     #[inline(always)]
@@ -240,7 +234,7 @@ fn move_values<S: GreedyValues>(
         // Covering a small town changes the bonus of every road beside it.
         let covers_town =
             rules.town_road_bonus && game.board().map().is_some_and(|m| m.town[p.cell as usize]);
-        if covers_town || S::plays_out(game, tile, p) {
+        if covers_town {
             play_out::<S>(game, w, tile, p, f);
             continue;
         }

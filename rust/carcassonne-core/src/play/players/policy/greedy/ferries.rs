@@ -31,8 +31,7 @@ impl GreedyValues for Ferries {
         f: &mut impl FnMut(Candidate, i32),
     ) {
         let lake = game.rules().tiles[tile as usize].lake;
-        let movable = game.movable_ferries(p.cell, tile, p.rotation).len > 0;
-        if !lake && !movable {
+        if !lake && game.movable_ferries(p.cell, tile, p.rotation).len == 0 {
             classic_values(game, w, tile, p, g, options, before, f);
             return;
         }
@@ -41,56 +40,27 @@ impl GreedyValues for Ferries {
         let mut ferries = [None; MAX_FERRIES];
         let mut leads = [[0i32; 1 + MAX_SEGMENTS]; MAX_FERRIES];
         let mut n = 0;
-        let mut value = |ferry: Option<(u8, u8)>, groups: &Groups, n: usize| {
+        let mut value = |ferry: Option<(u8, u8)>, groups: &Groups| {
+            debug_assert!(n < MAX_FERRIES, "a lake has at most four road ends");
             let row = &mut leads[n];
             classic_values(game, w, tile, p, groups, options, before, &mut |c, v| {
                 row[c.meeple.map_or(0, |m| 1 + m as usize)] = v;
             });
             ferries[n] = ferry;
+            n += 1;
         };
         if lake {
             for (a, b) in pairs(lake_ends(game.rules(), tile)) {
-                debug_assert!(n < MAX_FERRIES, "a lake has at most four road ends");
-                value(Some((a, b)), &with_ferry(g, a, b), n);
-                n += 1;
+                value(Some((a, b)), &with_ferry(g, a, b));
             }
         } else {
-            value(None, g, 0);
-            n = 1;
+            value(None, g);
         }
-        let lead_of = |ferry: Option<(u8, u8)>, meeple: Option<u8>| {
-            // Cannot fail: every new ferry of the choices is one of the lake's pairs.
-            let k = ferries[..n]
-                .iter()
-                .position(|x| *x == ferry)
-                .expect("a listed ferry");
-            leads[k][meeple.map_or(0, |m| 1 + m as usize)]
-        };
-        if !movable {
-            // In the order the moves are listed: by meeple, then ferry.
-            let mut emit = |meeple: Option<u8>| {
-                for &ferry in &ferries[..n] {
-                    let c = Candidate {
-                        ferry,
-                        ..Candidate::new(p, meeple, None)
-                    };
-                    f(c, lead_of(ferry, meeple));
-                }
-            };
-            emit(None);
-            let mut opts = options;
-            while opts != 0 {
-                let i = opts.trailing_zeros() as u8;
-                opts &= opts - 1;
-                emit(Some(i));
-            }
-            return;
-        }
-        // Ferries may move: every choice in the order the moves were always played out
-        // (by meeple, then the choices as `ferry_choices` lists them); those moving a
+        // Every choice in the order the moves are listed and were always played out (by
+        // meeple, then the choices as `ferry_choices` lists them); only those moving a
         // ferry are played on a copy.
         let choices = game.ferry_choices(p);
-        let mut emit = |meeple: Option<u8>, w: &mut Work| {
+        let mut emit = |meeple: Option<u8>| {
             for &(ferry, ferry_moves) in &choices {
                 let c = Candidate {
                     ferry,
@@ -98,19 +68,25 @@ impl GreedyValues for Ferries {
                     ..Candidate::new(p, meeple, None)
                 };
                 let v = if ferry_moves.is_empty() {
-                    lead_of(ferry, meeple)
+                    // Cannot fail: every new ferry of the choices is one of the lake's pairs
+                    // (or none, without a lake), each valued above.
+                    let k = ferries[..n]
+                        .iter()
+                        .position(|x| *x == ferry)
+                        .expect("a valued ferry");
+                    leads[k][meeple.map_or(0, |m| 1 + m as usize)]
                 } else {
                     played(game, w, Action::Place(c.to_move(game)))
                 };
                 f(c, v);
             }
         };
-        emit(None, w);
+        emit(None);
         let mut opts = options;
         while opts != 0 {
             let i = opts.trailing_zeros() as u8;
             opts &= opts - 1;
-            emit(Some(i), w);
+            emit(Some(i));
         }
     }
 }
