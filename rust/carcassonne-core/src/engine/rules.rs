@@ -799,16 +799,6 @@ pub struct OrientedRoads {
     pub lake: bool,
 }
 
-/// Which rule system plays a game of some rules: the tile sets' system, and within
-/// classic Carcassonne whether The Ferries is played (`systems::for_system!` maps each to
-/// the type implementing `RuleSystem`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SystemKind {
-    Classic,
-    Ferries,
-    SouthSeas,
-}
-
 /// Validated rules plus the tables the hot path reads.
 #[derive(Debug)]
 pub struct Rules {
@@ -1114,16 +1104,6 @@ impl Rules {
 
     pub fn players(&self) -> usize {
         self.spec.players as usize
-    }
-
-    /// The rule system a game of these rules plays.
-    #[inline]
-    pub fn kind(&self) -> SystemKind {
-        match (self.system, self.ferries) {
-            (System::SouthSeas, _) => SystemKind::SouthSeas,
-            (System::Classic, true) => SystemKind::Ferries,
-            (System::Classic, false) => SystemKind::Classic,
-        }
     }
 
     /// The validated rules of `spec`, shared with earlier calls: the last few specs

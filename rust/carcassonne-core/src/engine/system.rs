@@ -12,7 +12,7 @@
 //! it.
 
 use crate::engine::game::{EndScratch, Game, IllegalMove, Joined, Move, Placement};
-use crate::engine::rules::SystemKind;
+use crate::engine::system_state::SystemKind;
 use crate::limits::MAX_PLAYERS;
 use crate::rng::Rng;
 use crate::systems::ferries::state::{FerryMoves, Movable};

@@ -1,4 +1,5 @@
-//! What a game holds of its rule system's own, beside the shared board, supplies and
+//! The list of the rule systems (`register_systems!`, the one place that names them all)
+//! and what a game holds of its rule system's own, beside the shared board, supplies and
 //! scores: one variant per system, each holding only its own state from its folder
 //! (`systems/<system>/state.rs`). A classic game holds nothing more: no South Seas state
 //! is made, reset or copied for it. The variant is chosen once, from the rules
@@ -10,20 +11,99 @@
 //! (121,717 against 120,432 per game, `tools/costs.py`, 2026-12-03). The price is the
 //! enum's size in every game (that of South Seas' state, as before it moved here).
 
-use crate::engine::rules::SystemKind;
+use crate::data::tileset::System;
+use crate::engine::rules::Rules;
 use crate::systems::ferries::state::FerryLink;
 use crate::systems::south_seas::state::{FridayState, SeaState};
 
-/// The state of the rule system a game plays (`Game::system`).
-#[derive(Debug)]
-#[allow(clippy::large_enum_variant)] // in place on purpose: see the module's comment
-pub(crate) enum SystemState {
-    /// Classic Carcassonne (with its expansions and the Maps boards): nothing of its own.
-    Classic,
+/// Declares the rule systems, once: for each, its name, its own state and the type
+/// implementing `RuleSystem`. It makes `SystemKind` (which system a game plays),
+/// `SystemState` (one variant per system, holding that state) and `for_system!` (runs
+/// code with `S` the system's type, one arm per system, matched once). The list is here,
+/// below the systems' folders, because the engine holds the states: a system's
+/// `state.rs` needs nothing of the engine, and its type is named only inside
+/// `for_system!`'s expansion, so no module imports one that imports it back. (`$d` is the
+/// `$` of the generated macro's own variables.)
+macro_rules! register_systems {
+    ($d:tt $($(#[$doc:meta])* $kind:ident($state:ty) => $system:path,)*) => {
+        /// Which rule system plays a game of some rules: the tile sets' system, and within
+        /// classic Carcassonne whether The Ferries is played (`Rules::kind`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum SystemKind {
+            $($(#[$doc])* $kind,)*
+        }
+
+        /// The state of the rule system a game plays (`Game::system`).
+        #[derive(Debug)]
+        #[allow(clippy::large_enum_variant)] // in place on purpose: see the module's comment
+        pub(crate) enum SystemState {
+            $($(#[$doc])* $kind($state),)*
+        }
+
+        impl SystemState {
+            /// A new game's state for rule system `kind`.
+            pub(crate) fn new(kind: SystemKind) -> Self {
+                match kind {
+                    $(SystemKind::$kind => SystemState::$kind(<$state>::default()),)*
+                }
+            }
+        }
+
+        impl Clone for SystemState {
+            fn clone(&self) -> Self {
+                match self {
+                    $(SystemState::$kind(s) => SystemState::$kind(s.clone()),)*
+                }
+            }
+
+            /// A copy into a game of the same system reuses its buffers (`engine::copy`).
+            fn clone_from(&mut self, source: &Self) {
+                match (&mut *self, source) {
+                    $((SystemState::$kind(s), SystemState::$kind(t)) => s.clone_from(t),)*
+                    #[allow(unreachable_patterns)] // with one system registered
+                    _ => *self = source.clone(),
+                }
+            }
+        }
+
+        /// Runs `body` with `S` the type of the rule system `kind` names: one arm per
+        /// system, matched once
+        /// (`for_system!(game.rules().kind(), S => game.play_unchecked_as::<S>(mv))`).
+        macro_rules! for_system {
+            ($d k:expr, $d S:ident => $d body:expr) => {
+                match $d k {
+                    $($crate::engine::system_state::SystemKind::$kind => {
+                        type $d S = $system;
+                        $d body
+                    })*
+                }
+            };
+        }
+        pub(crate) use for_system;
+    };
+}
+
+// The rule systems. Adding one: its folder under `systems/`, a line here, and the
+// options that choose it in `Rules::kind` below.
+register_systems! { $
+    /// Classic Carcassonne with its expansions and the Maps boards: nothing of its own.
+    Classic(()) => crate::systems::classic::Classic,
     /// The Ferries: the ferries on the board.
-    Ferries(Vec<FerryLink>),
+    Ferries(Vec<FerryLink>) => crate::systems::ferries::Ferries,
     /// Carcassonne: South Seas, with Friday's part (empty when Friday is not played).
-    SouthSeas(SouthSeasState),
+    SouthSeas(SouthSeasState) => crate::systems::south_seas::SouthSeas,
+}
+
+impl Rules {
+    /// The rule system a game of these rules plays.
+    #[inline]
+    pub fn kind(&self) -> SystemKind {
+        match (self.system, self.ferries) {
+            (System::SouthSeas, _) => SystemKind::SouthSeas,
+            (System::Classic, true) => SystemKind::Ferries,
+            (System::Classic, false) => SystemKind::Classic,
+        }
+    }
 }
 
 /// South Seas' own state: wares, ships, boats and the phase of the turn, and Friday's.
@@ -35,26 +115,6 @@ pub(crate) struct SouthSeasState {
 
 crate::clone::clone_by_field!(SouthSeasState { sea, friday });
 
-impl Clone for SystemState {
-    fn clone(&self) -> Self {
-        match self {
-            SystemState::Classic => SystemState::Classic,
-            SystemState::Ferries(f) => SystemState::Ferries(f.clone()),
-            SystemState::SouthSeas(s) => SystemState::SouthSeas(s.clone()),
-        }
-    }
-
-    /// A copy into a game of the same system reuses its buffers (`engine::copy`).
-    fn clone_from(&mut self, source: &Self) {
-        match (self, source) {
-            (SystemState::Ferries(f), SystemState::Ferries(g)) => f.clone_from(g),
-            (SystemState::SouthSeas(s), SystemState::SouthSeas(t)) => s.clone_from(t),
-            (SystemState::Classic, SystemState::Classic) => {}
-            (this, _) => *this = source.clone(),
-        }
-    }
-}
-
 /// Names the variant a system's code expects: reached only by that system's code, in a
 /// game of that system (the variant follows the rules, which a game never changes).
 #[cold]
@@ -64,15 +124,6 @@ fn wrong_system(expected: &str) -> ! {
 }
 
 impl SystemState {
-    /// A new game's state for rule system `kind`.
-    pub(crate) fn new(kind: SystemKind) -> Self {
-        match kind {
-            SystemKind::Classic => SystemState::Classic,
-            SystemKind::Ferries => SystemState::Ferries(Vec::new()),
-            SystemKind::SouthSeas => SystemState::SouthSeas(SouthSeasState::default()),
-        }
-    }
-
     /// South Seas' state, if the game plays it.
     #[inline]
     pub(crate) fn south_seas(&self) -> Option<&SouthSeasState> {

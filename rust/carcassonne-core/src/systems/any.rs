@@ -1,11 +1,14 @@
 //! A game of any rule system: the public entry points of `Game` look up the rule system
-//! once per call (`for_system!`, the one place that lists the systems) and run its
+//! once per call (`for_system!`, made from the one list of the systems in
+//! `engine::system_state`) and run its
 //! monomorphised turn code (`engine::turn`, generic over `RuleSystem`), as shakmaty's
 //! `VariantPosition` dispatches to one position type per variant. Self-play looks the
 //! system up once per game (`Policy::run`).
 //!
 //! Adding a rule system: a folder under `systems/` with a type implementing
-//! `engine::system::RuleSystem`, its `SystemKind`, and one line in `for_system!`.
+//! `engine::system::RuleSystem`, one line in `engine::system_state`'s list (which makes
+//! its `SystemKind`, its `SystemState` variant and its arm of `for_system!`), and its
+//! choice from the options in `Rules::kind`.
 
 use std::sync::Arc;
 
@@ -16,27 +19,7 @@ use crate::engine::system::RuleSystem;
 use crate::engine::system_state::SystemState;
 use crate::rng::Rng;
 
-/// Runs `body` with `S` the type of the rule system `kind` names: one arm per system,
-/// matched once (`for_system!(game.rules().kind(), S => game.play_unchecked_as::<S>(mv))`).
-macro_rules! for_system {
-    ($kind:expr, $S:ident => $body:expr) => {
-        match $kind {
-            $crate::engine::rules::SystemKind::Classic => {
-                type $S = $crate::systems::classic::Classic;
-                $body
-            }
-            $crate::engine::rules::SystemKind::Ferries => {
-                type $S = $crate::systems::ferries::Ferries;
-                $body
-            }
-            $crate::engine::rules::SystemKind::SouthSeas => {
-                type $S = $crate::systems::south_seas::SouthSeas;
-                $body
-            }
-        }
-    };
-}
-pub(crate) use for_system;
+pub(crate) use crate::engine::system_state::for_system;
 
 impl Game {
     /// A game drawing exactly `deck` (tile indices of `rules.tiles`) in order, after the

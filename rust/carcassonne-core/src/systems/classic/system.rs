@@ -1,8 +1,8 @@
 //! `Classic` as a `RuleSystem`: the shared turn with no part of its own.
 
 use crate::engine::game::{Game, Joined, Move};
-use crate::engine::rules::SystemKind;
 use crate::engine::system::RuleSystem;
+use crate::engine::system_state::SystemKind;
 
 /// Classic Carcassonne with its expansions (no ferries).
 #[derive(Clone, Copy, Debug)]

@@ -2,8 +2,8 @@
 //! new ferry on a lake tile, ferry moves; decisions F-1..F-5) and the roads they join.
 
 use crate::engine::game::{Game, IllegalMove, Joined, Move, Placement};
-use crate::engine::rules::SystemKind;
 use crate::engine::system::RuleSystem;
+use crate::engine::system_state::SystemKind;
 use crate::systems::ferries::state::{FerryMoves, Movable};
 
 /// Classic Carcassonne with The Ferries.

@@ -4,8 +4,8 @@
 
 use crate::data::tileset::MAX_SEGMENTS;
 use crate::engine::game::{EndScratch, Game, IllegalMove, Joined, Move, Placement};
-use crate::engine::rules::SystemKind;
 use crate::engine::system::RuleSystem;
+use crate::engine::system_state::SystemKind;
 use crate::limits::MAX_PLAYERS;
 use crate::rng::Rng;
 use crate::systems::south_seas::errors::IllegalSouthSeasPlay;
