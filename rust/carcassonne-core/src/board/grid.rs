@@ -360,40 +360,53 @@ impl Board {
             rotation,
             first_element,
         });
-        self.cells[cell as usize] = index as u16 + 1;
-        if let Some(i) = self.open_index(cell) {
-            self.open_at[cell as usize] = 0;
-            self.open.swap_remove(i);
-            if i < self.open.len() {
-                self.open_at[self.open[i].cell as usize] = i as u16 + 1;
+        // The grids and lists as locals: a write through one of them could otherwise be
+        // the write of another's length or pointer, which the compiler then reloads after
+        // every store (4 to 6 instructions per access instead of 2).
+        let (cells, open_at, open) = (&mut self.cells[..], &mut self.open_at[..], &mut self.open);
+        cells[cell as usize] = index as u16 + 1;
+        if let i @ 1.. = open_at[cell as usize] {
+            let i = i as usize - 1;
+            open_at[cell as usize] = 0;
+            open.swap_remove(i);
+            if let Some(moved) = open.get(i) {
+                open_at[moved.cell as usize] = i as u16 + 1;
             }
         }
         if ON_MAP && let Some(map) = map {
             return self.place_on_map(map, cell, index, edges);
         }
+        // The squares around, with the same locals.
+        let (cells, open_at, open, neighbours) = (
+            &self.cells[..],
+            &mut self.open_at[..],
+            &mut self.open,
+            &mut self.neighbours,
+        );
         let mut around = [0u16; 4];
         for (side, edge) in edges.iter().enumerate() {
-            let n = self.neighbour_cell(cell, side);
-            let nb = self.cells[n as usize];
+            let (dx, dy) = SIDE_DELTA[side];
+            let n = (cell as i32 + dy * self.dim + dx) as u32;
+            let nb = cells[n as usize];
             if nb != 0 {
                 around[side] = nb;
-                self.neighbours[nb as usize - 1][(side + 2) % 4] = index as u16 + 1;
+                neighbours[nb as usize - 1][(side + 2) % 4] = index as u16 + 1;
                 continue;
             }
             // The neighbour sees this tile across its opposite side.
             let bits = (*edge as u8) << (2 * ((side + 2) % 4));
-            match self.open_index(n) {
-                Some(i) => self.open[i].demand |= bits,
-                None => {
-                    self.open.push(OpenSquare {
+            match open_at[n as usize] {
+                0 => {
+                    open.push(OpenSquare {
                         cell: n,
                         demand: bits,
                     });
-                    self.open_at[n as usize] = self.open.len() as u16;
+                    open_at[n as usize] = open.len() as u16;
                 }
+                i => open[i as usize - 1].demand |= bits,
             }
         }
-        self.neighbours.push(around);
+        neighbours.push(around);
         index
     }
 
