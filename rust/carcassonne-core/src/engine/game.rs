@@ -359,6 +359,25 @@ pub(crate) fn for_each_contact<const ON_MAP: bool>(
     }
 }
 
+/// Which end-of-game awards `Game::end_awards_of` gives.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Awards {
+    /// Every feature's, and the goods majorities.
+    All,
+    /// The unfinished roads' alone.
+    Roads,
+}
+
+/// Adds award `a`, in thirds of a point, to each of its winners among `players`.
+#[inline]
+fn add_award(v: &mut [i32; MAX_PLAYERS], players: usize, a: EndAward) {
+    for p in 0..players {
+        if a.winners & (1 << p) != 0 {
+            v[p] += 3 * a.points;
+        }
+    }
+}
+
 /// What placing a tile did.
 pub(crate) struct Joined {
     /// Index of the tile in `Board::placed`.
@@ -1183,14 +1202,22 @@ impl Game {
             v[p] = 3 * self.scores[p];
         }
         if !self.over {
-            self.end_awards(s, |a| {
-                for p in 0..players {
-                    if a.winners & (1 << p) != 0 {
-                        v[p] += 3 * a.points;
-                    }
-                }
-            });
+            self.end_awards_of(s, Awards::All, |a| add_award(&mut v, players, a));
         }
+        v
+    }
+
+    /// The part of `classic_virtual_thirds` that unfinished roads give (without the points
+    /// so far), for a game not over: what moves differing only in their roads (The
+    /// Ferries' ferry moves) change of the virtual scores.
+    pub(crate) fn road_virtual_thirds(&self, s: &mut EndScratch) -> [i32; MAX_PLAYERS] {
+        debug_assert!(
+            !self.over,
+            "a game over has no unfinished roads left to value"
+        );
+        let players = self.rules.players();
+        let mut v = [0i32; MAX_PLAYERS];
+        self.end_awards_of(s, Awards::Roads, |a| add_award(&mut v, players, a));
         v
     }
 
@@ -1199,12 +1226,20 @@ impl Game {
     /// road, city and monastery in root order, then fields, then goods majorities). The
     /// one statement of the end-of-game rules: `finish` applies the awards, the virtual
     /// scores add them up.
-    pub(crate) fn end_awards(&self, s: &mut EndScratch, mut f: impl FnMut(EndAward)) {
+    pub(crate) fn end_awards(&self, s: &mut EndScratch, f: impl FnMut(EndAward)) {
+        self.end_awards_of(s, Awards::All, f);
+    }
+
+    /// `end_awards`, of every feature or of the roads alone (`which`).
+    fn end_awards_of(&self, s: &mut EndScratch, which: Awards, mut f: impl FnMut(EndAward)) {
         let rules = &*self.rules;
         s.roots.clear();
         s.roots.extend(self.features.occupied_roots());
         for &e in &s.roots {
             let n = self.features.node(e);
+            if which == Awards::Roads && n.kind != FeatureKind::Road {
+                continue;
+            }
             let points = match n.kind {
                 FeatureKind::Road | FeatureKind::City => self.end_value(e, &mut s.tiles),
                 FeatureKind::Monastery => {
@@ -1230,6 +1265,9 @@ impl Game {
                 root: Some(e),
                 good: None,
             });
+        }
+        if which == Awards::Roads {
+            return;
         }
         for &root in &s.roots {
             if self.features.node(root).kind != FeatureKind::Field {

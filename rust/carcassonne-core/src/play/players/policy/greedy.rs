@@ -161,6 +161,42 @@ fn played(game: &Game, w: &mut Work, action: Action) -> i32 {
     )
 }
 
+/// `played` for moves that differ from each other only in their roads: The Ferries' ferry
+/// moves after the same placement, meeple and new ferry (a ferry joins roads, and no
+/// other feature's award depends on a road). Their virtual scores are the points so far,
+/// the unfinished roads' awards and the same awards of every other feature: `others`
+/// holds the latter for such a group (None before its first move, which sums them as
+/// the whole virtual score less the roads' part and the points).
+fn played_roads(
+    game: &Game,
+    w: &mut Work,
+    action: Action,
+    others: &mut Option<[i32; MAX_PLAYERS]>,
+) -> i32 {
+    let player = game.decider();
+    let players = game.rules().players();
+    let copy = w.copy.get_or_insert_with(|| game.clone());
+    copy.clone_from(game);
+    copy.set_record_events(false);
+    copy.apply_unchecked(action);
+    if copy.is_over() {
+        // The final scoring has given every award: the points are the whole score.
+        return lead(&copy.virtual_thirds_with(&mut w.end), player, players);
+    }
+    let roads = copy.road_virtual_thirds(&mut w.end);
+    let others = *others.get_or_insert_with(|| {
+        let all = copy.virtual_thirds_with(&mut w.end);
+        std::array::from_fn(|p| all[p] - roads[p] - 3 * copy.scores[p])
+    });
+    let v = std::array::from_fn(|p| 3 * copy.scores[p] + roads[p] + others[p]);
+    debug_assert_eq!(
+        v,
+        copy.virtual_thirds_with(&mut w.end),
+        "a ferry move's virtual scores"
+    );
+    lead(&v, player, players)
+}
+
 /// Calls `f(candidate, lead after it)` for every legal move of the current player (the
 /// "place" phase of a game not over); `buf` is scratch space. Looks the rule system up:
 /// `move_values` is compiled once per system.

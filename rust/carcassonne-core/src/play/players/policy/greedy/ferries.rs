@@ -6,8 +6,8 @@
 //! `Features::link` merges their features; a move that moves no ferry is the classic
 //! valuation (or that one, on a lake tile).
 
-use super::{Candidate, GreedyValues, Work, classic_values, played};
-use crate::data::tileset::MAX_SEGMENTS;
+use super::{Candidate, GreedyValues, Work, classic_values, played_roads};
+use crate::data::tileset::{FeatureKind, MAX_SEGMENTS};
 use crate::engine::game::{Game, Groups, Placement};
 use crate::limits::MAX_PLAYERS;
 use crate::play::action::Action;
@@ -60,7 +60,16 @@ impl GreedyValues for Ferries {
         // meeple, then the choices as `ferry_choices` lists them); only those moving a
         // ferry are played on a copy.
         let choices = game.ferry_choices(p);
+        // The awards of everything but the roads after this placement's moves that move a
+        // ferry (`played_roads`): the same whatever the new ferry, the ferry moves and a
+        // meeple on a road, so one per meeple on another feature (index 1 + its segment)
+        // and one for the rest (index 0).
+        let mut others = [None; 1 + MAX_SEGMENTS];
+        let segments = &game.rules().tiles[tile as usize].segments;
         let mut emit = |meeple: Option<u8>| {
+            let group = meeple
+                .filter(|&m| segments[m as usize].kind != FeatureKind::Road)
+                .map_or(0, |m| 1 + m as usize);
             for &(ferry, ferry_moves) in &choices {
                 let c = Candidate {
                     ferry,
@@ -76,7 +85,7 @@ impl GreedyValues for Ferries {
                         .expect("a valued ferry");
                     leads[k][meeple.map_or(0, |m| 1 + m as usize)]
                 } else {
-                    played(game, w, Action::Place(c.to_move(game)))
+                    played_roads(game, w, Action::Place(c.to_move(game)), &mut others[group])
                 };
                 f(c, v);
             }
