@@ -6,7 +6,9 @@
 //! `Features::link` merges their features; a move that moves no ferry is the classic
 //! valuation (or that one, on a lake tile).
 
-use super::{Candidate, GreedyValues, Work, classic_values, played_roads};
+use super::{
+    Candidate, GreedyValues, Totals, Work, classic_totals, classic_values, lead, played_roads,
+};
 use crate::data::tileset::{FeatureKind, MAX_SEGMENTS};
 use crate::engine::game::{Game, Groups, Placement};
 use crate::limits::MAX_PLAYERS;
@@ -35,17 +37,23 @@ impl GreedyValues for Ferries {
             classic_values(game, w, tile, p, g, options, before, f);
             return;
         }
-        // The lead after each (new ferry, meeple choice) moving no ferry: no meeple
-        // first, then by segment. Without a lake, the one "new ferry" is none.
+        // The virtual scores after each (new ferry, meeple choice) moving no ferry: no
+        // meeple first, then by segment. Without a lake, the one "new ferry" is none.
         let mut ferries = [None; MAX_FERRIES];
-        let mut leads = [[0i32; 1 + MAX_SEGMENTS]; MAX_FERRIES];
+        let mut totals = [[[0i32; MAX_PLAYERS]; 1 + MAX_SEGMENTS]; MAX_FERRIES];
         let mut n = 0;
         let mut value = |ferry: Option<(u8, u8)>, groups: &Groups| {
             debug_assert!(n < MAX_FERRIES, "a lake has at most four road ends");
-            let row = &mut leads[n];
-            classic_values(game, w, tile, p, groups, options, before, &mut |c, v| {
-                row[c.meeple.map_or(0, |m| 1 + m as usize)] = v;
-            });
+            classic_totals(
+                game,
+                w,
+                tile,
+                p,
+                groups,
+                options,
+                before,
+                &mut Row(&mut totals[n]),
+            );
             ferries[n] = ferry;
             n += 1;
         };
@@ -57,37 +65,51 @@ impl GreedyValues for Ferries {
             value(None, g);
         }
         // Every choice in the order the moves are listed and were always played out (by
-        // meeple, then the choices as `ferry_choices` lists them); only those moving a
-        // ferry are played on a copy.
+        // meeple, then the choices as `ferry_choices` lists them). A ferry moved joins and
+        // cuts roads only: after a choice's ferry moves, every player's virtual score
+        // differs from the same choice's without them by as much whatever the meeple off
+        // the roads (`moved`, from the move without a meeple, played on a copy first);
+        // with a meeple on a road, the move is played on a copy, the awards of every
+        // feature but the roads summed once (`others`, see `played_roads`).
         let choices = game.ferry_choices(p);
-        // The awards of everything but the roads after this placement's moves that move a
-        // ferry (`played_roads`): the same whatever the new ferry, the ferry moves and a
-        // meeple on a road, so one per meeple on another feature (index 1 + its segment)
-        // and one for the rest (index 0).
-        let mut others = [None; 1 + MAX_SEGMENTS];
+        let mut moved = vec![[0i32; MAX_PLAYERS]; choices.len()];
+        let mut others = None;
         let segments = &game.rules().tiles[tile as usize].segments;
+        let (player, players) = (game.current_player(), game.rules().players());
         let mut emit = |meeple: Option<u8>| {
-            let group = meeple
-                .filter(|&m| segments[m as usize].kind != FeatureKind::Road)
-                .map_or(0, |m| 1 + m as usize);
-            for &(ferry, ferry_moves) in &choices {
+            let on_road = meeple.is_some_and(|m| segments[m as usize].kind == FeatureKind::Road);
+            let column = meeple.map_or(0, |m| 1 + m as usize);
+            for (j, &(ferry, ferry_moves)) in choices.iter().enumerate() {
                 let c = Candidate {
                     ferry,
                     ferry_moves,
                     ..Candidate::new(p, meeple, None)
                 };
-                let v = if ferry_moves.is_empty() {
-                    // Cannot fail: every new ferry of the choices is one of the lake's pairs
-                    // (or none, without a lake), each valued above.
-                    let k = ferries[..n]
-                        .iter()
-                        .position(|x| *x == ferry)
-                        .expect("a valued ferry");
-                    leads[k][meeple.map_or(0, |m| 1 + m as usize)]
+                // Cannot fail: every new ferry of the choices is one of the lake's pairs (or
+                // none, without a lake), each valued above.
+                let k = ferries[..n]
+                    .iter()
+                    .position(|x| *x == ferry)
+                    .expect("a valued ferry");
+                let without_moves = &totals[k][column];
+                let t = if ferry_moves.is_empty() {
+                    *without_moves
+                } else if meeple.is_some() && !on_road {
+                    let t = std::array::from_fn(|q| without_moves[q] + moved[j][q]);
+                    debug_assert_eq!(
+                        t,
+                        played_roads(game, w, Action::Place(c.to_move(game)), &mut None),
+                        "the ferry moves' change with a meeple off the roads"
+                    );
+                    t
                 } else {
-                    played_roads(game, w, Action::Place(c.to_move(game)), &mut others[group])
+                    let t = played_roads(game, w, Action::Place(c.to_move(game)), &mut others);
+                    if meeple.is_none() {
+                        moved[j] = std::array::from_fn(|q| t[q] - without_moves[q]);
+                    }
+                    t
                 };
-                f(c, v);
+                f(c, lead(&t, player, players));
             }
         };
         emit(None);
@@ -97,6 +119,17 @@ impl GreedyValues for Ferries {
             opts &= opts - 1;
             emit(Some(i));
         }
+    }
+}
+
+/// Virtual scores after each meeple choice of one placement: no meeple first, then by
+/// segment.
+struct Row<'a>(&'a mut [[i32; MAX_PLAYERS]; 1 + MAX_SEGMENTS]);
+
+impl Totals for Row<'_> {
+    #[inline(always)]
+    fn total(&mut self, c: Candidate, t: &[i32; MAX_PLAYERS]) {
+        self.0[c.meeple.map_or(0, |m| 1 + m as usize)] = *t;
     }
 }
 
