@@ -664,11 +664,15 @@ impl Game {
         }
     }
 
+    /// Whether `tile` fits anywhere (the draw's test, C-3). The newest open squares are
+    /// looked at first: they have the fewest neighbours, so a fit is found soonest (0.6%
+    /// fewer instructions per random base game than oldest first, callgrind, 2026-12-03).
     pub(crate) fn has_placement(&self, tile: u16) -> bool {
         let legal = self.rules.legal_row(tile);
         self.board
             .open
             .iter()
+            .rev()
             .any(|o| legal[o.demand as usize] != 0)
     }
 
