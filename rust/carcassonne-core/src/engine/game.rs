@@ -378,6 +378,44 @@ fn add_award(v: &mut [i32; MAX_PLAYERS], players: usize, a: EndAward) {
     }
 }
 
+/// `for_each_contact` for the tile just placed as `placed` (`Board::place` has recorded
+/// its neighbours on every side, the cells across on a map too): the neighbours come from
+/// that record instead of the grid.
+#[inline]
+pub(crate) fn for_each_contact_of_placed<const ON_MAP: bool>(
+    rules: &Rules,
+    board: &Board,
+    placed: usize,
+    mut f: impl FnMut(usize, usize, u8, u32),
+) {
+    let p = &board.placed[placed];
+    let def = &rules.tiles[p.tile as usize];
+    // Rotations are below 4 (`& 3` lets the compiler drop the bounds checks).
+    let own = &def.slot_segment[p.rotation as usize & 3];
+    let around = board.neighbours[placed];
+    for side in 0..4 {
+        let Some(nb) = (around[side] as usize).checked_sub(1) else {
+            continue;
+        };
+        let nbp = &board.placed[nb];
+        let theirs = &rules.tiles[nbp.tile as usize].slot_segment[nbp.rotation as usize & 3];
+        for pos in 0..3 {
+            let s = slot(side, pos);
+            let seg = own[s];
+            if seg == NO_SEGMENT {
+                continue;
+            }
+            let nseg = theirs[facing_slot(s)];
+            // A map's ferry connection shows no land beside its road (a half-edge without
+            // a segment): nothing joins there. No tile of a tile file has one.
+            if ON_MAP && nseg == NO_SEGMENT {
+                continue;
+            }
+            f(side, pos, seg, nbp.first_element + nseg as u32);
+        }
+    }
+}
+
 /// What placing a tile did.
 pub(crate) struct Joined {
     /// Index of the tile in `Board::placed`.

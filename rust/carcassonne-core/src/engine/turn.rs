@@ -9,7 +9,9 @@ use std::sync::Arc;
 use crate::board::features::Features;
 use crate::board::grid::Board;
 use crate::data::tileset::{FeatureKind, NO_SEGMENT, TileDef};
-use crate::engine::game::{Game, IllegalMove, Joined, Move, Placement, Scored, for_each_contact};
+use crate::engine::game::{
+    Game, IllegalMove, Joined, Move, Placement, Scored, for_each_contact_of_placed,
+};
 use crate::engine::rules::Rules;
 use crate::engine::scoring::{SCORE_KINDS, ScoreKind};
 use crate::engine::system::RuleSystem;
@@ -50,37 +52,30 @@ fn place_and_join<const ON_MAP: bool, S: RuleSystem>(
     // The slots of one side often pair the same two segments (a city side: all three),
     // and nothing joins in between: the union is done once.
     let mut last = (u8::MAX, u32::MAX, 0u32);
-    for_each_contact::<ON_MAP>(
-        rules,
-        board,
-        cell,
-        tile,
-        rotation,
-        |side, pos, seg, neighbour| {
-            let r = if (last.0, last.1) == (seg, neighbour) {
-                last.2
-            } else {
-                let r = features.union(first + seg as u32, neighbour);
-                last = (seg, neighbour, r);
-                r
-            };
-            // Both tests below depend on the board, so they are hard to predict: computed
-            // without branching.
-            touched |= 1 << seg;
-            let root = features.node_mut(r);
-            if S::WATCHES_OCCUPIED {
-                occupied |= ((root.meeple_total > 0) as u16) << seg;
-            }
-            // At an open-counting slot one open side of each of the two features is now
-            // matched.
-            let open = ((open_slots >> slot(side, pos)) & 1) as i16;
-            root.open -= 2 * open;
-            // The Ferries: the road joined here may lead to a ferry that can move.
-            if S::WATCHES_FERRIES && open != 0 && root.ferries > 0 {
-                ferry_roads |= 1 << side;
-            }
-        },
-    );
+    for_each_contact_of_placed::<ON_MAP>(rules, board, placed, |side, pos, seg, neighbour| {
+        let r = if (last.0, last.1) == (seg, neighbour) {
+            last.2
+        } else {
+            let r = features.union(first + seg as u32, neighbour);
+            last = (seg, neighbour, r);
+            r
+        };
+        // Both tests below depend on the board, so they are hard to predict: computed
+        // without branching.
+        touched |= 1 << seg;
+        let root = features.node_mut(r);
+        if S::WATCHES_OCCUPIED {
+            occupied |= ((root.meeple_total > 0) as u16) << seg;
+        }
+        // At an open-counting slot one open side of each of the two features is now
+        // matched.
+        let open = ((open_slots >> slot(side, pos)) & 1) as i16;
+        root.open -= 2 * open;
+        // The Ferries: the road joined here may lead to a ferry that can move.
+        if S::WATCHES_FERRIES && open != 0 && root.ferries > 0 {
+            ferry_roads |= 1 << side;
+        }
+    });
     // A map's neutral border, waves and highlights close the features facing them: each
     // open end there is matched as if by a neighbour (M-5, M-9).
     if ON_MAP {
