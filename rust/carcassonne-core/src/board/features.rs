@@ -109,14 +109,50 @@ pub struct Features {
     /// Meeples on the board per feature kind (`FeatureKind as usize`): with none on a
     /// kind, every feature of that kind is free without looking at the board.
     on_kind: [u16; FeatureKind::ALL.len()],
+    /// The elements a meeple stands on, in no order, when `lists_occupied`: the occupied
+    /// features are found from these few (at most every player's supply) instead of from
+    /// every element.
+    occupied: Vec<u32>,
+    /// Whether `occupied` is kept: set per game (`list_occupied`) by rule systems whose
+    /// end of game asks for the occupied features (classic scoring); South Seas keeps its
+    /// own islanders and would only pay for the list.
+    lists_occupied: bool,
 }
 
-crate::clone::clone_by_field!(Features { nodes, on_kind });
+crate::clone::clone_by_field!(Features {
+    nodes,
+    on_kind,
+    occupied,
+    lists_occupied
+});
 
 impl Features {
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.on_kind = Default::default();
+        self.occupied.clear();
+    }
+
+    /// Keeps the list of the elements meeples stand on (`occupied_roots`), from the next
+    /// meeple on: the game's rule system says once, before any is placed.
+    pub fn list_occupied(&mut self, list: bool) {
+        debug_assert!(self.occupied.is_empty());
+        self.lists_occupied = list;
+    }
+
+    /// Forgets element `e` among those a meeple stands on.
+    #[inline]
+    fn vacate(&mut self, e: u32) {
+        if !self.lists_occupied {
+            return;
+        }
+        // Cannot fail: `e` holds a meeple (each caller checks), listed when placed.
+        let i = self
+            .occupied
+            .iter()
+            .position(|&o| o == e)
+            .expect("a meeple's element is listed");
+        self.occupied.swap_remove(i);
     }
 
     /// Meeples standing on features of `kind`.
@@ -205,13 +241,22 @@ impl Features {
         ra
     }
 
-    /// The roots of the features holding at least one meeple, in element order.
-    pub fn occupied_roots(&self) -> impl Iterator<Item = u32> + '_ {
-        self.nodes
-            .iter()
-            .enumerate()
-            .filter(|(e, n)| n.parent == *e as u32 && n.meeple_total > 0)
-            .map(|(e, _)| e as u32)
+    /// The roots of the features holding at least one meeple, in element order, into
+    /// `out` (cleared first). Only for a union-find that lists them (`list_occupied`).
+    pub fn occupied_roots(&self, out: &mut Vec<u32>) {
+        debug_assert!(self.lists_occupied, "the occupied elements are listed");
+        out.clear();
+        out.extend(self.occupied.iter().map(|&e| self.find(e)));
+        out.sort_unstable();
+        out.dedup();
+        debug_assert!(
+            out.iter().copied().eq(self
+                .nodes
+                .iter()
+                .enumerate()
+                .filter(|(e, n)| n.parent == *e as u32 && n.meeple_total > 0)
+                .map(|(e, _)| e as u32))
+        );
     }
 
     /// Every element of the feature that `e` belongs to.
@@ -269,7 +314,11 @@ impl Features {
 
     /// Puts a meeple of `player` on element `e`.
     pub fn place_meeple(&mut self, e: u32, player: u8) {
+        debug_assert_eq!(self.nodes[e as usize].meeple, NO_PLAYER);
         self.nodes[e as usize].meeple = player;
+        if self.lists_occupied {
+            self.occupied.push(e);
+        }
         self.on_kind[self.nodes[e as usize].kind as usize] += 1;
         let r = self.find(e) as usize;
         self.nodes[r].meeples[player as usize] += 1;
@@ -281,6 +330,7 @@ impl Features {
         let player = self.nodes[e as usize].meeple;
         debug_assert!(player != NO_PLAYER);
         self.nodes[e as usize].meeple = NO_PLAYER;
+        self.vacate(e);
         self.on_kind[self.nodes[e as usize].kind as usize] -= 1;
         let r = self.find(e) as usize;
         self.nodes[r].meeples[player as usize] -= 1;
@@ -296,11 +346,13 @@ impl Features {
         let mut e = root;
         loop {
             let n = &mut self.nodes[e as usize];
+            let next = n.next;
             if n.meeple != NO_PLAYER {
                 back(n.meeple, e);
                 n.meeple = NO_PLAYER;
+                self.vacate(e);
             }
-            e = n.next;
+            e = next;
             if e == root {
                 break;
             }

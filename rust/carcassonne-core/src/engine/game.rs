@@ -1275,8 +1275,7 @@ impl Game {
     /// `end_awards`, of every feature or of the roads alone (`which`).
     fn end_awards_of(&self, s: &mut EndScratch, which: Awards, mut f: impl FnMut(EndAward)) {
         let rules = &*self.rules;
-        s.roots.clear();
-        s.roots.extend(self.features.occupied_roots());
+        self.features.occupied_roots(&mut s.roots);
         for &e in &s.roots {
             let n = self.features.node(e);
             if which == Awards::Roads && n.kind != FeatureKind::Road {

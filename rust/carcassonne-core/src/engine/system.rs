@@ -24,6 +24,10 @@ use crate::systems::south_seas::state::Spot;
 pub(crate) trait RuleSystem: Sized + 'static {
     /// The rules this system plays (checked against the game's in debug builds).
     const KIND: SystemKind;
+    /// The union-find lists the elements meeples stand on (`Features::list_occupied`), so
+    /// the classic end-of-game awards visit the occupied features alone; South Seas,
+    /// which evaluates into wares and keeps its own list of islanders, does without.
+    const LISTS_OCCUPIED: bool = true;
     /// Joining a tile reports which features already hold a meeple (`Joined::occupied`):
     /// South Seas evaluates only those.
     const WATCHES_OCCUPIED: bool = false;

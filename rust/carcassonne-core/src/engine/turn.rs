@@ -155,6 +155,7 @@ impl Game {
         let rules = Arc::clone(&self.rules);
         self.board.reset(self.deck.len() + 1);
         self.features.clear();
+        self.features.list_occupied(S::LISTS_OCCUPIED);
         self.next_draw = 0;
         self.current = 0;
         self.turn = 0;

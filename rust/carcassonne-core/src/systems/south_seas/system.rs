@@ -18,6 +18,7 @@ pub struct SouthSeas;
 impl RuleSystem for SouthSeas {
     const KIND: SystemKind = SystemKind::SouthSeas;
     const WATCHES_OCCUPIED: bool = true;
+    const LISTS_OCCUPIED: bool = false;
 
     #[inline(always)]
     fn take_back(game: &mut Game, e: u32) {
