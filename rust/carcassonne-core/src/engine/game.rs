@@ -27,7 +27,7 @@ use crate::systems::ferries::errors::IllegalFerryPart;
 use crate::systems::ferries::state::{FerryLink, FerryMoves};
 use crate::systems::south_seas::errors::IllegalSouthSeasPlay;
 use crate::systems::south_seas::state::Spot;
-use crate::topology::{CENTRE, EdgeKind, RING_DELTA, SIDE_NAMES, facing_slot, slot};
+use crate::topology::{CENTRE, EdgeKind, RING_DELTA, SIDE_NAMES, SLOTS, facing_slot, slot};
 
 /// A move: where the drawn tile goes, how it is turned (quarter turns clockwise), the
 /// segment of the tile (index in its tile definition) that gets a meeple, if any, and, with
@@ -340,22 +340,34 @@ pub(crate) fn for_each_contact<const ON_MAP: bool>(
         let Some(nb) = board.placed_at(n) else {
             continue;
         };
-        let nbp = &board.placed[nb];
-        let theirs = &rules.tiles[nbp.tile as usize].slot_segment[nbp.rotation as usize & 3];
-        for pos in 0..3 {
-            let s = slot(side, pos);
-            let seg = own[s];
-            if seg == NO_SEGMENT {
-                continue;
-            }
-            let nseg = theirs[facing_slot(s)];
-            // A map's ferry connection shows no land beside its road (a half-edge without
-            // a segment): nothing joins there. No tile of a tile file has one.
-            if ON_MAP && nseg == NO_SEGMENT {
-                continue;
-            }
-            f(side, pos, seg, nbp.first_element + nseg as u32);
+        side_contacts::<ON_MAP>(rules, own, side, &board.placed[nb], &mut f);
+    }
+}
+
+/// The contacts across `side` of a tile whose slots hold segments `own`, with the placed
+/// neighbour `nbp` there: `f(side, position on the side, segment, neighbour's element)`.
+#[inline(always)]
+fn side_contacts<const ON_MAP: bool>(
+    rules: &Rules,
+    own: &[u8; SLOTS],
+    side: usize,
+    nbp: &Placed,
+    f: &mut impl FnMut(usize, usize, u8, u32),
+) {
+    let theirs = &rules.tiles[nbp.tile as usize].slot_segment[nbp.rotation as usize & 3];
+    for pos in 0..3 {
+        let s = slot(side, pos);
+        let seg = own[s];
+        if seg == NO_SEGMENT {
+            continue;
         }
+        let nseg = theirs[facing_slot(s)];
+        // A map's ferry connection shows no land beside its road (a half-edge without a
+        // segment): nothing joins there. No tile of a tile file has one.
+        if ON_MAP && nseg == NO_SEGMENT {
+            continue;
+        }
+        f(side, pos, seg, nbp.first_element + nseg as u32);
     }
 }
 
@@ -397,22 +409,7 @@ pub(crate) fn for_each_contact_of_placed<const ON_MAP: bool>(
         let Some(nb) = (around[side] as usize).checked_sub(1) else {
             continue;
         };
-        let nbp = &board.placed[nb];
-        let theirs = &rules.tiles[nbp.tile as usize].slot_segment[nbp.rotation as usize & 3];
-        for pos in 0..3 {
-            let s = slot(side, pos);
-            let seg = own[s];
-            if seg == NO_SEGMENT {
-                continue;
-            }
-            let nseg = theirs[facing_slot(s)];
-            // A map's ferry connection shows no land beside its road (a half-edge without
-            // a segment): nothing joins there. No tile of a tile file has one.
-            if ON_MAP && nseg == NO_SEGMENT {
-                continue;
-            }
-            f(side, pos, seg, nbp.first_element + nseg as u32);
-        }
+        side_contacts::<ON_MAP>(rules, own, side, &board.placed[nb], &mut f);
     }
 }
 
