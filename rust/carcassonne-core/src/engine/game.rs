@@ -371,25 +371,6 @@ fn side_contacts<const ON_MAP: bool>(
     }
 }
 
-/// Which end-of-game awards `Game::end_awards_of` gives.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Awards {
-    /// Every feature's, and the goods majorities.
-    All,
-    /// The unfinished roads' alone.
-    Roads,
-}
-
-/// Adds award `a`, in thirds of a point, to each of its winners among `players`.
-#[inline]
-fn add_award(v: &mut [i32; MAX_PLAYERS], players: usize, a: EndAward) {
-    for p in 0..players {
-        if a.winners & (1 << p) != 0 {
-            v[p] += 3 * a.points;
-        }
-    }
-}
-
 /// `for_each_contact` for the tile just placed as `placed` (`Board::place` has recorded
 /// its neighbours on every side, the cells across on a map too): the neighbours come from
 /// that record instead of the grid.
@@ -410,6 +391,25 @@ pub(crate) fn for_each_contact_of_placed<const ON_MAP: bool>(
             continue;
         };
         side_contacts::<ON_MAP>(rules, own, side, &board.placed[nb], &mut f);
+    }
+}
+
+/// Which end-of-game awards `Game::end_awards_of` gives.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Awards {
+    /// Every feature's, and the goods majorities.
+    All,
+    /// The unfinished roads' alone.
+    Roads,
+}
+
+/// Adds award `a`, in thirds of a point, to each of its winners among `players`.
+#[inline]
+fn add_award(v: &mut [i32; MAX_PLAYERS], players: usize, a: EndAward) {
+    for p in 0..players {
+        if a.winners & (1 << p) != 0 {
+            v[p] += 3 * a.points;
+        }
     }
 }
 

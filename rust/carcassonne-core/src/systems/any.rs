@@ -1,9 +1,8 @@
 //! A game of any rule system: the public entry points of `Game` look up the rule system
 //! once per call (`for_system!`, made from the one list of the systems in
-//! `engine::system_state`) and run its
-//! monomorphised turn code (`engine::turn`, generic over `RuleSystem`), as shakmaty's
-//! `VariantPosition` dispatches to one position type per variant. Self-play looks the
-//! system up once per game (`Policy::run`).
+//! `engine::system_state`) and run its monomorphised turn code (`engine::turn`, generic
+//! over `RuleSystem`), as shakmaty's `VariantPosition` dispatches to one position type per
+//! variant. Self-play looks the system up once per game (`Policy::run`).
 //!
 //! Adding a rule system: a folder under `systems/` with a type implementing
 //! `engine::system::RuleSystem`, one line in `engine::system_state`'s list (which makes

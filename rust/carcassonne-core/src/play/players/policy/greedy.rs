@@ -147,16 +147,22 @@ fn give(d: &mut [i32; MAX_PLAYERS], winners: u8, amount: i32) {
     }
 }
 
-/// The lead of the decider after `action`, played on a copy.
-fn played(game: &Game, w: &mut Work, action: Action) -> i32 {
-    let player = game.decider();
-    let copy = w.copy.get_or_insert_with(|| game.clone());
+/// `game` after `action`, played on the kept copy `slot` (made on first use; later
+/// copies reuse its buffers), without its event log.
+fn played_copy<'c>(slot: &'c mut Option<Game>, game: &Game, action: Action) -> &'c Game {
+    let copy = slot.get_or_insert_with(|| game.clone());
     copy.clone_from(game);
     copy.set_record_events(false);
     copy.apply_unchecked(action);
+    copy
+}
+
+/// The lead of the decider after `action`, played on a copy.
+fn played(game: &Game, w: &mut Work, action: Action) -> i32 {
+    let copy = played_copy(&mut w.copy, game, action);
     lead(
         &copy.virtual_thirds_with(&mut w.end),
-        player,
+        game.decider(),
         game.rules().players(),
     )
 }
@@ -174,10 +180,7 @@ pub(super) fn played_roads(
     action: Action,
     others: &mut Option<[i32; MAX_PLAYERS]>,
 ) -> [i32; MAX_PLAYERS] {
-    let copy = w.copy.get_or_insert_with(|| game.clone());
-    copy.clone_from(game);
-    copy.set_record_events(false);
-    copy.apply_unchecked(action);
+    let copy = played_copy(&mut w.copy, game, action);
     if copy.is_over() {
         // The final scoring has given every award: the points are the whole score.
         return copy.virtual_thirds_with(&mut w.end);
