@@ -1,5 +1,6 @@
 //! The random player is uniform over the legal moves (placement and islander or meeple
-//! choice jointly, South Seas take-backs included), although it never lists them: in
+//! choice jointly, South Seas take-backs included; on a map the placement is drawn from
+//! the board's counted placements), although it never lists them: in
 //! fixed mid-game positions, many independent draws give only listed moves, every listed
 //! move comes up, and the counts pass a chi-square test against the uniform distribution.
 //! (Ferries games are left out: there the ferry choices are drawn one by one, which is
@@ -152,6 +153,26 @@ fn south_seas_random_moves_are_uniform() {
             retrievable,
             "{name}: the position lets the player take an islander back"
         );
+        assert_uniform(&game, name);
+    }
+}
+
+#[test]
+fn maps_random_moves_are_uniform() {
+    // On a map the placement is drawn as the k-th of the board's counted placements (a
+    // walk from the nearer end of the open squares), not by redrawing squares: early
+    // (few squares, a large-city frontier just opened) and late in the game, on the
+    // continental map and on the coastal one (islands, ferry connections).
+    let continental = rules(RulesSpec::maps("continental", 2));
+    let coastal = rules(RulesSpec::maps("coastal", 3));
+    for (name, rules, turns) in [
+        ("continental map, early", &continental, 3),
+        ("continental map, late", &continental, 60),
+        ("coastal map", &coastal, 40),
+    ] {
+        let game = (0..50)
+            .find_map(|i| position(rules, i, turns, |g| g.supply()[g.current_player()] > 0))
+            .expect("a position");
         assert_uniform(&game, name);
     }
 }

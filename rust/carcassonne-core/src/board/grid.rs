@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::board::map_board::{Geometry, MapBoard, NO_CITY, NO_ISLAND};
+use crate::board::map_board::{FIT_LANES, Geometry, MapBoard, NO_CITY, NO_ISLAND};
 use crate::board::placed::Placed;
 use crate::topology::{EdgeKind, RING_DELTA, SIDE_DELTA};
 
@@ -57,6 +57,10 @@ pub struct Board {
     connected: Vec<bool>,
     /// Map boards: per island, whether a ferry connection reaching it is linked (M-10).
     linked: Vec<bool>,
+    /// Map boards: per fit class of the deck's tiles (`FIT_LANES` an array, as in
+    /// `MapBoard::fit_rows`), the legal placements of one of its tiles over all open
+    /// squares (a distinct rotation on a square each). Empty on the open grid.
+    fits: Vec<[u16; FIT_LANES]>,
 }
 
 /// A copy costs in proportion to what is on the board, not to the grids' area (sized for
@@ -84,6 +88,7 @@ impl Clone for Board {
             shows: vec![0; self.shows.len()],
             connected: self.connected.clone(),
             linked: self.linked.clone(),
+            fits: self.fits.clone(),
         };
         b.copy_marks(self);
         b
@@ -104,6 +109,7 @@ impl Clone for Board {
         self.geometry.clone_from(&source.geometry);
         self.connected.clone_from(&source.connected);
         self.linked.clone_from(&source.linked);
+        self.fits.clone_from(&source.fits);
         self.copy_marks(source);
     }
 }
@@ -165,6 +171,7 @@ impl Board {
             shows: Vec::new(),
             connected: Vec::new(),
             linked: Vec::new(),
+            fits: Vec::new(),
         }
     }
 
@@ -187,6 +194,7 @@ impl Board {
                     shows: vec![0; cells],
                     connected: vec![false; map.def.cities.len()],
                     linked: vec![false; map.def.islands],
+                    fits: vec![[0; FIT_LANES]; map.fit_chunks],
                 }
             }
         }
@@ -237,6 +245,7 @@ impl Board {
         self.open.clear();
         self.connected.fill(false);
         self.linked.fill(false);
+        self.fits.fill([0; FIT_LANES]);
     }
 
     /// The cell of square (x, y), or None off the board (any `i32` is accepted).
@@ -365,8 +374,13 @@ impl Board {
         // every store (4 to 6 instructions per access instead of 2).
         let (cells, open_at, open) = (&mut self.cells[..], &mut self.open_at[..], &mut self.open);
         cells[cell as usize] = index as u16 + 1;
+        // A map board counts the placements of the square filled here out (`fits`).
+        let mut filled = None;
         if let i @ 1.. = open_at[cell as usize] {
             let i = i as usize - 1;
+            if ON_MAP {
+                filled = Some(open[i].demand);
+            }
             open_at[cell as usize] = 0;
             open.swap_remove(i);
             if let Some(moved) = open.get(i) {
@@ -374,6 +388,9 @@ impl Board {
             }
         }
         if ON_MAP && let Some(map) = map {
+            if let Some(demand) = filled {
+                self.count_fits(map, demand, false);
+            }
             return self.place_on_map(map, cell, index, edges);
         }
         // The squares around, with the same locals.
@@ -450,7 +467,12 @@ impl Board {
                 continue;
             }
             match self.open_index(n) {
-                Some(i) => self.open[i].demand |= (*edge as u8) << (2 * ((side + 2) % 4)),
+                Some(i) => {
+                    let old = self.open[i].demand;
+                    let new = old | (*edge as u8) << (2 * ((side + 2) % 4));
+                    self.open[i].demand = new;
+                    self.count_fits_change(map, old, new);
+                }
                 None => self.open_if_free(map, n),
             }
         }
@@ -559,6 +581,58 @@ impl Board {
         let demand = self.demand_at(map, cell);
         self.open.push(OpenSquare { cell, demand });
         self.open_at[cell as usize] = self.open.len() as u16;
+        self.count_fits(map, demand, true);
+    }
+
+    /// Adds (`add`) or takes away the placements each deck tile has on an open square of
+    /// `demand` to or from the map board's `fits`.
+    #[inline]
+    fn count_fits(&mut self, map: &MapBoard, demand: u8, add: bool) {
+        let n = map.fit_chunks;
+        let row = &map.fit_rows[demand as usize * n..][..n];
+        // Wrapping: a square's placements are added before they are taken away, so no
+        // count goes below zero; the sum is exact either way. Whole arrays read into a
+        // register and written back: element by element the compiler did not vectorise
+        // the loop.
+        for (c, r) in self.fits.iter_mut().zip(row) {
+            let mut sum = *c;
+            for i in 0..FIT_LANES {
+                sum[i] = if add {
+                    sum[i].wrapping_add(r[i])
+                } else {
+                    sum[i].wrapping_sub(r[i])
+                };
+            }
+            *c = sum;
+        }
+    }
+
+    /// `count_fits` of `old` taken away and of `new` added, in one pass.
+    #[inline]
+    fn count_fits_change(&mut self, map: &MapBoard, old: u8, new: u8) {
+        let n = map.fit_chunks;
+        let old = &map.fit_rows[old as usize * n..][..n];
+        let new = &map.fit_rows[new as usize * n..][..n];
+        for ((c, o), r) in self.fits.iter_mut().zip(old).zip(new) {
+            let mut sum = *c;
+            for i in 0..FIT_LANES {
+                sum[i] = sum[i].wrapping_sub(o[i]).wrapping_add(r[i]);
+            }
+            *c = sum;
+        }
+    }
+
+    /// On a map board: the legal placements of `tile` (of the deck) over all open squares
+    /// (a distinct rotation on a square each). None on the open grid, which keeps no count.
+    #[inline]
+    pub fn fit_count(&self, tile: u16) -> Option<u16> {
+        match &self.geometry {
+            Geometry::Map(map) => map
+                .fit_class
+                .get(tile as usize)
+                .map(|&c| self.fits[c as usize / FIT_LANES][c as usize % FIT_LANES]),
+            Geometry::Open => None,
+        }
     }
 
     /// What the tiles and printed pieces around the map square at `cell` demand of a tile

@@ -77,7 +77,25 @@ pub struct MapBoard {
     /// The board and features once the printed pieces are down, the same for every game
     /// on this map: made by the first game, copied by the others.
     pub printed: OnceLock<PrintedTemplate>,
+    /// Per deck tile (`0..` the first printed piece's tile), its fit class: tiles whose
+    /// distinct rotations meet every demand in equal numbers share one (73 deck tiles of
+    /// the default Maps sets make 25 classes).
+    pub fit_class: Vec<u16>,
+    /// Per demand of an open square and per fit class: how many distinct rotations of
+    /// the class's tiles meet it (`set_fit_rows`), in `fit_chunks` arrays of `FIT_LANES`
+    /// classes per demand (the last padded with zeros): the count of class `c` for
+    /// `demand` is `fit_rows[demand * fit_chunks + c / FIT_LANES][c % FIT_LANES]`. A map
+    /// board adds and takes away these rows as its squares open, change and fill, so it
+    /// knows each tile's number of legal placements at once (`Board::fit_count`): the
+    /// random player draws one of them instead of redrawing squares (on a map most
+    /// squares fit few tiles), and the draw's discard test needs no scan. Whole arrays
+    /// are added in vector registers, with no widening.
+    pub fit_rows: Vec<[u16; FIT_LANES]>,
+    pub fit_chunks: usize,
 }
+
+/// Fit classes added at once (`MapBoard::fit_rows`): 16 counts, two SSE registers.
+pub const FIT_LANES: usize = 16;
 
 /// A map board with only its printed pieces: the placed pieces, their neighbour links,
 /// the cells naming them (with the edges they show), and their union-find nodes.
@@ -253,6 +271,46 @@ impl MapBoard {
             arms,
             town,
             printed: OnceLock::new(),
+            fit_class: Vec::new(),
+            fit_rows: Vec::new(),
+            fit_chunks: 0,
         }
+    }
+
+    /// Fills `fit_class` and `fit_rows` from the rules' legality table
+    /// (`legal[tile * 256 + demand]`: the bit set of the fitting distinct rotations) for
+    /// the deck's tiles `0..deck_tiles`.
+    pub fn set_fit_rows(&mut self, legal: &[u8], deck_tiles: usize) {
+        let counts = |t: usize| -> Vec<u16> {
+            legal[t * 256..][..256]
+                .iter()
+                .map(|m| m.count_ones() as u16)
+                .collect()
+        };
+        let mut classes: Vec<Vec<u16>> = Vec::new();
+        self.fit_class = (0..deck_tiles)
+            .map(|t| {
+                let row = counts(t);
+                let class = classes.iter().position(|c| *c == row).unwrap_or_else(|| {
+                    classes.push(row);
+                    classes.len() - 1
+                });
+                // Fits: no more classes than tiles, whose indices are u16.
+                class as u16
+            })
+            .collect();
+        self.fit_chunks = classes.len().div_ceil(FIT_LANES);
+        self.fit_rows = (0..256)
+            .flat_map(|demand| {
+                let classes = &classes;
+                (0..self.fit_chunks).map(move |chunk| {
+                    std::array::from_fn(|lane| {
+                        classes
+                            .get(chunk * FIT_LANES + lane)
+                            .map_or(0, |c| c[demand])
+                    })
+                })
+            })
+            .collect();
     }
 }

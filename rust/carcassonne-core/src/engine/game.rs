@@ -704,6 +704,19 @@ impl Game {
     /// fewer instructions per random base game than oldest first, callgrind, 2026-12-03).
     pub(crate) fn has_placement(&self, tile: u16) -> bool {
         let legal = self.rules.legal_row(tile);
+        // A map board counts every deck tile's placements as its squares change.
+        if let Some(fits) = self.board.fit_count(tile) {
+            debug_assert_eq!(
+                fits as u32,
+                self.board
+                    .open
+                    .iter()
+                    .map(|o| legal[o.demand as usize].count_ones())
+                    .sum::<u32>(),
+                "a map board's count of the placements of tile {tile}"
+            );
+            return fits > 0;
+        }
         self.board
             .open
             .iter()

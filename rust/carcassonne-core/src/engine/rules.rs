@@ -29,7 +29,12 @@ pub use crate::limits::{MAX_DECK, MAX_MEEPLES, MAX_PLAYERS, MAX_PLAYERS_SOUTH_SE
 /// which weighted the random player's step-4 choice).
 /// 3: a South Seas fishing boat evaluates an occupied sea region even when no fish is left
 /// uncovered, sending its islanders home (DECISIONS S-4 as amended).
-pub const RULES_VERSION: u32 = 3;
+/// 4: on a Carcassonne Maps board the random player draws its placement as the k-th of
+/// the tile's counted placements instead of redrawing squares until one fits: the same
+/// distribution (uniform over placement and meeple option), another random stream, so
+/// seeded random Maps games (and MCTS playouts on maps) differ from version 3. Records
+/// replay unchanged (they hold the moves); the shuffles are the same.
+pub const RULES_VERSION: u32 = 4;
 
 /// The user-facing configuration. Unknown keys are refused when it is read from JSON (a
 /// misspelt `"fridayy"` must not silently give a game without Friday).
@@ -642,10 +647,12 @@ fn board_geometry(
     spec: &RulesSpec,
     start_tile: &TileDef,
     deck_len: usize,
+    (legal, deck_tiles): (&[u8], usize),
 ) -> Result<(Geometry, u32, Vec<StartSquare>, usize), RulesError> {
     Ok(match map {
         None => (Geometry::Open, 1, Vec::new(), deck_len),
-        Some(map) => {
+        Some(mut map) => {
+            map.set_fit_rows(legal, deck_tiles);
             let starts = start_squares_of(&map.def, spec, start_tile)?;
             let used = starts.len() as u32;
             let most = deck_len as u64;
@@ -1019,8 +1026,13 @@ impl Rules {
         // A set of variants: the same ones in any order are the same rules (equal, one
         // JSON form, one repr).
         spec.small_towns.clone_from(&towns);
-        let (geometry, start_squares, starts, deck_limit) =
-            board_geometry(map, &spec, &tiles[start as usize], full_deck.len())?;
+        let (geometry, start_squares, starts, deck_limit) = board_geometry(
+            map,
+            &spec,
+            &tiles[start as usize],
+            full_deck.len(),
+            (&legal, printed_from as usize),
+        )?;
         Ok(Rules {
             town_extra_turn: towns.contains(&1),
             town_penalty: towns.contains(&2),
