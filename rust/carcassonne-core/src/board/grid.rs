@@ -473,7 +473,8 @@ impl Board {
                     self.open[i].demand = new;
                     self.count_fits_change(map, old, new);
                 }
-                None => self.open_if_free(map, n),
+                // Empty, taking tiles and not open: opened without testing that again.
+                None => self.open_new(map, n),
             }
         }
         self.neighbours.push(around);
@@ -578,6 +579,13 @@ impl Board {
         if self.cells[cell as usize] != 0 || self.open_at[cell as usize] != 0 {
             return;
         }
+        self.open_new(map, cell);
+    }
+
+    /// `open_if_empty` for a square known to be empty and not open.
+    #[inline]
+    fn open_new(&mut self, map: &MapBoard, cell: u32) {
+        debug_assert!(self.cells[cell as usize] == 0 && self.open_at[cell as usize] == 0);
         let demand = self.demand_at(map, cell);
         self.open.push(OpenSquare { cell, demand });
         self.open_at[cell as usize] = self.open.len() as u16;

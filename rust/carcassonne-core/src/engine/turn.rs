@@ -106,14 +106,19 @@ fn close_sides(
     let own = &def.slot_segment[rotation as usize & 3];
     let open_slots = def.open_slots[rotation as usize & 3];
     let mut touched = 0u16;
-    for s in (0..crate::topology::SLOTS).filter(|s| closing & (1 << (s / 3)) != 0) {
-        let seg = own[s];
-        if seg == NO_SEGMENT || (open_slots >> s) & 1 == 0 {
-            continue;
+    let mut sides = closing & 0xf;
+    while sides != 0 {
+        let side = sides.trailing_zeros() as usize;
+        sides &= sides - 1;
+        for s in 3 * side..3 * side + 3 {
+            let seg = own[s];
+            if seg == NO_SEGMENT || (open_slots >> s) & 1 == 0 {
+                continue;
+            }
+            let r = features.find(first + seg as u32);
+            features.node_mut(r).open -= 1;
+            touched |= 1 << seg;
         }
-        let r = features.find(first + seg as u32);
-        features.node_mut(r).open -= 1;
-        touched |= 1 << seg;
     }
     touched
 }
