@@ -434,15 +434,20 @@ impl Tree {
             player: game.decider() as u8,
         });
         match &mut self.root {
-            Some(root) => root.clone_from(game),
-            None => self.root = Some(game.clone()),
+            Some(root) => root.copy_position_from(game),
+            None => {
+                let mut root = game.clone();
+                root.copy_position_from(game);
+                self.root = Some(root);
+            }
         }
         // Cannot fail: set just above.
         let root = self.root.as_mut().expect("set above");
-        // The log only grows with the copy and is never read by play (the awards that
-        // look at it use the entries they append, and only while recording).
+        // Without the game's history (`copy_position_from`), so each iteration's copy of
+        // the root copies none. The log only grows with the copy and is never read by
+        // play (the awards that look at it use the entries they append, and only while
+        // recording).
         root.set_record_events(false);
-        root.clear_events();
         // Every iteration reshuffles the hidden pieces from this fixed order: the search
         // cannot depend on their true order, even through its random draws.
         root.forget_hidden_order();

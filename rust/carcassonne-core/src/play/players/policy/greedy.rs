@@ -148,10 +148,10 @@ fn give(d: &mut [i32; MAX_PLAYERS], winners: u8, amount: i32) {
 }
 
 /// `game` after `action`, played on the kept copy `slot` (made on first use; later
-/// copies reuse its buffers), without its event log.
+/// copies reuse its buffers), without the game's history (`Game::copy_position_from`).
 fn played_copy<'c>(slot: &'c mut Option<Game>, game: &Game, action: Action) -> &'c Game {
     let copy = slot.get_or_insert_with(|| game.clone());
-    copy.clone_from(game);
+    copy.copy_position_from(game);
     copy.set_record_events(false);
     copy.apply_unchecked(action);
     copy
