@@ -394,8 +394,9 @@ fn random_pair(ends: u16, except: Option<(u8, u8)>, rng: &mut Rng) -> (u8, u8) {
 }
 
 /// Uniform over all (placement, meeple option) pairs without listing them: draw a legal
-/// placement uniformly (an open square and a rotation, redrawn until the rotation fits;
-/// symmetric tiles fit only at their canonical rotations), then an option index in
+/// placement uniformly (on the open grid an open square and a rotation, redrawn until the
+/// rotation fits; on a map the k-th of the board's counted placements; symmetric tiles
+/// fit only at their canonical rotations), then an option index in
 /// `0..=segments`; if that option does not exist, start again. Each attempt picks every
 /// legal (placement, option) pair with the same chance, so the accepted move is exactly
 /// uniform over the joint set, and meeple options are computed only for drawn placements.
