@@ -16,7 +16,9 @@
 //!   the system up once per call (`any`);
 //! - `play`: the action model (`action`), game records (`record`), players (random,
 //!   greedy, Monte Carlo tree search), whole games in parallel (`simulate`), results
-//!   (`summary`), `determinize`, `virtual_score`.
+//!   (`summary`), `determinize`, `virtual_score`;
+//! - `learn`: for learning agents, the integer action space of a rules configuration,
+//!   its board window and the codec between actions and integer tokens, with masks.
 
 // Index loops over sides, slots and players read closer to the rules than iterator chains.
 #![allow(clippy::needless_range_loop)]
@@ -25,6 +27,7 @@ pub mod board;
 mod clone;
 pub mod data;
 pub mod engine;
+pub mod learn;
 pub mod limits;
 pub mod play;
 pub mod quote;

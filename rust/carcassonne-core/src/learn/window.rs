@@ -1,0 +1,134 @@
+//! The board window: the `size` x `size` board squares an action space lays its
+//! placements out in (and the observations their board planes).
+//!
+//! On the open grid the window follows the play: each position's window is centred on
+//! the bounding box of the placed tiles, widened by the one square around it where a
+//! tile can go next, so every open square and every placed tile is inside. A game whose
+//! played area outgrows the window cannot be encoded: the codec refuses it with
+//! `CodecError::WindowOverflow` (an environment truncates the episode) rather than
+//! leave placements out. On a map the window is fixed over the map's squares, which the
+//! play never leaves.
+
+use crate::board::map_board::{MapBoard, NO_ISLAND};
+use crate::engine::game::Game;
+use crate::learn::codec::CodecError;
+
+/// The smallest window of the open grid, and the default for decks up to 60 tiles.
+pub const MIN_DEFAULT_WINDOW: u32 = 21;
+
+/// The window of the open grid when none is asked for, for a game of `tiles` tiles (the
+/// start tile included): the odd size from 2.7 x sqrt(tiles), at least 21. The played
+/// area of random games, with the squares around it, grows as about 2.6 x sqrt(tiles)
+/// at its 99.9th percentile (4,000 random games each, 2026-12-04: 22 squares for the
+/// base game's 72 tiles, 23 with The Ferries' 80, 27 with I&C and T&B's 114); this gives
+/// 23, 25 and 29, which held every one of those games.
+pub fn default_window(tiles: usize) -> u32 {
+    let size = (2.7 * (tiles as f64).sqrt()).ceil() as u32;
+    let odd = size | 1;
+    odd.clamp(MIN_DEFAULT_WINDOW, *WINDOW_SIZES.end())
+}
+
+/// The window sizes an action space accepts on the open grid.
+pub const WINDOW_SIZES: std::ops::RangeInclusive<u32> = 3..=255;
+
+/// Where a position's window lies: the square (`x0`, `y0`) is its index 0, and index
+/// `i` is the square (`x0 + i % size`, `y0 + i / size`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub size: u32,
+    pub x0: i32,
+    pub y0: i32,
+}
+
+impl Window {
+    /// The index of board square (x, y), or None outside the window.
+    #[inline]
+    pub fn index(&self, x: i32, y: i32) -> Option<u32> {
+        let (dx, dy) = ((x as i64) - (self.x0 as i64), (y as i64) - (self.y0 as i64));
+        let size = self.size as i64;
+        ((0..size).contains(&dx) && (0..size).contains(&dy)).then(|| (dy * size + dx) as u32)
+    }
+
+    /// The board square of window index `i` (below `size * size`).
+    #[inline]
+    pub fn square(&self, i: u32) -> (i32, i32) {
+        debug_assert!(i < self.size * self.size);
+        (
+            self.x0 + (i % self.size) as i32,
+            self.y0 + (i / self.size) as i32,
+        )
+    }
+}
+
+/// How an action space places its window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowRule {
+    /// The open grid: centred on each position's played area.
+    Centred,
+    /// A map: always at (`x0`, `y0`).
+    Fixed { x0: i32, y0: i32 },
+}
+
+impl WindowRule {
+    /// The window of `game`'s position, `size` squares wide.
+    pub fn window_of(self, game: &Game, size: u32) -> Result<Window, CodecError> {
+        match self {
+            WindowRule::Fixed { x0, y0 } => Ok(Window { size, x0, y0 }),
+            WindowRule::Centred => {
+                let mut placed = game.board().placed.iter();
+                // A game always has its start tile down.
+                let Some(first) = placed.next() else {
+                    return Ok(Window {
+                        size,
+                        x0: -((size as i32 - 1) / 2),
+                        y0: -((size as i32 - 1) / 2),
+                    });
+                };
+                let (mut x_min, mut x_max, mut y_min, mut y_max) =
+                    (first.x, first.x, first.y, first.y);
+                for p in placed {
+                    x_min = x_min.min(p.x);
+                    x_max = x_max.max(p.x);
+                    y_min = y_min.min(p.y);
+                    y_max = y_max.max(p.y);
+                }
+                // The played area and the squares around it.
+                let width = (x_max - x_min + 3) as u32;
+                let height = (y_max - y_min + 3) as u32;
+                if width > size || height > size {
+                    return Err(CodecError::WindowOverflow {
+                        width,
+                        height,
+                        window: size,
+                    });
+                }
+                // The slack split evenly (the odd square after the area).
+                Ok(Window {
+                    size,
+                    x0: x_min - 1 - ((size - width) / 2) as i32,
+                    y0: y_min - 1 - ((size - height) / 2) as i32,
+                })
+            }
+        }
+    }
+}
+
+/// The squares of a map where a tile can stand (playable squares and island squares),
+/// as (x, y) bounding box corners: (x_min, y_min, x_max, y_max).
+pub(crate) fn map_extent(map: &MapBoard) -> (i32, i32, i32, i32) {
+    let mut extent = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+    for cell in 0..map.grid_cells {
+        if !(map.playable[cell] || map.island[cell] != NO_ISLAND) {
+            continue;
+        }
+        let (row, col) = (cell as i32 / map.dim, cell as i32 % map.dim);
+        let (x, y) = (col - map.origin, row - map.origin);
+        extent = (
+            extent.0.min(x),
+            extent.1.min(y),
+            extent.2.max(x),
+            extent.3.max(y),
+        );
+    }
+    extent
+}
