@@ -249,6 +249,27 @@ impl Game {
             .collect()
     }
 
+    /// `space.mask(self, prefix)` (default: `self.rules.action_space`): a numpy array of
+    /// bools over the action space, True at each token continuing `prefix` towards a
+    /// legal action. See `ActionSpace`.
+    #[pyo3(signature = (prefix=None, space=None))]
+    pub(crate) fn legal_action_mask<'py>(
+        slf: PyRef<'py, Self>,
+        py: Python<'py>,
+        prefix: Option<&Bound<'py, PyAny>>,
+        space: Option<PyRef<'py, crate::learn::ActionSpace>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let own;
+        let space = match &space {
+            Some(s) => &**s,
+            None => {
+                own = crate::learn::ActionSpace::of_rules(slf.inner.rules(), None)?;
+                &own
+            }
+        };
+        Ok(space.mask_for(py, &slf, prefix)?.into_any())
+    }
+
     /// Applies an action (a `Move` or a `Decision`) for `decider`; raises
     /// IllegalMoveError (a ValueError) and changes nothing if it is not legal now.
     pub(crate) fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {

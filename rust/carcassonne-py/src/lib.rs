@@ -12,6 +12,7 @@ mod ferries_view;
 mod friday_view;
 mod game;
 mod interrupt;
+mod learn;
 mod maps;
 mod moves;
 mod options;
@@ -94,6 +95,18 @@ create_exception!(
     RecordError,
     CarcassonneError,
     "A game record (JSON) that cannot be loaded; the fault found while loading is its __cause__."
+);
+create_exception!(
+    _core,
+    ActionSpaceError,
+    CarcassonneError,
+    "An action token or token sequence the action space does not have or that leads to no legal action, a window the rules cannot take, or a game of other rules."
+);
+create_exception!(
+    _core,
+    WindowOverflowError,
+    ActionSpaceError,
+    "The game's played area has outgrown the action space's board window: use a larger window."
 );
 create_exception!(
     _core,
@@ -229,6 +242,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Delivery>()?;
     m.add_class::<actions::Decision>()?;
     m.add_class::<actions::ActionValue>()?;
+    m.add_class::<learn::ActionSpace>()?;
+    m.add_class::<learn::ActionBlock>()?;
     m.add_class::<SeaEvent>()?;
     m.add_class::<SeaView>()?;
     m.add_class::<FridayView>()?;
@@ -248,6 +263,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UnknownTileError", py.get_type::<UnknownTileError>())?;
     m.add("RecordError", py.get_type::<RecordError>())?;
     m.add("PositionError", py.get_type::<PositionError>())?;
+    m.add("ActionSpaceError", py.get_type::<ActionSpaceError>())?;
+    m.add("WindowOverflowError", py.get_type::<WindowOverflowError>())?;
     m.add("PlayerError", py.get_type::<players::PlayerError>())?;
     m.add(
         "MAX_DATA_FILE_BYTES",

@@ -85,6 +85,13 @@ impl Rules {
         Ok(out.into_any())
     }
 
+    /// The integer action space of these rules for learning agents, with the default
+    /// board window (`ActionSpace(rules, window=...)` for another).
+    #[getter]
+    pub(crate) fn action_space(&self) -> PyResult<crate::learn::ActionSpace> {
+        crate::learn::ActionSpace::of_rules(&self.inner, None)
+    }
+
     /// "classic" or "south-seas", from the tile sets.
     #[getter]
     pub(crate) fn system(&self) -> &'static str {
