@@ -30,6 +30,7 @@ __all__ = [
     "ActionValue",
     "ActionSpace",
     "ActionBlock",
+    "ObservationSpace",
     "SeaEvent",
     "SeaView",
     "FridayView",
@@ -636,6 +637,47 @@ class ActionSpace:
     ) -> npt.NDArray[np.uint8]:
         """``mask`` packed eight tokens to a byte, as ``numpy.packbits(mask,
         bitorder="little")``: token t is bit t % 8 of byte t // 8."""
+
+@final
+class ObservationSpace:
+    """The observations of a rules configuration for learning agents, laid out over an
+    action space's board window: ``board`` planes (planes x window x window floats: row y,
+    then column x, as the "place" block) and a ``vector`` of the rest, from the point of
+    view of the player who decides now (player 0 of every per-player part is the decider,
+    then the others in seat order). ``planes`` and ``fields`` name the parts in order.
+    Nothing hidden is shown: of the tiles to come only how many of each kind are unseen,
+    of the Friday tiles only the revealed ones."""
+
+    def __new__(cls, rules: Rules, space: ActionSpace | None = None) -> ObservationSpace:
+        """The observations over ``space``'s window (default: the rules' ``action_space``)."""
+
+    @property
+    def board_shape(self) -> tuple[int, int, int]:
+        """The board part's shape: (planes, window, window)."""
+
+    @property
+    def vector_size(self) -> int:
+        """The vector part's length."""
+
+    @property
+    def planes(self) -> list[str]:
+        """The board planes' names, in order."""
+
+    @property
+    def fields(self) -> list[tuple[str, int]]:
+        """The vector's fields as (name, length), in order."""
+
+    def observe(
+        self,
+        game: Game,
+        board: npt.NDArray[np.float32] | None = None,
+        vector: npt.NDArray[np.float32] | None = None,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """``game``'s observation for its decider, written whole into ``board`` and ``vector``
+        (float32 arrays of ``board_shape`` and (``vector_size``,), C-contiguous and
+        writeable; new arrays when None), which it returns. Raises ActionSpaceError for a
+        wrong array or a game of other rules, WindowOverflowError (arrays unchanged) for a
+        game that has outgrown the window."""
 
 @final
 class ActionValue:

@@ -1,10 +1,10 @@
 //! The action space and codec for learning agents (`carcassonne_core::learn`) in Python:
 //! `ActionSpace` with its blocks, `encode`/`decode`, masks as numpy arrays (bools, and
-//! packed bits), `resolve`.
+//! packed bits), `resolve`; `ObservationSpace`, observations written into numpy arrays.
 
 use std::sync::Arc;
 
-use numpy::{IntoPyArray, PyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString, PyTuple};
 
@@ -12,6 +12,7 @@ use carcassonne_core::engine::game::Game as CoreGame;
 use carcassonne_core::engine::rules::Rules as CoreRules;
 use carcassonne_core::learn::action_space::ActionSpace as CoreSpace;
 use carcassonne_core::learn::codec::{self, CodecError, MAX_TOKENS};
+use carcassonne_core::learn::observation::{ObservationLayout, ObservationScratch};
 
 use crate::args::Int;
 use crate::game::Game;
@@ -309,5 +310,159 @@ impl ActionSpace {
             .transpose()?
             .unwrap_or_default();
         codec::legal_tokens(&self.inner, g, &prefix, f).map_err(codec_err)
+    }
+}
+
+/// The observations of a rules configuration for learning agents, laid out over an
+/// action space's board window: `board` planes (planes x window x window floats: row y,
+/// then column x, as the "place" block) and a `vector` of the rest, from the point of
+/// view of the player who decides now (player 0 of every per-player part is the decider,
+/// then the others in seat order). `planes` and `fields` name the parts in order.
+/// Nothing hidden is shown: of the tiles to come only how many of each kind are unseen,
+/// of the Friday tiles only the revealed ones.
+#[pyclass(module = "carcassonne._core")]
+pub struct ObservationSpace {
+    layout: ObservationLayout,
+    scratch: ObservationScratch,
+    rules: Arc<CoreRules>,
+}
+
+/// A float32 array of `shape` from Python to write into: C-contiguous and writeable.
+fn out_array<'py>(
+    arr: &Bound<'py, PyAny>,
+    name: &str,
+    shape: &[usize],
+) -> PyResult<numpy::PyReadwriteArrayDyn<'py, f32>> {
+    let wrong = |what: String| {
+        ActionSpaceError::new_err(format!(
+            "{name} must be a writeable C-contiguous numpy float32 array of shape {shape:?}: {what}"
+        ))
+    };
+    let a = arr
+        .cast::<PyArrayDyn<f32>>()
+        .map_err(|_| wrong(format!("got {}", describe_array(arr))))?;
+    if a.shape() != shape {
+        return Err(wrong(format!("got shape {:?}", a.shape())));
+    }
+    if !a.is_c_contiguous() {
+        return Err(wrong("got a non-contiguous array".into()));
+    }
+    a.try_readwrite()
+        .map_err(|_| wrong("got a read-only or borrowed array".into()))
+}
+
+/// "a numpy int64 array" or the Python type, for messages.
+fn describe_array(arr: &Bound<'_, PyAny>) -> String {
+    match arr.cast::<numpy::PyUntypedArray>() {
+        Ok(a) => format!(
+            "a numpy {} array",
+            a.dtype().str().map(|s| s.to_string()).unwrap_or_default()
+        ),
+        Err(_) => type_name(arr),
+    }
+}
+
+#[pymethods]
+impl ObservationSpace {
+    /// The observations over `space`'s window (default: the rules' `action_space`).
+    #[new]
+    #[pyo3(signature = (rules, space=None))]
+    fn new(rules: PyRef<'_, Rules>, space: Option<PyRef<'_, ActionSpace>>) -> PyResult<Self> {
+        let own;
+        let space = match &space {
+            Some(s) => {
+                if !(Arc::ptr_eq(&s.rules, &rules.inner) || s.rules.spec == rules.inner.spec) {
+                    return Err(ActionSpaceError::new_err(
+                        "the action space is of other rules",
+                    ));
+                }
+                &s.inner
+            }
+            None => {
+                own = CoreSpace::new(&rules.inner, None).map_err(codec_err)?;
+                &own
+            }
+        };
+        Ok(ObservationSpace {
+            layout: ObservationLayout::new(&rules.inner, space),
+            scratch: ObservationScratch::default(),
+            rules: rules.inner.clone(),
+        })
+    }
+
+    /// The board part's shape: (planes, window, window).
+    #[getter]
+    fn board_shape(&self) -> (usize, u32, u32) {
+        let w = self.layout.window();
+        (self.layout.planes().len(), w, w)
+    }
+
+    /// The vector part's length.
+    #[getter]
+    fn vector_size(&self) -> usize {
+        self.layout.vector_len()
+    }
+
+    /// The board planes' names, in order.
+    #[getter]
+    fn planes(&self) -> Vec<String> {
+        self.layout.planes().to_vec()
+    }
+
+    /// The vector's fields as (name, length), in order.
+    #[getter]
+    fn fields(&self) -> Vec<(String, usize)> {
+        self.layout.fields().to_vec()
+    }
+
+    /// `game`'s observation for its decider, written whole into `board` and `vector`
+    /// (float32 arrays of `board_shape` and (`vector_size`,), C-contiguous and writeable;
+    /// new arrays when None), which it returns. Raises ActionSpaceError for a wrong array
+    /// or a game of other rules, WindowOverflowError (arrays unchanged) for a game that
+    /// has outgrown the window.
+    #[pyo3(signature = (game, board=None, vector=None))]
+    fn observe<'py>(
+        &mut self,
+        py: Python<'py>,
+        game: PyRef<'_, Game>,
+        board: Option<Bound<'py, PyAny>>,
+        vector: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let theirs = game.inner.rules();
+        if !(Arc::ptr_eq(theirs, &self.rules) || theirs.spec == self.rules.spec) {
+            return Err(ActionSpaceError::new_err(
+                "the game is of other rules than this observation space's",
+            ));
+        }
+        let (c, w, _) = self.board_shape();
+        let board_shape = [c, w as usize, w as usize];
+        let board = match board {
+            Some(b) => b,
+            None => PyArrayDyn::<f32>::zeros(py, board_shape.as_slice(), false).into_any(),
+        };
+        let vector = match vector {
+            Some(v) => v,
+            None => PyArrayDyn::<f32>::zeros(py, [self.layout.vector_len()].as_slice(), false)
+                .into_any(),
+        };
+        {
+            let mut b = out_array(&board, "board", &board_shape)?;
+            let mut v = out_array(&vector, "vector", &[self.layout.vector_len()])?;
+            // Cannot fail: both are C-contiguous (checked above).
+            let bs = b.as_slice_mut().expect("contiguous");
+            let vs = v.as_slice_mut().expect("contiguous");
+            self.layout
+                .write(&game.inner, &mut self.scratch, bs, vs)
+                .map_err(codec_err)?;
+        }
+        Ok((board, vector))
+    }
+
+    fn __repr__(&self) -> String {
+        let (c, w, _) = self.board_shape();
+        format!(
+            "<ObservationSpace board=({c}, {w}, {w}) vector={}>",
+            self.layout.vector_len()
+        )
     }
 }

@@ -1,7 +1,8 @@
 //! What a learning agent needs from the engine: a fixed integer action space per rules
 //! configuration (`action_space`), the board window its placements and board planes are
-//! laid out in (`window`), and the codec between the engine's actions and the agent's
-//! integer actions, with the masks of the legal ones (`codec`).
+//! laid out in (`window`), the codec between the engine's actions and the agent's
+//! integer actions, with the masks of the legal ones (`codec`), and observations written
+//! into the caller's buffers (`observation`).
 //!
 //! An engine action (`play::action::Action`) is one or more agent actions, its tokens: a
 //! placement is its square and rotation, then its meeple (or, in South Seas, the islander
@@ -11,4 +12,5 @@
 
 pub mod action_space;
 pub mod codec;
+pub mod observation;
 pub mod window;

@@ -1,0 +1,411 @@
+//! Observations for learning agents: board planes over the action space's window and a
+//! vector of the rest, written into buffers the caller owns, from the point of view of
+//! the player who decides now (`Game::decider`: player 0 of every per-player part is the
+//! decider, then the others in seat order after him).
+//!
+//! An observation holds only what that player can see: the board, scores, supplies,
+//! wares and the face-up ships; of the tiles still to come only how many of each kind are
+//! unseen (never their order, nor, with a shorter Maps deck, which ones were left out);
+//! of the Friday tiles only the revealed ones. The facts a network cannot derive from the
+//! board by convolution are given per square: for the feature crossing each side of a
+//! tile, its open sides, its value now and the meeples on it.
+
+use crate::board::map_board::Geometry;
+use crate::data::tileset::{FeatureKind, NO_SEGMENT, Shape};
+use crate::engine::game::Game;
+use crate::learn::action_space::ActionSpace;
+use crate::learn::codec::CodecError;
+use crate::learn::window::{Window, WindowRule};
+use crate::systems::south_seas::state::{DISPLAY_SIZE, Phase};
+use crate::topology::{CENTRE, SIDE_NAMES, slot};
+
+/// Phases in the order of the `phase` field.
+const PHASES: [Phase; 5] = [
+    Phase::Place,
+    Phase::Deliver,
+    Phase::Market,
+    Phase::MoveFriday,
+    Phase::Homecoming,
+];
+
+/// The layout of a rules configuration's observations: the board planes (each `window`
+/// x `window`, row y then column x, as the action space's "place" block) and the vector
+/// fields, by name, in order.
+#[derive(Clone, Debug)]
+pub struct ObservationLayout {
+    window: u32,
+    rule: WindowRule,
+    players: usize,
+    planes: Vec<String>,
+    fields: Vec<(String, usize)>,
+    deck_tiles: usize,
+    map: bool,
+    goods: bool,
+    south_seas: bool,
+    friday: usize,
+    ships: usize,
+}
+
+/// Reused buffers of `ObservationLayout::write`.
+#[derive(Debug, Default)]
+pub struct ObservationScratch {
+    /// Per element, its feature's value once computed this call (`stamp` says which).
+    value: Vec<f32>,
+    stamp: Vec<u32>,
+    now: u32,
+    tiles: Vec<u16>,
+    cities: Vec<u32>,
+    counts: Vec<u32>,
+}
+
+/// Board planes of one kind per side, in side order.
+const PER_SIDE: [&str; 4] = ["open", "value", "mine", "theirs"];
+
+impl ObservationLayout {
+    pub fn new(rules: &crate::engine::rules::Rules, space: &ActionSpace) -> Self {
+        let players = rules.players();
+        let map = matches!(rules.geometry, Geometry::Map(_));
+        let south_seas = rules.takes_back;
+        let goods = south_seas || rules.spec.traders_goods;
+        let friday = rules.friday.len();
+        let deck_tiles = rules.printed_from as usize;
+        let mut planes: Vec<String> = vec!["tile".into(), "open".into()];
+        if map {
+            planes.push("playable".into());
+        }
+        for side in SIDE_NAMES {
+            for kind in ["city", "road", "field"] {
+                planes.push(format!("edge_{kind}_{side}"));
+            }
+        }
+        for p in 0..players {
+            planes.push(format!("meeples_{p}"));
+        }
+        for side in SIDE_NAMES {
+            for what in PER_SIDE {
+                planes.push(format!("{what}_{side}"));
+            }
+        }
+        planes.extend(["centre_value", "centre_mine", "centre_theirs"].map(String::from));
+        if goods {
+            planes.extend(["goods_0", "goods_1", "goods_2"].map(String::from));
+        }
+        let mut fields: Vec<(String, usize)> = vec![
+            ("phase".into(), PHASES.len()),
+            ("tile".into(), deck_tiles),
+            ("supply".into(), players),
+            ("score".into(), players),
+            ("virtual_score".into(), players),
+            ("unseen".into(), deck_tiles),
+            ("tiles_left".into(), 1),
+        ];
+        if goods {
+            fields.push(("goods".into(), 3 * players));
+        }
+        if south_seas {
+            fields.push(("display".into(), DISPLAY_SIZE * rules.ships.len()));
+            fields.push(("tokens_left".into(), 1));
+        }
+        if friday > 0 {
+            fields.push(("friday_revealed".into(), friday));
+            fields.push(("friday_at".into(), friday));
+        }
+        ObservationLayout {
+            window: space.window(),
+            rule: space.window_rule(),
+            players,
+            planes,
+            fields,
+            deck_tiles,
+            map,
+            goods,
+            south_seas,
+            friday,
+            ships: rules.ships.len(),
+        }
+    }
+
+    /// The board planes' names, in order.
+    pub fn planes(&self) -> &[String] {
+        &self.planes
+    }
+
+    /// The vector's fields as (name, length), in order.
+    pub fn fields(&self) -> &[(String, usize)] {
+        &self.fields
+    }
+
+    pub fn window(&self) -> u32 {
+        self.window
+    }
+
+    /// Floats of the board part: planes x window x window.
+    pub fn board_len(&self) -> usize {
+        self.planes.len() * (self.window * self.window) as usize
+    }
+
+    /// Floats of the vector part.
+    pub fn vector_len(&self) -> usize {
+        self.fields.iter().map(|f| f.1).sum()
+    }
+
+    /// Writes `game`'s observation for its decider into `board` (`board_len` floats) and
+    /// `vector` (`vector_len`), overwriting them whole. Refuses a game that has outgrown
+    /// the window (the buffers are then unchanged).
+    pub fn write(
+        &self,
+        game: &Game,
+        scratch: &mut ObservationScratch,
+        board: &mut [f32],
+        vector: &mut [f32],
+    ) -> Result<(), CodecError> {
+        assert_eq!(board.len(), self.board_len(), "board buffer");
+        assert_eq!(vector.len(), self.vector_len(), "vector buffer");
+        let window = if game.is_over() && self.rule == WindowRule::Centred {
+            // A finished game's board may have outgrown the window: it is seen as far as
+            // the window holds it, centred as at the last placement's window would be.
+            self.rule
+                .window_of(game, self.window)
+                .unwrap_or_else(|_| last_window(game, self.window))
+        } else {
+            self.rule.window_of(game, self.window)?
+        };
+        board.fill(0.0);
+        vector.fill(0.0);
+        self.write_board(game, &window, scratch, board);
+        self.write_vector(game, scratch, vector);
+        Ok(())
+    }
+
+    /// Player `p` relative to the decider (0 = the decider).
+    #[inline]
+    fn relative(&self, game: &Game, p: usize) -> usize {
+        (p + self.players - game.decider()) % self.players
+    }
+
+    fn write_board(
+        &self,
+        game: &Game,
+        window: &Window,
+        s: &mut ObservationScratch,
+        out: &mut [f32],
+    ) {
+        let squares = (self.window * self.window) as usize;
+        let rules = game.rules();
+        let board = game.board();
+        let features = game.features();
+        let mut plane = 0usize;
+        let mut next = |n: usize| {
+            let p = plane;
+            plane += n;
+            p
+        };
+        let tile_p = next(1);
+        let open_p = next(1);
+        let playable_p = if self.map { next(1) } else { usize::MAX };
+        let edge_p = next(12);
+        let meeple_p = next(self.players);
+        let side_p = next(4 * PER_SIDE.len());
+        let centre_p = next(3);
+        let goods_p = if self.goods { next(3) } else { usize::MAX };
+        debug_assert_eq!(plane, self.planes.len());
+        let at = |p: usize, i: u32| p * squares + i as usize;
+        for o in &board.open {
+            let (x, y) = board.xy(o.cell);
+            if let Some(i) = window.index(x, y) {
+                out[at(open_p, i)] = 1.0;
+            }
+        }
+        if let (true, Geometry::Map(map)) = (self.map, &rules.geometry) {
+            for i in 0..squares as u32 {
+                let (x, y) = window.square(i);
+                if let Some(cell) = board.cell(x, y)
+                    && ((cell as usize) < map.grid_cells)
+                    && (map.playable[cell as usize]
+                        || map.island[cell as usize] != crate::board::map_board::NO_ISLAND)
+                {
+                    out[at(playable_p, i)] = 1.0;
+                }
+            }
+        }
+        s.now = s.now.wrapping_add(1);
+        if s.now == 0 {
+            s.stamp.fill(0);
+            s.now = 1;
+        }
+        s.value.resize(features.len(), 0.0);
+        s.stamp.resize(features.len(), 0);
+        let decider = game.decider();
+        for (index, p) in board.placed.iter().enumerate() {
+            if !board.on_square(index) {
+                continue;
+            }
+            let Some(i) = window.index(p.x, p.y) else {
+                continue;
+            };
+            out[at(tile_p, i)] = 1.0;
+            let def = &rules.tiles[p.tile as usize];
+            let r = p.rotation as usize & 3;
+            for (side, edge) in def.edges_at[r].iter().enumerate() {
+                out[at(edge_p + 3 * side + (*edge as usize - 1), i)] = 1.0;
+            }
+            for (seg, segment) in def.segments.iter().enumerate() {
+                let e = p.first_element + seg as u32;
+                let node = features.node(e);
+                if node.meeple != crate::board::features::NO_PLAYER {
+                    out[at(meeple_p + self.relative(game, node.meeple as usize), i)] += 1.0;
+                }
+                if self.goods {
+                    for g in 0..3 {
+                        out[at(goods_p + g, i)] += segment.goods[g] as f32;
+                    }
+                }
+                if segment.kind.shape() == Shape::Centre {
+                    let root = features.node(features.find(e));
+                    out[at(centre_p, i)] = 1.0 + board.ring_filled(p.cell, None) as f32;
+                    out[at(centre_p + 1, i)] = root.meeples[decider] as f32;
+                    out[at(centre_p + 2, i)] =
+                        (root.meeple_total - root.meeples[decider] as u16) as f32;
+                }
+            }
+            let own = &def.slot_segment[r];
+            for side in 0..4 {
+                let seg = own[slot(side, CENTRE)];
+                if seg == NO_SEGMENT {
+                    continue;
+                }
+                let root = features.find(p.first_element + seg as u32);
+                let node = features.node(root);
+                let base = side_p + PER_SIDE.len() * side;
+                out[at(base, i)] = node.open.max(0) as f32;
+                out[at(base + 1, i)] = self.value(game, root, s);
+                out[at(base + 2, i)] = node.meeples[decider] as f32;
+                out[at(base + 3, i)] = (node.meeple_total - node.meeples[decider] as u16) as f32;
+            }
+        }
+    }
+
+    /// The points still pending on the feature rooted at `root`: an unfinished road's or
+    /// city's end-of-game points (0 once complete: its points are banked), a field's
+    /// points for the completed cities it borders (0 without farmers), a South Seas
+    /// feature's wares not yet covered.
+    fn value(&self, game: &Game, root: u32, s: &mut ObservationScratch) -> f32 {
+        let r = root as usize;
+        if s.stamp[r] == s.now {
+            return s.value[r];
+        }
+        let node = game.features().node(root);
+        let v = match node.kind {
+            // Complete: its points are banked already.
+            FeatureKind::Road | FeatureKind::City if node.open == 0 => 0,
+            FeatureKind::Road | FeatureKind::City => game.end_value(root, &mut s.tiles),
+            FeatureKind::Field => {
+                if game.rules().spec.farmers {
+                    game.field_cities(root, &mut s.cities);
+                    3 * s.cities.len() as i32
+                } else {
+                    0
+                }
+            }
+            FeatureKind::Bridge | FeatureKind::Island | FeatureKind::Sea => {
+                node.goods.iter().map(|&g| g as i32).sum()
+            }
+            FeatureKind::Monastery | FeatureKind::Market => 0,
+        };
+        s.stamp[r] = s.now;
+        s.value[r] = v as f32;
+        v as f32
+    }
+
+    fn write_vector(&self, game: &Game, s: &mut ObservationScratch, out: &mut [f32]) {
+        let rules = game.rules();
+        let mut at = 0usize;
+        let mut field = |n: usize| {
+            let start = at;
+            at += n;
+            start
+        };
+        let phase = field(PHASES.len());
+        if !game.is_over() {
+            let k = PHASES.iter().position(|p| *p == game.phase()).unwrap_or(0);
+            out[phase + k] = 1.0;
+        }
+        let tile = field(self.deck_tiles);
+        if let Some(t) = game.tile().filter(|&t| (t as usize) < self.deck_tiles) {
+            out[tile + t as usize] = 1.0;
+        }
+        let (supply, score, virtual_score) = (
+            field(self.players),
+            field(self.players),
+            field(self.players),
+        );
+        let virtual_scores = game.virtual_scores();
+        for p in 0..self.players {
+            let r = self.relative(game, p);
+            out[supply + r] = game.supply()[p] as f32;
+            out[score + r] = game.scores()[p] as f32;
+            out[virtual_score + r] = virtual_scores[p] as f32;
+        }
+        // The unseen tiles: the full set less every tile drawn so far (the current one
+        // included); the order of the undrawn ones, and with a shorter deck which tiles
+        // were left out, stay hidden.
+        let unseen = field(self.deck_tiles);
+        s.counts.clear();
+        s.counts.resize(rules.tiles.len(), 0);
+        for &t in &rules.full_deck {
+            s.counts[t as usize] += 1;
+        }
+        for &t in &game.deck[..game.next_draw] {
+            s.counts[t as usize] = s.counts[t as usize].saturating_sub(1);
+        }
+        for t in 0..self.deck_tiles {
+            out[unseen + t] = s.counts[t] as f32;
+        }
+        let left = field(1);
+        out[left] = game.remaining().len() as f32;
+        if self.goods {
+            let goods = field(3 * self.players);
+            for p in 0..self.players {
+                let r = self.relative(game, p);
+                let have = match game.sea() {
+                    Some(sea) => sea.wares[p].map(|w| w as f32),
+                    None => game.goods(p).map(|g| g as f32),
+                };
+                out[goods + 3 * r..][..3].copy_from_slice(&have);
+            }
+        }
+        if self.south_seas {
+            let display = field(DISPLAY_SIZE * self.ships);
+            let tokens = field(1);
+            if let Some(sea) = game.sea() {
+                for (slot, &ship) in sea.display.iter().enumerate().take(DISPLAY_SIZE) {
+                    out[display + slot * self.ships + ship as usize] = 1.0;
+                }
+                out[tokens] = sea.tokens_left as f32;
+            }
+        }
+        if self.friday > 0 {
+            let (revealed, friday_at) = (field(self.friday), field(self.friday));
+            if let Some(f) = game.friday() {
+                for &t in &f.order[..f.revealed] {
+                    out[revealed + t as usize] = 1.0;
+                }
+                if let Some(t) = f.at {
+                    out[friday_at + t as usize] = 1.0;
+                }
+            }
+        }
+        debug_assert_eq!(at, self.vector_len());
+    }
+}
+
+/// A window over a finished game's board that outgrew the action space's: centred on
+/// the last tile placed.
+fn last_window(game: &Game, size: u32) -> Window {
+    let (x, y) = game.board().placed.last().map_or((0, 0), |p| (p.x, p.y));
+    Window {
+        size,
+        x0: x - (size as i32 - 1) / 2,
+        y0: y - (size as i32 - 1) / 2,
+    }
+}

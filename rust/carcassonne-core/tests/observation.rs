@@ -1,0 +1,194 @@
+//! Observations (`learn::observation`) over random games of every configuration:
+//! - the layout's lengths are its planes' and fields' sums;
+//! - what the board shows: placed tiles, open squares, meeples per player, the start
+//!   position's planes exactly;
+//! - the vector: one phase, the tile to place, supplies and scores from the decider's
+//!   seat, unseen tiles that add up to the full set less the drawn ones;
+//! - no hidden information: a copy whose hidden parts are reshuffled (`determinize`)
+//!   or sorted (`forget_hidden_order`) gives the identical observation.
+
+mod common;
+use common::configs;
+
+use carcassonne_core::Game;
+use carcassonne_core::learn::action_space::ActionSpace;
+use carcassonne_core::learn::codec::CodecError;
+use carcassonne_core::learn::observation::{ObservationLayout, ObservationScratch};
+use carcassonne_core::rng::Rng;
+
+struct Seen {
+    board: Vec<f32>,
+    vector: Vec<f32>,
+}
+
+fn observe(
+    layout: &ObservationLayout,
+    game: &Game,
+    s: &mut ObservationScratch,
+) -> Result<Seen, CodecError> {
+    let mut seen = Seen {
+        board: vec![f32::NAN; layout.board_len()],
+        vector: vec![f32::NAN; layout.vector_len()],
+    };
+    layout.write(game, s, &mut seen.board, &mut seen.vector)?;
+    Ok(seen)
+}
+
+fn plane<'a>(layout: &ObservationLayout, seen: &'a Seen, name: &str) -> &'a [f32] {
+    let k = layout
+        .planes()
+        .iter()
+        .position(|p| p == name)
+        .unwrap_or_else(|| panic!("{name}"));
+    let n = (layout.window() * layout.window()) as usize;
+    &seen.board[k * n..][..n]
+}
+
+fn field<'a>(layout: &ObservationLayout, seen: &'a Seen, name: &str) -> &'a [f32] {
+    let mut at = 0;
+    for (f, n) in layout.fields() {
+        if f == name {
+            return &seen.vector[at..][..*n];
+        }
+        at += n;
+    }
+    panic!("{name}")
+}
+
+#[test]
+fn observations_show_the_position_and_hide_the_hidden() {
+    for (name, rules) in configs() {
+        let space = ActionSpace::new(&rules, None).unwrap();
+        let layout = ObservationLayout::new(&rules, &space);
+        let w = layout.window() as usize;
+        assert_eq!(layout.board_len(), layout.planes().len() * w * w);
+        assert_eq!(
+            layout.vector_len(),
+            layout.fields().iter().map(|f| f.1).sum::<usize>()
+        );
+        let mut s = ObservationScratch::default();
+        let mut checked = 0;
+        for g in 0..4u64 {
+            let mut game = Game::shuffled(rules.clone(), 9, g);
+            let mut rng = Rng::for_game(10, g);
+            loop {
+                let seen = match observe(&layout, &game, &mut s) {
+                    Ok(seen) => seen,
+                    Err(CodecError::WindowOverflow { .. }) => break,
+                    Err(e) => panic!("{name}: {e}"),
+                };
+                assert!(
+                    seen.board.iter().chain(&seen.vector).all(|v| v.is_finite()),
+                    "{name}"
+                );
+                let sum = |v: &[f32]| v.iter().sum::<f32>();
+                // The board: every placed tile on a square, every open square.
+                let on_squares = (0..game.placed().len())
+                    .filter(|&i| game.board().on_square(i))
+                    .count();
+                assert_eq!(
+                    sum(plane(&layout, &seen, "tile")) as usize,
+                    on_squares,
+                    "{name}"
+                );
+                assert_eq!(
+                    sum(plane(&layout, &seen, "open")) as usize,
+                    game.board().open.len(),
+                    "{name}"
+                );
+                let players = rules.players();
+                let decider = game.decider();
+                let meeples: f32 = (0..players)
+                    .map(|p| sum(plane(&layout, &seen, &format!("meeples_{p}"))))
+                    .sum();
+                let on_board = game
+                    .features()
+                    .nodes()
+                    .iter()
+                    .filter(|n| n.meeple != u8::MAX)
+                    .count();
+                assert_eq!(meeples as usize, on_board, "{name}");
+                // The vector, from the decider's seat.
+                assert_eq!(
+                    field(&layout, &seen, "supply")[0],
+                    game.supply()[decider] as f32
+                );
+                assert_eq!(
+                    field(&layout, &seen, "score")[1 % players],
+                    game.scores()[(decider + 1) % players] as f32
+                );
+                assert_eq!(
+                    sum(field(&layout, &seen, "phase")),
+                    if game.is_over() { 0.0 } else { 1.0 }
+                );
+                assert_eq!(
+                    sum(field(&layout, &seen, "tile")),
+                    game.tile().is_some() as u8 as f32
+                );
+                let unseen = sum(field(&layout, &seen, "unseen")) as usize;
+                assert!(unseen >= game.remaining().len(), "{name}");
+                assert_eq!(
+                    field(&layout, &seen, "tiles_left")[0] as usize,
+                    game.remaining().len()
+                );
+                // Hidden information changes nothing.
+                let mut other = game.clone();
+                other.determinize(&mut rng);
+                let again = observe(&layout, &other, &mut s).unwrap();
+                assert!(
+                    again.board == seen.board && again.vector == seen.vector,
+                    "{name}: determinize changed the observation"
+                );
+                let mut sorted = game.clone();
+                sorted.forget_hidden_order();
+                let again = observe(&layout, &sorted, &mut s).unwrap();
+                assert!(
+                    again.board == seen.board && again.vector == seen.vector,
+                    "{name}: forget_hidden_order"
+                );
+                checked += 1;
+                if game.is_over() {
+                    break;
+                }
+                let legal = game.legal_actions();
+                game.apply(legal[rng.below(legal.len() as u32) as usize])
+                    .unwrap();
+            }
+        }
+        assert!(checked > 100, "{name}: {checked}");
+    }
+}
+
+#[test]
+fn the_start_position_is_seen_exactly() {
+    let rules = configs().remove(0).1;
+    let space = ActionSpace::new(&rules, None).unwrap();
+    let layout = ObservationLayout::new(&rules, &space);
+    let game = Game::shuffled(rules.clone(), 1, 0);
+    let seen = observe(&layout, &game, &mut ObservationScratch::default()).unwrap();
+    let w = layout.window() as usize;
+    let centre = (w / 2) * w + w / 2;
+    let tile = plane(&layout, &seen, "tile");
+    assert_eq!(tile.iter().sum::<f32>(), 1.0);
+    assert_eq!(tile[centre], 1.0);
+    let open = plane(&layout, &seen, "open");
+    for i in [centre - w, centre + 1, centre + w, centre - 1] {
+        assert_eq!(open[i], 1.0);
+    }
+    assert_eq!(open.iter().sum::<f32>(), 4.0);
+    // The base start tile: a city north, roads east and west, a field south.
+    assert_eq!(plane(&layout, &seen, "edge_city_N")[centre], 1.0);
+    assert_eq!(plane(&layout, &seen, "edge_road_E")[centre], 1.0);
+    assert_eq!(plane(&layout, &seen, "edge_field_S")[centre], 1.0);
+    assert_eq!(plane(&layout, &seen, "edge_road_W")[centre], 1.0);
+    // Its city has one open side and is worth 1 point at the end; nobody is on it.
+    assert_eq!(plane(&layout, &seen, "open_N")[centre], 1.0);
+    assert_eq!(plane(&layout, &seen, "value_N")[centre], 1.0);
+    assert_eq!(plane(&layout, &seen, "mine_N")[centre], 0.0);
+    // 71 tiles unseen and to come, the first of them drawn.
+    assert_eq!(
+        field(&layout, &seen, "unseen").iter().sum::<f32>() as usize,
+        game.remaining().len()
+    );
+    assert_eq!(field(&layout, &seen, "supply"), [7.0, 7.0]);
+}
