@@ -19,7 +19,7 @@ use crate::data::tileset::MAX_SEGMENTS;
 use crate::engine::game::{Game, Move};
 use crate::learn::action_space::{ActionSpace, BlockKind, pair_index, pair_of};
 use crate::learn::window::Window;
-use crate::play::action::Action;
+use crate::play::action::{Action, ActionLists};
 use crate::systems::ferries::state::{FerryMove, FerryMoves, MAX_FERRY_MOVES};
 use crate::systems::south_seas::state::{DISPLAY_SIZE, Decision, Delivery, Spot};
 
@@ -461,6 +461,13 @@ fn name_of(kind: BlockKind) -> &'static str {
         .map_or("?", |d| d.name)
 }
 
+/// Reused buffers of the codec's listings.
+#[derive(Debug, Default)]
+pub struct CodecScratch {
+    actions: Vec<Action>,
+    lists: ActionLists,
+}
+
 /// Calls `f` with each token that continues `prefix` towards a legal action of `game`'s
 /// decider, once per legal action (a token may come more than once). Refuses a prefix no
 /// legal action starts with, and one that is already a complete action. A finished game
@@ -469,6 +476,17 @@ pub fn legal_tokens(
     space: &ActionSpace,
     game: &Game,
     prefix: &[u32],
+    f: impl FnMut(u32),
+) -> Result<(), CodecError> {
+    legal_tokens_with(space, game, prefix, &mut CodecScratch::default(), f)
+}
+
+/// `legal_tokens` with reused buffers (an environment lists the actions every step).
+pub fn legal_tokens_with(
+    space: &ActionSpace,
+    game: &Game,
+    prefix: &[u32],
+    scratch: &mut CodecScratch,
     mut f: impl FnMut(u32),
 ) -> Result<(), CodecError> {
     // A finished game needs no window (its last board may have outgrown it).
@@ -478,7 +496,8 @@ pub fn legal_tokens(
     let window = space.rule.window_of(game, space.window)?;
     let mut any = prefix.is_empty();
     let mut complete = false;
-    for action in game.legal_actions() {
+    game.legal_actions_with(&mut scratch.actions, &mut scratch.lists);
+    for &action in &scratch.actions {
         let tokens = encode_in(space, &window, action)?;
         let tokens = tokens.as_slice();
         if tokens.len() >= prefix.len() && tokens[..prefix.len()] == *prefix {
@@ -520,9 +539,20 @@ pub fn resolve(
     game: &Game,
     tokens: &[u32],
 ) -> Result<Option<Action>, CodecError> {
+    resolve_with(space, game, tokens, &mut CodecScratch::default())
+}
+
+/// `resolve` with reused buffers.
+pub fn resolve_with(
+    space: &ActionSpace,
+    game: &Game,
+    tokens: &[u32],
+    scratch: &mut CodecScratch,
+) -> Result<Option<Action>, CodecError> {
     let window = space.rule.window_of(game, space.window)?;
     let mut longer = false;
-    for action in game.legal_actions() {
+    game.legal_actions_with(&mut scratch.actions, &mut scratch.lists);
+    for &action in &scratch.actions {
         let t = encode_in(space, &window, action)?;
         let t = t.as_slice();
         if t == tokens {

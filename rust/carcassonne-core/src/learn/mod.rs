@@ -13,4 +13,5 @@
 pub mod action_space;
 pub mod codec;
 pub mod observation;
+pub mod vector_env;
 pub mod window;

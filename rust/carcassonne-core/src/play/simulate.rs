@@ -422,7 +422,7 @@ pub fn available_memory() -> Option<u64> {
 /// pool (sized by the environment) is never used; a call with another size replaces the
 /// cached pool, whose threads end once the calls still using it are done, so pools never
 /// pile up.
-fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, SimulateError> {
+pub(crate) fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, SimulateError> {
     static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
     let mut cached = POOL.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((n, p)) = cached.as_ref()

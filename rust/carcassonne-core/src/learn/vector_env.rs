@@ -1,0 +1,467 @@
+//! Many games stepped at once for learning agents: each step takes one token (an integer
+//! of the action space) per game for the player who decides there, plays the built-in
+//! opponents' turns if asked, and writes every game's observation, mask of legal tokens,
+//! rewards and end flags into buffers the caller owns. A game that ends is started again
+//! at once (the new episode's first observation is returned with the end flags of the
+//! one that ended: Gymnasium's "same step" autoreset).
+//!
+//! Game `e` of the environment plays episodes `e`, `e + n`, `e + 2n`, ... of the study
+//! with root `seed` (`n` games), each with the deck and random stream of that game index
+//! (`Rng::for_game`), as `simulate` plays them: the environment's games are the same as
+//! those games played one by one with the same tokens, whatever the number of threads.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::engine::game::Game;
+use crate::engine::rules::Rules;
+use crate::learn::action_space::ActionSpace;
+use crate::learn::codec::{self, CodecError, CodecScratch, MAX_TOKENS};
+use crate::learn::observation::{ObservationLayout, ObservationScratch};
+use crate::limits::MAX_PLAYERS;
+use crate::play::players::{Player, Policy, Scratch};
+use crate::rng::Rng;
+
+/// How an environment plays.
+#[derive(Clone, Debug)]
+pub struct EnvConfig {
+    pub num_envs: usize,
+    /// The study root of the episodes' decks and random streams.
+    pub seed: u64,
+    /// The built-in player of every seat but `agent_seat`, whose turns the environment
+    /// plays itself (None: every seat's tokens come from the caller, self-play).
+    pub opponents: Option<Policy>,
+    /// With opponents, the seat whose tokens come from the caller.
+    pub agent_seat: usize,
+    /// Each step's reward adds `shaping` times the change in each seat's virtual margin
+    /// (its virtual score less the best other player's), in points.
+    pub shaping: f32,
+    /// Whether observations are written (masks alone are much cheaper).
+    pub observe: bool,
+    /// The action space's window (None: its default).
+    pub window: Option<u32>,
+}
+
+/// Why a step was refused; nothing was stepped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// Game `env`'s token is not one its mask allows now.
+    NotLegal {
+        env: usize,
+        token: u64,
+    },
+    /// A configuration the rules cannot take.
+    Config(String),
+    Codec(CodecError),
+}
+
+impl std::fmt::Display for StepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StepError::NotLegal { env, token } => write!(
+                f,
+                "environment {env}: action {token} is not legal now (its mask is False there); nothing was stepped"
+            ),
+            StepError::Config(why) => f.write_str(why),
+            StepError::Codec(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
+/// What each step writes, for all games at once (row `e` is game `e`).
+pub struct StepBuffers<'a> {
+    /// `num_envs` x `board_len` (only when observing).
+    pub board: &'a mut [f32],
+    /// `num_envs` x `vector_len` (only when observing).
+    pub vector: &'a mut [f32],
+    /// `num_envs` x the action space's size.
+    pub mask: &'a mut [bool],
+    /// `num_envs` x players: each seat's reward from this step.
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut [bool],
+    /// The game outgrew the window and was stopped.
+    pub truncated: &'a mut [bool],
+    /// The seat to act next in each game.
+    pub to_play: &'a mut [i32],
+    /// Per game, each seat's final score of the episode that just ended (0 otherwise).
+    pub final_scores: &'a mut [i32],
+}
+
+/// One game of the environment.
+struct Slot {
+    game: Game,
+    prefix: Vec<u32>,
+    rng: Rng,
+    /// The game index of the current episode.
+    index: u64,
+    scratch: Scratch,
+    seen: ObservationScratch,
+    /// Each seat's virtual margin after the last step (for shaping).
+    margins: [i32; MAX_PLAYERS],
+    /// The tokens legal now, as bits.
+    legal: Vec<u64>,
+    codec: CodecScratch,
+}
+
+/// The environment. See the module's documentation.
+pub struct VectorEnv {
+    rules: Arc<Rules>,
+    space: ActionSpace,
+    layout: ObservationLayout,
+    config: EnvConfig,
+    slots: Vec<Slot>,
+    threads: usize,
+}
+
+/// A write of one game's rows.
+struct Rows<'a> {
+    board: &'a mut [f32],
+    vector: &'a mut [f32],
+    mask: &'a mut [bool],
+    rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+    to_play: &'a mut i32,
+    final_scores: &'a mut [i32],
+}
+
+impl VectorEnv {
+    pub fn new(rules: Arc<Rules>, config: EnvConfig, threads: usize) -> Result<Self, StepError> {
+        if config.num_envs == 0 {
+            return Err(StepError::Config("num_envs must be at least 1".into()));
+        }
+        if config.opponents.is_some() && config.agent_seat >= rules.players() {
+            return Err(StepError::Config(format!(
+                "agent_seat {} is not a seat of a {}-player game",
+                config.agent_seat,
+                rules.players()
+            )));
+        }
+        let space = ActionSpace::new(&rules, config.window).map_err(StepError::Codec)?;
+        let layout = ObservationLayout::new(&rules, &space);
+        let words = (space.size() as usize).div_ceil(64);
+        let slots = (0..config.num_envs)
+            .map(|e| Slot {
+                game: Game::shuffled(rules.clone(), config.seed, e as u64),
+                prefix: Vec::with_capacity(MAX_TOKENS),
+                rng: Rng::for_game(config.seed, e as u64),
+                index: e as u64,
+                scratch: Scratch::default(),
+                seen: ObservationScratch::default(),
+                margins: [0; MAX_PLAYERS],
+                legal: vec![0; words],
+                codec: CodecScratch::default(),
+            })
+            .collect();
+        Ok(VectorEnv {
+            rules,
+            space,
+            layout,
+            config,
+            slots,
+            threads: threads.max(1),
+        })
+    }
+
+    pub fn space(&self) -> &ActionSpace {
+        &self.space
+    }
+
+    pub fn layout(&self) -> &ObservationLayout {
+        &self.layout
+    }
+
+    pub fn config(&self) -> &EnvConfig {
+        &self.config
+    }
+
+    pub fn players(&self) -> usize {
+        self.rules.players()
+    }
+
+    /// Starts every game at its first episode (or, with `seed`, at the first episode of
+    /// that study root) and writes the first observations.
+    pub fn reset(&mut self, seed: Option<u64>, out: StepBuffers<'_>) -> Result<(), StepError> {
+        if let Some(s) = seed {
+            self.config.seed = s;
+        }
+        let config = self.config.clone();
+        let dims = self.dims();
+        let VectorEnv {
+            space,
+            layout,
+            slots,
+            threads,
+            ..
+        } = self;
+        for_each(slots, *threads, dims, out, |e, slot, rows| {
+            slot.index = e as u64;
+            start_episode(slot, &config);
+            rows.rewards.fill(0.0);
+            *rows.terminated = false;
+            *rows.truncated = false;
+            rows.final_scores.fill(0);
+            finish_rows(slot, &config, space, layout, rows);
+        });
+        Ok(())
+    }
+
+    /// Plays `tokens[e]` in game `e` for its decider, then (with opponents) the others'
+    /// turns, and writes the results. Refuses, with nothing stepped, a token its game's
+    /// mask does not allow.
+    pub fn step(&mut self, tokens: &[u32], out: StepBuffers<'_>) -> Result<(), StepError> {
+        assert_eq!(tokens.len(), self.slots.len(), "one token per game");
+        for (e, (slot, &t)) in self.slots.iter().zip(tokens).enumerate() {
+            let ok = (t as usize) < self.space.size() as usize
+                && slot.legal[t as usize / 64] & (1 << (t % 64)) != 0;
+            if !ok {
+                return Err(StepError::NotLegal {
+                    env: e,
+                    token: t as u64,
+                });
+            }
+        }
+        let config = self.config.clone();
+        let dims = self.dims();
+        let n = self.slots.len() as u64;
+        let VectorEnv {
+            space,
+            layout,
+            slots,
+            threads,
+            ..
+        } = self;
+        for_each(slots, *threads, dims, out, |e, slot, rows| {
+            rows.rewards.fill(0.0);
+            rows.final_scores.fill(0);
+            *rows.terminated = false;
+            *rows.truncated = false;
+            slot.prefix.push(tokens[e]);
+            // Cannot fail: the token is legal (checked above), so the prefix leads to a
+            // legal action.
+            let done = codec::resolve_with(space, &slot.game, &slot.prefix, &mut slot.codec)
+                .expect("a legal prefix");
+            if let Some(action) = done {
+                slot.prefix.clear();
+                slot.game.apply_unchecked(action);
+                play_opponents(slot, &config);
+            }
+            shape(slot, &config, rows.rewards);
+            if slot.game.is_over() {
+                outcome(&slot.game, rows.rewards, rows.final_scores);
+                *rows.terminated = true;
+                slot.index += n;
+                start_episode(slot, &config);
+            }
+            finish_rows(slot, &config, space, layout, rows);
+            if *rows.truncated {
+                // The game outgrew the window: the next episode starts now.
+                slot.index += n;
+                start_episode(slot, &config);
+                let again = finish_rows(slot, &config, space, layout, rows);
+                debug_assert!(again, "a new game fits its window");
+            }
+        });
+        Ok(())
+    }
+
+    /// The row lengths of the buffers: board, vector, mask, players.
+    fn dims(&self) -> Dims {
+        let (board, vector) = if self.config.observe {
+            (self.layout.board_len(), self.layout.vector_len())
+        } else {
+            (0, 0)
+        };
+        Dims {
+            board,
+            vector,
+            mask: self.space.size() as usize,
+            players: self.rules.players(),
+        }
+    }
+}
+
+/// The row lengths of an environment's buffers.
+#[derive(Clone, Copy)]
+struct Dims {
+    board: usize,
+    vector: usize,
+    mask: usize,
+    players: usize,
+}
+
+/// Runs `f` on every game with its rows of `out`, on `threads` threads.
+fn for_each(
+    slots: &mut [Slot],
+    threads: usize,
+    dims: Dims,
+    out: StepBuffers<'_>,
+    f: impl Fn(usize, &mut Slot, &mut Rows<'_>) + Sync,
+) {
+    {
+        let n = slots.len();
+        let Dims {
+            board: b,
+            vector: v,
+            mask: size,
+            players: p,
+        } = dims;
+        assert!(
+            out.board.len() == n * b && out.vector.len() == n * v && out.mask.len() == n * size
+        );
+        assert!(out.rewards.len() == n * p && out.final_scores.len() == n * p);
+        assert!(out.terminated.len() == n && out.truncated.len() == n && out.to_play.len() == n);
+        let work = |(e, (slot, rows)): (usize, (&mut Slot, Rows<'_>))| {
+            let mut rows = rows;
+            f(e, slot, &mut rows);
+        };
+        // One game's rows of each buffer, taken off the front in turn.
+        let StepBuffers {
+            mut board,
+            mut vector,
+            mut mask,
+            mut rewards,
+            mut final_scores,
+            terminated,
+            truncated,
+            to_play,
+        } = out;
+        let mut rows = Vec::with_capacity(n);
+        for ((terminated, truncated), to_play) in terminated.iter_mut().zip(truncated).zip(to_play)
+        {
+            let (b_row, b_rest) = std::mem::take(&mut board).split_at_mut(b);
+            let (v_row, v_rest) = std::mem::take(&mut vector).split_at_mut(v);
+            let (m_row, m_rest) = std::mem::take(&mut mask).split_at_mut(size);
+            let (r_row, r_rest) = std::mem::take(&mut rewards).split_at_mut(p);
+            let (f_row, f_rest) = std::mem::take(&mut final_scores).split_at_mut(p);
+            (board, vector, mask, rewards, final_scores) = (b_rest, v_rest, m_rest, r_rest, f_rest);
+            rows.push(Rows {
+                board: b_row,
+                vector: v_row,
+                mask: m_row,
+                rewards: r_row,
+                terminated,
+                truncated,
+                to_play,
+                final_scores: f_row,
+            });
+        }
+        let jobs: Vec<(usize, (&mut Slot, Rows<'_>))> =
+            slots.iter_mut().zip(rows).enumerate().collect();
+        if threads > 1 && n >= 2 * threads {
+            // A pool that cannot be built: step on this thread instead.
+            match crate::play::simulate::pool(threads) {
+                Ok(pool) => pool.install(|| jobs.into_par_iter().for_each(work)),
+                Err(_) => jobs.into_iter().for_each(work),
+            }
+        } else {
+            jobs.into_iter().for_each(work);
+        }
+    }
+}
+
+/// Starts `slot`'s game at episode `slot.index`, and plays the opponents up to the
+/// agent's first decision.
+fn start_episode(slot: &mut Slot, config: &EnvConfig) {
+    slot.rng = Rng::for_game(config.seed, slot.index);
+    slot.game.reset_shuffled(&mut slot.rng);
+    slot.game.seed = Some((config.seed, slot.index));
+    slot.prefix.clear();
+    play_opponents(slot, config);
+    slot.margins = margins(&slot.game);
+}
+
+/// With opponents, plays their actions until the agent decides or the game is over.
+fn play_opponents(slot: &mut Slot, config: &EnvConfig) {
+    let Some(policy) = config.opponents else {
+        return;
+    };
+    while !slot.game.is_over() && slot.game.decider() != config.agent_seat {
+        // Cannot fail: a built-in policy's choices are legal by construction.
+        policy
+            .play(&mut slot.game, &mut slot.rng, &mut slot.scratch)
+            .expect("a built-in player");
+    }
+}
+
+/// Each seat's virtual score less the best other player's, in points.
+fn margins(game: &Game) -> [i32; MAX_PLAYERS] {
+    let v = game.virtual_scores();
+    let n = game.rules().players();
+    let mut m = [0; MAX_PLAYERS];
+    for p in 0..n {
+        let best = (0..n).filter(|&q| q != p).map(|q| v[q]).max().unwrap_or(0);
+        m[p] = v[p] - best;
+    }
+    m
+}
+
+fn shape(slot: &mut Slot, config: &EnvConfig, rewards: &mut [f32]) {
+    if config.shaping == 0.0 {
+        return;
+    }
+    let now = margins(&slot.game);
+    for (p, r) in rewards.iter_mut().enumerate() {
+        *r += config.shaping * (now[p] - slot.margins[p]) as f32;
+    }
+    slot.margins = now;
+}
+
+/// The final outcome: 1 to the sole winner, 0 to players tied for the best score, -1 to
+/// every other player.
+fn outcome(game: &Game, rewards: &mut [f32], final_scores: &mut [i32]) {
+    let scores = game.scores();
+    let best = scores.iter().copied().max().unwrap_or(0);
+    let tied = scores.iter().filter(|&&s| s == best).count();
+    for (p, r) in rewards.iter_mut().enumerate() {
+        *r += if scores[p] < best {
+            -1.0
+        } else if tied == 1 {
+            1.0
+        } else {
+            0.0
+        };
+        final_scores[p] = scores[p];
+    }
+}
+
+/// Writes the game's mask, seat to play and (if observing) observation; on a window
+/// overflow marks it truncated and returns false.
+fn finish_rows(
+    slot: &mut Slot,
+    config: &EnvConfig,
+    space: &ActionSpace,
+    layout: &ObservationLayout,
+    rows: &mut Rows<'_>,
+) -> bool {
+    rows.mask.fill(false);
+    slot.legal.fill(0);
+    let legal = &mut slot.legal;
+    let mask = &mut *rows.mask;
+    let written = codec::legal_tokens_with(space, &slot.game, &slot.prefix, &mut slot.codec, |t| {
+        mask[t as usize] = true;
+        legal[t as usize / 64] |= 1 << (t % 64);
+    });
+    let fits = match written {
+        Ok(()) => true,
+        Err(CodecError::WindowOverflow { .. }) => false,
+        // Cannot happen: the prefix is one the mask allowed, not yet complete.
+        Err(e) => panic!("a legal prefix: {e}"),
+    };
+    *rows.to_play = slot.game.decider() as i32;
+    if fits && config.observe {
+        // Cannot fail: the window holds the game (the mask was written).
+        layout
+            .write(&slot.game, &mut slot.seen, rows.board, rows.vector)
+            .expect("the window holds the game");
+    }
+    if !fits {
+        rows.mask.fill(false);
+        slot.legal.fill(0);
+        *rows.truncated = true;
+    }
+    fits
+}
