@@ -29,7 +29,7 @@ def test_observations_of_a_game_fill_the_callers_arrays(name: str) -> None:
     c, w, w2 = obs.board_shape
     assert w == w2 == rules.action_space.window and c == len(obs.planes)
     assert obs.vector_size == sum(n for _, n in obs.fields)
-    board = np.full(obs.board_shape, np.nan, dtype=np.float32)
+    board = np.full(obs.board_shape, 9, dtype=np.uint8)
     vector = np.full(obs.vector_size, np.nan, dtype=np.float32)
     game = Game(rules, seed=4)
     rnd = random.Random(4)
@@ -42,7 +42,7 @@ def test_observations_of_a_game_fill_the_callers_arrays(name: str) -> None:
         except WindowOverflowError:
             break
         assert b is board and v is vector
-        assert np.isfinite(board).all() and np.isfinite(vector).all()
+        assert np.isfinite(vector).all()
         tile = board[obs.planes.index("tile")]
         if "map" in ALL_CONFIGS[name]:
             # A map's printed border pieces stand on no square.
@@ -52,7 +52,7 @@ def test_observations_of_a_game_fill_the_callers_arrays(name: str) -> None:
         assert vector[supply_at] == game.supply[game.decider]
         game.apply(rnd.choice(game.legal_actions()))
     fresh_board, fresh_vector = obs.observe(game)
-    assert fresh_board.dtype == np.float32 and fresh_board.shape == obs.board_shape
+    assert fresh_board.dtype == np.uint8 and fresh_board.shape == obs.board_shape
     assert fresh_vector.shape == (obs.vector_size,)
 
 
@@ -60,14 +60,14 @@ def test_bad_arrays_are_refused_and_nothing_is_written() -> None:
     rules = Rules()
     obs = ObservationSpace(rules)
     game = Game(rules, seed=1)
-    board = np.full(obs.board_shape, -1.0, dtype=np.float32)
+    board = np.full(obs.board_shape, 9, dtype=np.uint8)
     vector = np.full(obs.vector_size, -1.0, dtype=np.float32)
-    read_only = np.zeros(obs.board_shape, dtype=np.float32)
+    read_only = np.zeros(obs.board_shape, dtype=np.uint8)
     read_only.flags.writeable = False
     wrong = [
-        (np.zeros(obs.board_shape, dtype=np.float64), "float32"),
-        (np.zeros((1, 2, 3), dtype=np.float32), "shape"),
-        (np.zeros((obs.board_shape[0], obs.board_shape[1] * 2, obs.board_shape[2]), dtype=np.float32)[:, ::2], "non-contiguous"),
+        (np.zeros(obs.board_shape, dtype=np.float32), "uint8"),
+        (np.zeros((1, 2, 3), dtype=np.uint8), "shape"),
+        (np.zeros((obs.board_shape[0], obs.board_shape[1] * 2, obs.board_shape[2]), dtype=np.uint8)[:, ::2], "non-contiguous"),
         (read_only, "read-only"),
         ([0.0] * 10, "list"),
     ]
@@ -76,20 +76,20 @@ def test_bad_arrays_are_refused_and_nothing_is_written() -> None:
             obs.observe(game, arr, vector)  # type: ignore[arg-type]
         with pytest.raises(ActionSpaceError):
             obs.observe(game, board, arr)  # type: ignore[arg-type]
-    assert (board == -1).all() and (vector == -1).all()
+    assert (board == 9).all() and (vector == -1).all()
     with pytest.raises(ActionSpaceError, match="other rules"):
         obs.observe(Game(Rules(players=3), seed=1), board, vector)
     with pytest.raises(ActionSpaceError, match="other rules"):
         ObservationSpace(Rules(players=3), rules.action_space)
     # A game that outgrows a small window: refused, the arrays untouched.
     small = ObservationSpace(rules, ActionSpace(rules, window=5))
-    sb = np.full(small.board_shape, -1.0, dtype=np.float32)
+    sb = np.full(small.board_shape, 9, dtype=np.uint8)
     sv = np.full(small.vector_size, -1.0, dtype=np.float32)
     rnd = random.Random(3)
     with pytest.raises(WindowOverflowError):
         while True:
             small.observe(game, sb, sv)
-            sb[:] = -1
+            sb[:] = 9
             sv[:] = -1
             game.apply(rnd.choice(game.legal_actions()))
-    assert (sb == -1).all() and (sv == -1).all()
+    assert (sb == 9).all() and (sv == -1).all()

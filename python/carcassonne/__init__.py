@@ -51,6 +51,7 @@ from carcassonne._core import (
     Ship,
     TileDataError,
     UnknownTileError,
+    VectorEnv,
     max_threads,
 )
 from carcassonne import _moved, maps, players, svg
@@ -127,6 +128,7 @@ __all__ = [
     "StudyTotals",
     "TileDataError",
     "UnknownTileError",
+    "VectorEnv",
     "WindowOverflowError",
     "maps",
     "max_threads",

@@ -31,6 +31,7 @@ __all__ = [
     "ActionSpace",
     "ActionBlock",
     "ObservationSpace",
+    "VectorEnv",
     "SeaEvent",
     "SeaView",
     "FridayView",
@@ -641,7 +642,7 @@ class ActionSpace:
 @final
 class ObservationSpace:
     """The observations of a rules configuration for learning agents, laid out over an
-    action space's board window: ``board`` planes (planes x window x window floats: row y,
+    action space's board window: ``board`` planes (planes x window x window bytes: row y,
     then column x, as the "place" block) and a ``vector`` of the rest, from the point of
     view of the player who decides now (player 0 of every per-player part is the decider,
     then the others in seat order). ``planes`` and ``fields`` name the parts in order.
@@ -670,14 +671,87 @@ class ObservationSpace:
     def observe(
         self,
         game: Game,
-        board: npt.NDArray[np.float32] | None = None,
+        board: npt.NDArray[np.uint8] | None = None,
         vector: npt.NDArray[np.float32] | None = None,
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """``game``'s observation for its decider, written whole into ``board`` and ``vector``
-        (float32 arrays of ``board_shape`` and (``vector_size``,), C-contiguous and
-        writeable; new arrays when None), which it returns. Raises ActionSpaceError for a
-        wrong array or a game of other rules, WindowOverflowError (arrays unchanged) for a
-        game that has outgrown the window."""
+        prefix: Sequence[SupportsIndex] | None = None,
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
+        """``game``'s observation for its decider, written whole into ``board`` (a uint8
+        array of ``board_shape``: counts and points above 255 are shown as 255) and
+        ``vector`` (a float32 array of (``vector_size``,)), both C-contiguous and writeable
+        (new arrays when None), which it returns. ``prefix``: the tokens already chosen for
+        the action under way (the ``chosen_*`` parts and ``token`` show them). Raises
+        ActionSpaceError for a wrong array or a game of other rules, WindowOverflowError
+        (arrays unchanged) for a game that has outgrown the window."""
+
+@final
+class VectorEnv:
+    """Many games stepped at once in Rust, for learning agents.
+
+    Each ``step(actions)`` takes one token per game (an integer of ``action_space``, allowed
+    by that game's mask) for the player who decides there (``info["to_play"]``), plays the
+    built-in ``opponents``' turns if given (then the caller plays ``agent_seat`` alone), and
+    returns ``(observations, rewards, terminated, truncated, info)``: observations
+    ``{"board": (n, planes, w, w), "vector": (n, v), "action_mask": (n, size)}`` (the mask
+    alone with ``observations=False``), rewards ``(n, players)`` per seat (the final
+    outcome: 1 to a sole winner, 0 to tied winners, -1 to the others; plus ``shaping`` times
+    the change in each seat's virtual margin), and ``info`` ``{"to_play", "final_scores"}``.
+    A game that ends starts its next episode in the same step (its new first observation
+    is returned with ``terminated`` set: Gymnasium's "same step" autoreset); a game that
+    outgrows the window is ``truncated`` and starts again too. Game e plays episodes e,
+    e + n, e + 2n, ... of the study ``seed``, with ``simulate``'s decks and random streams,
+    whatever ``threads``. The returned arrays belong to the environment and are overwritten
+    by the next step: copy what you keep."""
+
+    def __new__(
+        cls,
+        rules: Rules,
+        num_envs: SupportsIndex,
+        seed: SupportsIndex = 0,
+        *,
+        opponents: str | None = None,
+        agent_seat: SupportsIndex = 0,
+        shaping: float = 0.0,
+        observations: bool = True,
+        window: SupportsIndex | None = None,
+        threads: SupportsIndex | None = None,
+    ) -> VectorEnv:
+        """``num_envs`` games of ``rules``; see the class documentation. ``opponents``:
+        "random" or "greedy" for every seat but ``agent_seat`` (None: the caller plays every
+        seat). ``threads``: None for one per core (results never depend on it)."""
+
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def autoreset_mode(self) -> str:
+        """Gymnasium's autoreset mode of this environment: "same_step"."""
+
+    @property
+    def action_space(self) -> ActionSpace:
+        """The action space the tokens belong to."""
+
+    @property
+    def observation_space(self) -> ObservationSpace:
+        """The observations' layout (planes and fields, in order)."""
+
+    def reset(
+        self, seed: SupportsIndex | None = None
+    ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, npt.NDArray[Any]]]:
+        """Starts every game at its first episode (with ``seed``: of that study root) and
+        returns ``(observations, info)``."""
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        dict[str, npt.NDArray[Any]],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, npt.NDArray[Any]],
+    ]:
+        """Plays one token per game; returns ``(observations, rewards, terminated,
+        truncated, info)``. Raises ActionSpaceError, with nothing stepped, for actions of
+        the wrong shape or type, or one that its game's mask does not allow (naming the
+        game and the action)."""
 
 @final
 class ActionValue:

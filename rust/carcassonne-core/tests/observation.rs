@@ -17,7 +17,7 @@ use carcassonne_core::learn::observation::{ObservationLayout, ObservationScratch
 use carcassonne_core::rng::Rng;
 
 struct Seen {
-    board: Vec<f32>,
+    board: Vec<u8>,
     vector: Vec<f32>,
 }
 
@@ -27,14 +27,14 @@ fn observe(
     s: &mut ObservationScratch,
 ) -> Result<Seen, CodecError> {
     let mut seen = Seen {
-        board: vec![f32::NAN; layout.board_len()],
+        board: vec![7; layout.board_len()],
         vector: vec![f32::NAN; layout.vector_len()],
     };
-    layout.write(game, s, &mut seen.board, &mut seen.vector)?;
+    layout.write(game, &[], s, &mut seen.board, &mut seen.vector)?;
     Ok(seen)
 }
 
-fn plane<'a>(layout: &ObservationLayout, seen: &'a Seen, name: &str) -> &'a [f32] {
+fn plane<'a>(layout: &ObservationLayout, seen: &'a Seen, name: &str) -> &'a [u8] {
     let k = layout
         .planes()
         .iter()
@@ -77,29 +77,27 @@ fn observations_show_the_position_and_hide_the_hidden() {
                     Err(CodecError::WindowOverflow { .. }) => break,
                     Err(e) => panic!("{name}: {e}"),
                 };
-                assert!(
-                    seen.board.iter().chain(&seen.vector).all(|v| v.is_finite()),
-                    "{name}"
-                );
+                assert!(seen.vector.iter().all(|v| v.is_finite()), "{name}");
                 let sum = |v: &[f32]| v.iter().sum::<f32>();
+                let count = |v: &[u8]| v.iter().map(|&b| b as f32).sum::<f32>();
                 // The board: every placed tile on a square, every open square.
                 let on_squares = (0..game.placed().len())
                     .filter(|&i| game.board().on_square(i))
                     .count();
                 assert_eq!(
-                    sum(plane(&layout, &seen, "tile")) as usize,
+                    count(plane(&layout, &seen, "tile")) as usize,
                     on_squares,
                     "{name}"
                 );
                 assert_eq!(
-                    sum(plane(&layout, &seen, "open")) as usize,
+                    count(plane(&layout, &seen, "open")) as usize,
                     game.board().open.len(),
                     "{name}"
                 );
                 let players = rules.players();
                 let decider = game.decider();
                 let meeples: f32 = (0..players)
-                    .map(|p| sum(plane(&layout, &seen, &format!("meeples_{p}"))))
+                    .map(|p| count(plane(&layout, &seen, &format!("meeples_{p}"))))
                     .sum();
                 let on_board = game
                     .features()
@@ -169,26 +167,64 @@ fn the_start_position_is_seen_exactly() {
     let w = layout.window() as usize;
     let centre = (w / 2) * w + w / 2;
     let tile = plane(&layout, &seen, "tile");
-    assert_eq!(tile.iter().sum::<f32>(), 1.0);
-    assert_eq!(tile[centre], 1.0);
+    assert_eq!(tile.iter().map(|&b| b as u32).sum::<u32>(), 1);
+    assert_eq!(tile[centre], 1);
     let open = plane(&layout, &seen, "open");
     for i in [centre - w, centre + 1, centre + w, centre - 1] {
-        assert_eq!(open[i], 1.0);
+        assert_eq!(open[i], 1);
     }
-    assert_eq!(open.iter().sum::<f32>(), 4.0);
+    assert_eq!(open.iter().map(|&b| b as u32).sum::<u32>(), 4);
     // The base start tile: a city north, roads east and west, a field south.
-    assert_eq!(plane(&layout, &seen, "edge_city_N")[centre], 1.0);
-    assert_eq!(plane(&layout, &seen, "edge_road_E")[centre], 1.0);
-    assert_eq!(plane(&layout, &seen, "edge_field_S")[centre], 1.0);
-    assert_eq!(plane(&layout, &seen, "edge_road_W")[centre], 1.0);
+    assert_eq!(plane(&layout, &seen, "edge_city_N")[centre], 1);
+    assert_eq!(plane(&layout, &seen, "edge_road_E")[centre], 1);
+    assert_eq!(plane(&layout, &seen, "edge_field_S")[centre], 1);
+    assert_eq!(plane(&layout, &seen, "edge_road_W")[centre], 1);
     // Its city has one open side and is worth 1 point at the end; nobody is on it.
-    assert_eq!(plane(&layout, &seen, "open_N")[centre], 1.0);
-    assert_eq!(plane(&layout, &seen, "value_N")[centre], 1.0);
-    assert_eq!(plane(&layout, &seen, "mine_N")[centre], 0.0);
+    assert_eq!(plane(&layout, &seen, "open_N")[centre], 1);
+    assert_eq!(plane(&layout, &seen, "value_N")[centre], 1);
+    assert_eq!(plane(&layout, &seen, "mine_N")[centre], 0);
     // 71 tiles unseen and to come, the first of them drawn.
     assert_eq!(
         field(&layout, &seen, "unseen").iter().sum::<f32>() as usize,
         game.remaining().len()
     );
     assert_eq!(field(&layout, &seen, "supply"), [7.0, 7.0]);
+    // The first token of the action to come; then, with a placement chosen, its
+    // square, its rotation and the second token.
+    assert_eq!(field(&layout, &seen, "token")[0], 1.0);
+    assert!(
+        plane(&layout, &seen, "chosen_place")
+            .iter()
+            .all(|&b| b == 0)
+    );
+    let a = game.legal_actions()[0];
+    let t = carcassonne_core::learn::codec::encode(&space, &game, a).unwrap();
+    let place = t.as_slice()[0];
+    let mut chosen = Seen {
+        board: vec![0; layout.board_len()],
+        vector: vec![0.0; layout.vector_len()],
+    };
+    layout
+        .write(
+            &game,
+            &[place],
+            &mut ObservationScratch::default(),
+            &mut chosen.board,
+            &mut chosen.vector,
+        )
+        .unwrap();
+    let marked: Vec<usize> = (0..w * w)
+        .filter(|&i| plane(&layout, &chosen, "chosen_place")[i] == 1)
+        .collect();
+    assert_eq!(marked, [(place / 4) as usize]);
+    assert_eq!(field(&layout, &chosen, "token")[1], 1.0);
+    assert_eq!(
+        field(&layout, &chosen, "chosen_rotation")[(place % 4) as usize],
+        1.0
+    );
+    // Everything else is the same observation.
+    assert_eq!(
+        plane(&layout, &chosen, "tile"),
+        plane(&layout, &seen, "tile")
+    );
 }

@@ -23,7 +23,7 @@ use carcassonne_core::rng::Rng;
 /// An environment's buffers.
 #[derive(Clone, PartialEq, Debug)]
 struct Out {
-    board: Vec<f32>,
+    board: Vec<u8>,
     vector: Vec<f32>,
     mask: Vec<bool>,
     rewards: Vec<f32>,
@@ -43,7 +43,7 @@ impl Out {
         };
         let p = env.players();
         Out {
-            board: vec![0.0; n * b],
+            board: vec![0; n * b],
             vector: vec![0.0; n * v],
             mask: vec![false; n * env.space().size() as usize],
             rewards: vec![0.0; n * p],
@@ -132,9 +132,9 @@ fn the_environment_plays_the_studys_games_one_by_one() {
                 );
                 assert_eq!(out.to_play[e], m.game.decider() as i32);
                 let (b, v) = (layout.board_len(), layout.vector_len());
-                let (mut board, mut vector) = (vec![0.0; b], vec![0.0; v]);
+                let (mut board, mut vector) = (vec![0u8; b], vec![0.0f32; v]);
                 layout
-                    .write(&m.game, &mut seen, &mut board, &mut vector)
+                    .write(&m.game, &m.prefix, &mut seen, &mut board, &mut vector)
                     .unwrap();
                 assert!(
                     out.board[e * b..][..b] == board[..],

@@ -4,15 +4,18 @@
 
 use std::sync::Arc;
 
-use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{
+    IntoPyArray, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 
 use carcassonne_core::engine::game::Game as CoreGame;
 use carcassonne_core::engine::rules::Rules as CoreRules;
 use carcassonne_core::learn::action_space::ActionSpace as CoreSpace;
 use carcassonne_core::learn::codec::{self, CodecError, MAX_TOKENS};
 use carcassonne_core::learn::observation::{ObservationLayout, ObservationScratch};
+use carcassonne_core::learn::vector_env::{StepBuffers, StepError};
 
 use crate::args::Int;
 use crate::game::Game;
@@ -314,7 +317,7 @@ impl ActionSpace {
 }
 
 /// The observations of a rules configuration for learning agents, laid out over an
-/// action space's board window: `board` planes (planes x window x window floats: row y,
+/// action space's board window: `board` planes (planes x window x window bytes: row y,
 /// then column x, as the "place" block) and a `vector` of the rest, from the point of
 /// view of the player who decides now (player 0 of every per-player part is the decider,
 /// then the others in seat order). `planes` and `fields` name the parts in order.
@@ -327,28 +330,46 @@ pub struct ObservationSpace {
     rules: Arc<CoreRules>,
 }
 
-/// A float32 array of `shape` from Python to write into: C-contiguous and writeable.
-fn out_array<'py>(
+/// A numpy array of `T` (`dtype` its name) and `shape` from Python to write into:
+/// C-contiguous and writeable.
+fn out_array<'py, T: numpy::Element>(
     arr: &Bound<'py, PyAny>,
     name: &str,
+    dtype: &str,
     shape: &[usize],
-) -> PyResult<numpy::PyReadwriteArrayDyn<'py, f32>> {
+) -> PyResult<numpy::PyReadwriteArrayDyn<'py, T>> {
     let wrong = |what: String| {
         ActionSpaceError::new_err(format!(
-            "{name} must be a writeable C-contiguous numpy float32 array of shape {shape:?}: {what}"
+            "{name} must be a writeable C-contiguous numpy {dtype} array of shape {}: {what}",
+            py_shape(shape)
         ))
     };
     let a = arr
-        .cast::<PyArrayDyn<f32>>()
+        .cast::<PyArrayDyn<T>>()
         .map_err(|_| wrong(format!("got {}", describe_array(arr))))?;
     if a.shape() != shape {
-        return Err(wrong(format!("got shape {:?}", a.shape())));
+        return Err(wrong(format!("got shape {}", py_shape(a.shape()))));
     }
     if !a.is_c_contiguous() {
         return Err(wrong("got a non-contiguous array".into()));
     }
     a.try_readwrite()
         .map_err(|_| wrong("got a read-only or borrowed array".into()))
+}
+
+/// A shape as Python writes it: "(3,)", "(2, 23, 23)".
+fn py_shape(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 /// "a numpy int64 array" or the Python type, for messages.
@@ -415,18 +436,21 @@ impl ObservationSpace {
         self.layout.fields().to_vec()
     }
 
-    /// `game`'s observation for its decider, written whole into `board` and `vector`
-    /// (float32 arrays of `board_shape` and (`vector_size`,), C-contiguous and writeable;
-    /// new arrays when None), which it returns. Raises ActionSpaceError for a wrong array
-    /// or a game of other rules, WindowOverflowError (arrays unchanged) for a game that
-    /// has outgrown the window.
-    #[pyo3(signature = (game, board=None, vector=None))]
+    /// `game`'s observation for its decider, written whole into `board` (a uint8 array
+    /// of `board_shape`: counts and points above 255 are shown as 255) and `vector` (a
+    /// float32 array of (`vector_size`,)), both C-contiguous and writeable (new arrays
+    /// when None), which it returns. `prefix`: the tokens already chosen for the action
+    /// under way (the `chosen_*` parts and `token` show them). Raises ActionSpaceError
+    /// for a wrong array or a game of other rules, WindowOverflowError (arrays
+    /// unchanged) for a game that has outgrown the window.
+    #[pyo3(signature = (game, board=None, vector=None, prefix=None))]
     fn observe<'py>(
         &mut self,
         py: Python<'py>,
         game: PyRef<'_, Game>,
         board: Option<Bound<'py, PyAny>>,
         vector: Option<Bound<'py, PyAny>>,
+        prefix: Option<Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let theirs = game.inner.rules();
         if !(Arc::ptr_eq(theirs, &self.rules) || theirs.spec == self.rules.spec) {
@@ -438,21 +462,32 @@ impl ObservationSpace {
         let board_shape = [c, w as usize, w as usize];
         let board = match board {
             Some(b) => b,
-            None => PyArrayDyn::<f32>::zeros(py, board_shape.as_slice(), false).into_any(),
+            None => PyArrayDyn::<u8>::zeros(py, board_shape.as_slice(), false).into_any(),
         };
         let vector = match vector {
             Some(v) => v,
             None => PyArrayDyn::<f32>::zeros(py, [self.layout.vector_len()].as_slice(), false)
                 .into_any(),
         };
+        let prefix = match &prefix {
+            Some(p) => {
+                let space = self.layout.space();
+                let t = tokens_arg(space, p)?;
+                // Only a prefix of a legal action is shown.
+                codec::legal_tokens(space, &game.inner, &t, |_| {}).map_err(codec_err)?;
+                t
+            }
+            None => Vec::new(),
+        };
         {
-            let mut b = out_array(&board, "board", &board_shape)?;
-            let mut v = out_array(&vector, "vector", &[self.layout.vector_len()])?;
+            let mut b = out_array::<u8>(&board, "board", "uint8", &board_shape)?;
+            let mut v =
+                out_array::<f32>(&vector, "vector", "float32", &[self.layout.vector_len()])?;
             // Cannot fail: both are C-contiguous (checked above).
             let bs = b.as_slice_mut().expect("contiguous");
             let vs = v.as_slice_mut().expect("contiguous");
             self.layout
-                .write(&game.inner, &mut self.scratch, bs, vs)
+                .write(&game.inner, &prefix, &mut self.scratch, bs, vs)
                 .map_err(codec_err)?;
         }
         Ok((board, vector))
@@ -464,5 +499,338 @@ impl ObservationSpace {
             "<ObservationSpace board=({c}, {w}, {w}) vector={}>",
             self.layout.vector_len()
         )
+    }
+}
+
+/// Many games stepped at once in Rust, for learning agents.
+///
+/// Each `step(actions)` takes one token per game (an integer of `action_space`, allowed by
+/// that game's mask) for the player who decides there (`info["to_play"]`), plays the
+/// built-in `opponents`' turns if given (then the caller plays `agent_seat` alone), and
+/// returns `(observations, rewards, terminated, truncated, info)`: observations
+/// `{"board": (n, planes, w, w), "vector": (n, v), "action_mask": (n, size)}` (the mask
+/// alone with `observations=False`), rewards `(n, players)` per seat (the final outcome:
+/// 1 to a sole winner, 0 to tied winners, -1 to the others; plus `shaping` times the change
+/// in each seat's virtual margin), and `info` `{"to_play", "final_scores"}`. A game that
+/// ends starts its next episode in the same step (its new first observation is returned
+/// with `terminated` set: Gymnasium's "same step" autoreset); a game that outgrows the
+/// window is `truncated` and starts again too. Game e plays episodes e, e + n, e + 2n, ...
+/// of the study `seed`, with `simulate`'s decks and random streams, whatever `threads`.
+/// The returned arrays belong to the environment and are overwritten by the next step:
+/// copy what you keep.
+#[pyclass(module = "carcassonne._core")]
+pub struct VectorEnv {
+    // In a mutex: a Python object may be shared between threads, and the games' player
+    // scratch may not (methods take `&mut self`, so the lock is never contended).
+    env: std::sync::Mutex<carcassonne_core::learn::vector_env::VectorEnv>,
+    board: Py<PyArrayDyn<u8>>,
+    vector: Py<PyArrayDyn<f32>>,
+    mask: Py<PyArrayDyn<bool>>,
+    rewards: Py<PyArrayDyn<f32>>,
+    terminated: Py<PyArrayDyn<bool>>,
+    truncated: Py<PyArrayDyn<bool>>,
+    to_play: Py<PyArrayDyn<i32>>,
+    final_scores: Py<PyArrayDyn<i32>>,
+    tokens: Vec<u32>,
+}
+
+/// The tokens of one step from Python: a numpy integer array or a sequence of ints, one
+/// per game; each in range (the environment then checks the masks).
+fn step_tokens(arr: &Bound<'_, PyAny>, n: usize, size: u32, out: &mut Vec<u32>) -> PyResult<()> {
+    out.clear();
+    let shape_err = |got: String| {
+        ActionSpaceError::new_err(format!(
+            "actions must be {n} integers (a numpy integer array of shape ({n},)), got {got}"
+        ))
+    };
+    if let Ok(a) = arr.cast::<numpy::PyUntypedArray>() {
+        if a.shape() != [n] {
+            return Err(shape_err(format!("shape {}", py_shape(a.shape()))));
+        }
+        let kind = a.dtype().kind();
+        if kind != b'i' && kind != b'u' {
+            return Err(shape_err(describe_array(arr)));
+        }
+    } else if arr.is_instance_of::<PyString>() || arr.is_instance_of::<PyBytes>() {
+        return Err(shape_err(type_name(arr)));
+    }
+    let len = arr.len().map_err(|_| shape_err(type_name(arr)))?;
+    if len != n {
+        return Err(shape_err(format!("{len} values")));
+    }
+    for e in 0..n {
+        let item = arr.get_item(e)?;
+        let v: Int = item.extract().map_err(|_| {
+            ActionSpaceError::new_err(format!(
+                "environment {e}: the action is not an integer: {}",
+                type_name(&item)
+            ))
+        })?;
+        let t = v.value().filter(|t| (0..size as i128).contains(t)).ok_or_else(|| {
+            ActionSpaceError::new_err(format!(
+                "environment {e}: action {} is outside the action space (0 to {}); nothing was stepped",
+                v.describe(),
+                size - 1
+            ))
+        })?;
+        out.push(t as u32);
+    }
+    Ok(())
+}
+
+impl VectorEnv {
+    /// Runs `f` on the environment with its buffers, the GIL released.
+    fn run(
+        &mut self,
+        py: Python<'_>,
+        f: impl FnOnce(
+            &mut carcassonne_core::learn::vector_env::VectorEnv,
+            &[u32],
+            StepBuffers<'_>,
+        ) -> Result<(), StepError>
+        + Send,
+    ) -> PyResult<()> {
+        let mut board = self.board.bind(py).readwrite();
+        let mut vector = self.vector.bind(py).readwrite();
+        let mut mask = self.mask.bind(py).readwrite();
+        let mut rewards = self.rewards.bind(py).readwrite();
+        let mut terminated = self.terminated.bind(py).readwrite();
+        let mut truncated = self.truncated.bind(py).readwrite();
+        let mut to_play = self.to_play.bind(py).readwrite();
+        let mut final_scores = self.final_scores.bind(py).readwrite();
+        // Cannot fail: the environment made these arrays C-contiguous.
+        let buffers = StepBuffers {
+            board: board.as_slice_mut().expect("contiguous"),
+            vector: vector.as_slice_mut().expect("contiguous"),
+            mask: mask.as_slice_mut().expect("contiguous"),
+            rewards: rewards.as_slice_mut().expect("contiguous"),
+            terminated: terminated.as_slice_mut().expect("contiguous"),
+            truncated: truncated.as_slice_mut().expect("contiguous"),
+            to_play: to_play.as_slice_mut().expect("contiguous"),
+            final_scores: final_scores.as_slice_mut().expect("contiguous"),
+        };
+        let env = self.env.get_mut().unwrap_or_else(|e| e.into_inner());
+        let tokens = &self.tokens;
+        py.detach(move || f(env, tokens, buffers)).map_err(step_err)
+    }
+
+    /// (observations, info) as the returned dicts.
+    fn outputs<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+        let obs = PyDict::new(py);
+        if self.core().config().observe {
+            obs.set_item("board", self.board.bind(py))?;
+            obs.set_item("vector", self.vector.bind(py))?;
+        }
+        obs.set_item("action_mask", self.mask.bind(py))?;
+        let info = PyDict::new(py);
+        info.set_item("to_play", self.to_play.bind(py))?;
+        info.set_item("final_scores", self.final_scores.bind(py))?;
+        Ok((obs, info))
+    }
+}
+
+fn step_err(e: StepError) -> PyErr {
+    match e {
+        StepError::Codec(c) => codec_err(c),
+        other => ActionSpaceError::new_err(message(other)),
+    }
+}
+
+#[pymethods]
+impl VectorEnv {
+    /// `num_envs` games of `rules`; see the class documentation. `opponents`: "random"
+    /// or "greedy" for every seat but `agent_seat` (None: the caller plays every seat).
+    /// `threads`: None for one per core (results never depend on it).
+    #[new]
+    #[pyo3(signature = (rules, num_envs, seed=Int::of(0), *, opponents=None, agent_seat=Int::of(0), shaping=0.0, observations=true, window=None, threads=None))]
+    #[pyo3(
+        text_signature = "(rules, num_envs, seed=0, *, opponents=None, agent_seat=0, shaping=0.0, observations=True, window=None, threads=None)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        rules: PyRef<'_, Rules>,
+        num_envs: Int,
+        seed: Int,
+        opponents: Option<&str>,
+        agent_seat: Int,
+        shaping: f64,
+        observations: bool,
+        window: Option<Int>,
+        threads: Option<Int>,
+    ) -> PyResult<Self> {
+        use carcassonne_core::learn::vector_env::{EnvConfig, VectorEnv as CoreEnv};
+        use carcassonne_core::play::players::Policy;
+        use carcassonne_core::play::simulate::max_threads;
+        let num_envs: usize = num_envs.within("num_envs", 1, 1 << 20, ActionSpaceError::new_err)?;
+        let seed: u64 = seed.within("seed", 0, crate::args::U64_MAX, ActionSpaceError::new_err)?;
+        let opponents = opponents
+            .map(|name| {
+                Policy::parse(name).ok_or_else(|| {
+                    ActionSpaceError::new_err(format!(
+                        "unknown opponents {}: use \"random\" or \"greedy\"",
+                        carcassonne_core::quote::quote(name)
+                    ))
+                })
+            })
+            .transpose()?;
+        let players = rules.inner.players();
+        let agent_seat: usize = agent_seat.within(
+            "agent_seat",
+            0,
+            players as i128 - 1,
+            ActionSpaceError::new_err,
+        )?;
+        if !shaping.is_finite() {
+            return Err(ActionSpaceError::new_err(format!(
+                "shaping must be a finite number, got {shaping}"
+            )));
+        }
+        let window = window
+            .map(|w| w.within("window", 0, u32::MAX as i128, ActionSpaceError::new_err))
+            .transpose()?;
+        let threads: usize = match threads {
+            Some(t) => t.within(
+                "threads",
+                1,
+                max_threads() as i128,
+                ActionSpaceError::new_err,
+            )?,
+            None => max_threads(),
+        };
+        let config = EnvConfig {
+            num_envs,
+            seed,
+            opponents,
+            agent_seat,
+            shaping: shaping as f32,
+            observe: observations,
+            window,
+        };
+        let env = CoreEnv::new(rules.inner.clone(), config, threads).map_err(step_err)?;
+        let (c, w) = (env.layout().planes().len(), env.layout().window() as usize);
+        let (board_shape, vector_shape) = if observations {
+            (
+                vec![num_envs, c, w, w],
+                vec![num_envs, env.layout().vector_len()],
+            )
+        } else {
+            (vec![num_envs, 0, w, w], vec![num_envs, 0])
+        };
+        let size = env.space().size() as usize;
+        let mut me = VectorEnv {
+            board: PyArrayDyn::<u8>::zeros(py, board_shape, false).unbind(),
+            vector: PyArrayDyn::<f32>::zeros(py, vector_shape, false).unbind(),
+            mask: PyArrayDyn::<bool>::zeros(py, vec![num_envs, size], false).unbind(),
+            rewards: PyArrayDyn::<f32>::zeros(py, vec![num_envs, players], false).unbind(),
+            terminated: PyArrayDyn::<bool>::zeros(py, vec![num_envs], false).unbind(),
+            truncated: PyArrayDyn::<bool>::zeros(py, vec![num_envs], false).unbind(),
+            to_play: PyArrayDyn::<i32>::zeros(py, vec![num_envs], false).unbind(),
+            final_scores: PyArrayDyn::<i32>::zeros(py, vec![num_envs, players], false).unbind(),
+            tokens: Vec::with_capacity(num_envs),
+            env: std::sync::Mutex::new(env),
+        };
+        me.run(py, |env, _, out| env.reset(None, out))?;
+        Ok(me)
+    }
+
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.core().config().num_envs
+    }
+
+    /// Gymnasium's autoreset mode of this environment: "same_step".
+    #[getter]
+    fn autoreset_mode(&self) -> &'static str {
+        "same_step"
+    }
+
+    /// The action space the tokens belong to.
+    #[getter]
+    fn action_space(&self) -> ActionSpace {
+        let core = self.core();
+        ActionSpace {
+            inner: core.space().clone(),
+            rules: core.rules().clone(),
+        }
+    }
+
+    /// The observations' layout (planes and fields, in order).
+    #[getter]
+    fn observation_space(&self) -> ObservationSpace {
+        let core = self.core();
+        ObservationSpace {
+            layout: core.layout().clone(),
+            scratch: ObservationScratch::default(),
+            rules: core.rules().clone(),
+        }
+    }
+
+    /// Starts every game at its first episode (with `seed`: of that study root) and
+    /// returns `(observations, info)`.
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<Int>,
+    ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+        let seed: Option<u64> = seed
+            .map(|s| s.within("seed", 0, crate::args::U64_MAX, ActionSpaceError::new_err))
+            .transpose()?;
+        self.run(py, move |env, _, out| env.reset(seed, out))?;
+        self.outputs(py)
+    }
+
+    /// Plays one token per game; returns `(observations, rewards, terminated,
+    /// truncated, info)`. Raises ActionSpaceError, with nothing stepped, for actions of
+    /// the wrong shape or type, or one that its game's mask does not allow (naming the
+    /// game and the action).
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<(
+        Bound<'py, PyDict>,
+        Bound<'py, PyAny>,
+        Bound<'py, PyAny>,
+        Bound<'py, PyAny>,
+        Bound<'py, PyDict>,
+    )> {
+        let n = self.core().config().num_envs;
+        let size = self.core().space().size();
+        let mut tokens = std::mem::take(&mut self.tokens);
+        let read = step_tokens(actions, n, size, &mut tokens);
+        self.tokens = tokens;
+        read?;
+        self.run(py, |env, tokens, out| env.step(tokens, out))?;
+        let (obs, info) = self.outputs(py)?;
+        Ok((
+            obs,
+            self.rewards.bind(py).clone().into_any(),
+            self.terminated.bind(py).clone().into_any(),
+            self.truncated.bind(py).clone().into_any(),
+            info,
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        let core = self.core();
+        let c = core.config();
+        format!(
+            "<VectorEnv num_envs={} seed={} opponents={} observations={}>",
+            c.num_envs,
+            c.seed,
+            c.opponents.map_or("None", |p| p.name()),
+            if c.observe { "True" } else { "False" }
+        )
+    }
+}
+
+impl VectorEnv {
+    /// The core environment, to read (never contended: see the field). One guard per
+    /// statement: the lock is not reentrant.
+    fn core(&self) -> std::sync::MutexGuard<'_, carcassonne_core::learn::vector_env::VectorEnv> {
+        self.env.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

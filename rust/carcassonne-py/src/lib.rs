@@ -245,6 +245,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<learn::ActionSpace>()?;
     m.add_class::<learn::ActionBlock>()?;
     m.add_class::<learn::ObservationSpace>()?;
+    m.add_class::<learn::VectorEnv>()?;
     m.add_class::<SeaEvent>()?;
     m.add_class::<SeaView>()?;
     m.add_class::<FridayView>()?;

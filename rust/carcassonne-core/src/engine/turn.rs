@@ -378,56 +378,73 @@ impl Game {
                 })
             })
         });
-        // Without choices of the system's own, the one "no choice" (no allocation).
-        let no_choice = [(None, FerryMoves::NONE)];
         let mut choices = Vec::new();
         for p in placements {
-            let (x, y) = self.board.xy(p.cell);
-            // The choices the rule system adds (The Ferries: the new ferry, the ferry
-            // moves), sorted: they come next in `Move`'s order.
-            if S::HAS_PLACEMENT_CHOICES {
-                choices = S::placement_choices(self, p);
-                choices.sort_unstable();
-            }
-            // The islander (meeple) choice: none, one on a free feature of the tile, or
-            // (South Seas, with no meeple placed) one of the player's islanders taken
-            // back; each with every choice the system adds. Made in `Move`'s order (by
-            // meeple, then choice, then islander taken back), so nothing is sorted here.
-            let choices: &[_] = if S::HAS_PLACEMENT_CHOICES {
-                &choices
-            } else {
-                &no_choice
-            };
-            // No meeple first, then each free segment in increasing order.
-            let mut opts = self.meeple_options_unchecked(tile, p);
-            let mut meeple = None;
-            loop {
-                for &(ferry, ferry_moves) in choices {
-                    let mv = Move {
-                        x,
-                        y,
-                        rotation: p.rotation,
-                        meeple,
-                        ferry,
-                        ferry_moves,
-                        retrieve: None,
-                    };
-                    out.push(mv);
-                    if meeple.is_none() && !retrievable.is_empty() {
-                        out.extend(retrievable.iter().map(|s| Move {
-                            retrieve: Some(*s),
-                            ..mv
-                        }));
-                    }
-                }
-                if opts == 0 {
-                    break;
-                }
-                meeple = Some(opts.trailing_zeros() as u8);
-                opts &= opts - 1;
-            }
+            self.moves_at_as::<S>(tile, p, &retrievable, &mut choices, out);
         }
         debug_assert!(out.is_sorted(), "legal moves come out sorted");
+    }
+
+    /// Appends the legal moves of `tile` at placement `p` (a fitting one) to `out`, in
+    /// `Move`'s order: no meeple, then each free feature, each with every choice the rule
+    /// system adds (`choices`: a reused buffer), and with no meeple each islander of
+    /// `retrievable` (sorted) taken back. `legal_moves` is this for every placement in
+    /// order; the action codec lists one placement's moves alone.
+    #[inline]
+    pub(crate) fn moves_at_as<S: RuleSystem>(
+        &self,
+        tile: u16,
+        p: Placement,
+        retrievable: &[crate::systems::south_seas::state::Spot],
+        choices: &mut Vec<(Option<(u8, u8)>, FerryMoves)>,
+        out: &mut Vec<Move>,
+    ) {
+        // Without choices of the system's own, the one "no choice" (no allocation).
+        let no_choice = [(None, FerryMoves::NONE)];
+        let (x, y) = self.board.xy(p.cell);
+        // The choices the rule system adds (The Ferries: the new ferry, the ferry
+        // moves), sorted: they come next in `Move`'s order.
+        if S::HAS_PLACEMENT_CHOICES {
+            *choices = S::placement_choices(self, p);
+            choices.sort_unstable();
+        }
+        // The islander (meeple) choice: none, one on a free feature of the tile, or
+        // (South Seas, with no meeple placed) one of the player's islanders taken
+        // back; each with every choice the system adds. Made in `Move`'s order (by
+        // meeple, then choice, then islander taken back), so nothing is sorted here.
+        let choices: &[_] = if S::HAS_PLACEMENT_CHOICES {
+            choices
+        } else {
+            &no_choice
+        };
+        // No meeple first, then each free segment in increasing order.
+        let mut opts = self.meeple_options_unchecked(tile, p);
+        let mut meeple = None;
+        loop {
+            for &(ferry, ferry_moves) in choices {
+                let mv = Move {
+                    x,
+                    y,
+                    rotation: p.rotation,
+                    meeple,
+                    ferry,
+                    ferry_moves,
+                    retrieve: None,
+                };
+                out.push(mv);
+                if meeple.is_none() && !retrievable.is_empty() {
+                    out.extend(retrievable.iter().map(|s| Move {
+                        retrieve: Some(*s),
+                        ..mv
+                    }));
+                }
+            }
+            if opts == 0 {
+                break;
+            }
+            meeple = Some(opts.trailing_zeros() as u8);
+            opts &= opts - 1;
+        }
     }
 
     // ----- playing ------------------------------------------------------------------

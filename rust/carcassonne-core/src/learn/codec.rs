@@ -16,12 +16,12 @@
 use std::fmt;
 
 use crate::data::tileset::MAX_SEGMENTS;
-use crate::engine::game::{Game, Move};
+use crate::engine::game::{Game, Move, Placement};
 use crate::learn::action_space::{ActionSpace, BlockKind, pair_index, pair_of};
 use crate::learn::window::Window;
 use crate::play::action::{Action, ActionLists};
 use crate::systems::ferries::state::{FerryMove, FerryMoves, MAX_FERRY_MOVES};
-use crate::systems::south_seas::state::{DISPLAY_SIZE, Decision, Delivery, Spot};
+use crate::systems::south_seas::state::{DISPLAY_SIZE, Decision, Delivery, Phase, Spot};
 
 /// The most tokens one action has: a placement with its meeple, a new ferry, the most
 /// ferry moves (two tokens each) and the closing token.
@@ -466,6 +466,108 @@ fn name_of(kind: BlockKind) -> &'static str {
 pub struct CodecScratch {
     actions: Vec<Action>,
     lists: ActionLists,
+    moves: Vec<Move>,
+}
+
+/// Whether the decider places the drawn tile now.
+fn placing(game: &Game) -> bool {
+    !game.is_over() && game.phase() == Phase::Place
+}
+
+/// Calls `f` with the token of every placement of the current tile that fits.
+fn placement_tokens(
+    space: &ActionSpace,
+    window: &Window,
+    game: &Game,
+    f: &mut impl FnMut(u32),
+) -> Result<(), CodecError> {
+    // Cannot fail: the game is placing (the caller checks), so a tile is drawn.
+    let tile = game.tile().expect("a drawn tile");
+    let legal = game.rules().legal_row(tile);
+    let start = space.block(BlockKind::Place).map_or(0, |b| b.start);
+    let board = game.board();
+    for o in &board.open {
+        let mut rotations = legal[o.demand as usize];
+        if rotations == 0 {
+            continue;
+        }
+        let (x, y) = board.xy(o.cell);
+        let i = square(window, x, y)?;
+        while rotations != 0 {
+            f(start + i * 4 + rotations.trailing_zeros());
+            rotations &= rotations - 1;
+        }
+    }
+    Ok(())
+}
+
+/// Debug builds: the placement tokens are the first tokens of the listed legal actions.
+#[cfg(debug_assertions)]
+fn check_placement_tokens(
+    space: &ActionSpace,
+    window: &Window,
+    game: &Game,
+    scratch: &mut CodecScratch,
+) {
+    let mut fast = Vec::new();
+    // Cannot fail: the window was found for this game already.
+    placement_tokens(space, window, game, &mut |t| fast.push(t))
+        .expect("the window holds the game");
+    fast.sort_unstable();
+    game.legal_actions_with(&mut scratch.actions, &mut scratch.lists);
+    let mut listed: Vec<u32> = scratch
+        .actions
+        .iter()
+        .map(|&a| {
+            encode_in(space, window, a)
+                .expect("a legal action encodes")
+                .as_slice()[0]
+        })
+        .collect();
+    listed.sort_unstable();
+    listed.dedup();
+    debug_assert_eq!(
+        fast, listed,
+        "the placements that fit are the legal actions' first tokens"
+    );
+}
+
+/// The actions whose tokens may start with `prefix`, into `scratch.actions`: placing, the
+/// moves of the placement `prefix` starts with alone (none if it starts with no
+/// placement that fits); otherwise every legal action.
+fn list_candidates(
+    space: &ActionSpace,
+    window: &Window,
+    game: &Game,
+    prefix: &[u32],
+    scratch: &mut CodecScratch,
+) {
+    let first = prefix.first().and_then(|&t| space.locate(t));
+    match first {
+        Some((block, offset)) if placing(game) => {
+            scratch.actions.clear();
+            if block.kind != BlockKind::Place {
+                return;
+            }
+            // Cannot fail: a game placing has a drawn tile.
+            let tile = game.tile().expect("a drawn tile");
+            let (x, y) = window.square(offset / 4);
+            let rotation = (offset % 4) as u8;
+            let board = game.board();
+            let fits = board.cell(x, y).and_then(|cell| {
+                let demand = board.open_demand(cell)?;
+                (game.rules().legal_row(tile)[demand as usize] & (1 << rotation) != 0)
+                    .then_some(Placement { cell, rotation })
+            });
+            if let Some(p) = fits {
+                game.moves_at(p, &mut scratch.moves);
+                scratch
+                    .actions
+                    .extend(scratch.moves.iter().map(|&m| Action::Place(m)));
+            }
+        }
+        _ => game.legal_actions_with(&mut scratch.actions, &mut scratch.lists),
+    }
 }
 
 /// Calls `f` with each token that continues `prefix` towards a legal action of `game`'s
@@ -494,9 +596,17 @@ pub fn legal_tokens_with(
         return Ok(());
     }
     let window = space.rule.window_of(game, space.window)?;
+    if placing(game) && prefix.is_empty() {
+        // The first token of a placement: every placement that fits has a legal move
+        // (no meeple, with the system's choices), so no move is listed.
+        placement_tokens(space, &window, game, &mut f)?;
+        #[cfg(debug_assertions)]
+        check_placement_tokens(space, &window, game, scratch);
+        return Ok(());
+    }
     let mut any = prefix.is_empty();
     let mut complete = false;
-    game.legal_actions_with(&mut scratch.actions, &mut scratch.lists);
+    list_candidates(space, &window, game, prefix, scratch);
     for &action in &scratch.actions {
         let tokens = encode_in(space, &window, action)?;
         let tokens = tokens.as_slice();
@@ -551,7 +661,7 @@ pub fn resolve_with(
 ) -> Result<Option<Action>, CodecError> {
     let window = space.rule.window_of(game, space.window)?;
     let mut longer = false;
-    game.legal_actions_with(&mut scratch.actions, &mut scratch.lists);
+    list_candidates(space, &window, game, tokens, scratch);
     for &action in &scratch.actions {
         let t = encode_in(space, &window, action)?;
         let t = t.as_slice();

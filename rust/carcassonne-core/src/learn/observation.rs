@@ -1,5 +1,5 @@
-//! Observations for learning agents: board planes over the action space's window and a
-//! vector of the rest, written into buffers the caller owns, from the point of view of
+//! Observations for learning agents: board planes (bytes) over the action space's window
+//! and a vector of the rest (floats), written into buffers the caller owns, from the point of view of
 //! the player who decides now (`Game::decider`: player 0 of every per-player part is the
 //! decider, then the others in seat order after him).
 //!
@@ -11,10 +11,11 @@
 //! tile, its open sides, its value now and the meeples on it.
 
 use crate::board::map_board::Geometry;
+use crate::data::tileset::MAX_SEGMENTS;
 use crate::data::tileset::{FeatureKind, NO_SEGMENT, Shape};
 use crate::engine::game::Game;
-use crate::learn::action_space::ActionSpace;
-use crate::learn::codec::CodecError;
+use crate::learn::action_space::{ActionSpace, BlockKind};
+use crate::learn::codec::{CodecError, MAX_TOKENS};
 use crate::learn::window::{Window, WindowRule};
 use crate::systems::south_seas::state::{DISPLAY_SIZE, Phase};
 use crate::topology::{CENTRE, SIDE_NAMES, slot};
@@ -33,6 +34,7 @@ const PHASES: [Phase; 5] = [
 /// fields, by name, in order.
 #[derive(Clone, Debug)]
 pub struct ObservationLayout {
+    space: ActionSpace,
     window: u32,
     rule: WindowRule,
     players: usize,
@@ -44,13 +46,14 @@ pub struct ObservationLayout {
     south_seas: bool,
     friday: usize,
     ships: usize,
+    ferries: bool,
 }
 
 /// Reused buffers of `ObservationLayout::write`.
 #[derive(Debug, Default)]
 pub struct ObservationScratch {
     /// Per element, its feature's value once computed this call (`stamp` says which).
-    value: Vec<f32>,
+    value: Vec<u8>,
     stamp: Vec<u32>,
     now: u32,
     tiles: Vec<u16>,
@@ -90,6 +93,13 @@ impl ObservationLayout {
         if goods {
             planes.extend(["goods_0", "goods_1", "goods_2"].map(String::from));
         }
+        // The action under way: its placement's square, and (The Ferries) the lake whose
+        // ferry is being moved.
+        planes.push("chosen_place".into());
+        let ferries = space.block(BlockKind::FerryAt).is_some();
+        if ferries {
+            planes.push("chosen_ferry".into());
+        }
         let mut fields: Vec<(String, usize)> = vec![
             ("phase".into(), PHASES.len()),
             ("tile".into(), deck_tiles),
@@ -110,7 +120,13 @@ impl ObservationLayout {
             fields.push(("friday_revealed".into(), friday));
             fields.push(("friday_at".into(), friday));
         }
+        // The action under way: which of its tokens comes next, the chosen rotation, and
+        // the chosen meeple (none, a feature, or the islander taken back).
+        fields.push(("token".into(), MAX_TOKENS));
+        fields.push(("chosen_rotation".into(), 4));
+        fields.push(("chosen_meeple".into(), 2 + MAX_SEGMENTS));
         ObservationLayout {
+            space: space.clone(),
             window: space.window(),
             rule: space.window_rule(),
             players,
@@ -122,7 +138,13 @@ impl ObservationLayout {
             south_seas,
             friday,
             ships: rules.ships.len(),
+            ferries,
         }
+    }
+
+    /// The action space whose window and tokens the observations follow.
+    pub fn space(&self) -> &ActionSpace {
+        &self.space
     }
 
     /// The board planes' names, in order.
@@ -149,14 +171,16 @@ impl ObservationLayout {
         self.fields.iter().map(|f| f.1).sum()
     }
 
-    /// Writes `game`'s observation for its decider into `board` (`board_len` floats) and
-    /// `vector` (`vector_len`), overwriting them whole. Refuses a game that has outgrown
-    /// the window (the buffers are then unchanged).
+    /// Writes `game`'s observation for its decider into `board` (`board_len` bytes) and
+    /// `vector` (`vector_len` floats), overwriting them whole; `prefix` is the tokens
+    /// already chosen for the action under way (shown in the `chosen_*` parts). Refuses
+    /// a game that has outgrown the window (the buffers are then unchanged).
     pub fn write(
         &self,
         game: &Game,
+        prefix: &[u32],
         scratch: &mut ObservationScratch,
-        board: &mut [f32],
+        board: &mut [u8],
         vector: &mut [f32],
     ) -> Result<(), CodecError> {
         assert_eq!(board.len(), self.board_len(), "board buffer");
@@ -170,10 +194,15 @@ impl ObservationLayout {
         } else {
             self.rule.window_of(game, self.window)?
         };
-        board.fill(0.0);
+        board.fill(0);
         vector.fill(0.0);
         self.write_board(game, &window, scratch, board);
         self.write_vector(game, scratch, vector);
+        if !prefix.is_empty() {
+            self.write_chosen(prefix, board, vector);
+        } else {
+            vector[self.vector_len() - (MAX_TOKENS + 4 + 2 + MAX_SEGMENTS)] = 1.0;
+        }
         Ok(())
     }
 
@@ -188,7 +217,7 @@ impl ObservationLayout {
         game: &Game,
         window: &Window,
         s: &mut ObservationScratch,
-        out: &mut [f32],
+        out: &mut [u8],
     ) {
         let squares = (self.window * self.window) as usize;
         let rules = game.rules();
@@ -208,12 +237,14 @@ impl ObservationLayout {
         let side_p = next(4 * PER_SIDE.len());
         let centre_p = next(3);
         let goods_p = if self.goods { next(3) } else { usize::MAX };
+        // The chosen square planes (`write_chosen`).
+        next(1 + self.ferries as usize);
         debug_assert_eq!(plane, self.planes.len());
         let at = |p: usize, i: u32| p * squares + i as usize;
         for o in &board.open {
             let (x, y) = board.xy(o.cell);
             if let Some(i) = window.index(x, y) {
-                out[at(open_p, i)] = 1.0;
+                out[at(open_p, i)] = 1;
             }
         }
         if let (true, Geometry::Map(map)) = (self.map, &rules.geometry) {
@@ -224,7 +255,7 @@ impl ObservationLayout {
                     && (map.playable[cell as usize]
                         || map.island[cell as usize] != crate::board::map_board::NO_ISLAND)
                 {
-                    out[at(playable_p, i)] = 1.0;
+                    out[at(playable_p, i)] = 1;
                 }
             }
         }
@@ -233,7 +264,7 @@ impl ObservationLayout {
             s.stamp.fill(0);
             s.now = 1;
         }
-        s.value.resize(features.len(), 0.0);
+        s.value.resize(features.len(), 0);
         s.stamp.resize(features.len(), 0);
         let decider = game.decider();
         for (index, p) in board.placed.iter().enumerate() {
@@ -243,29 +274,31 @@ impl ObservationLayout {
             let Some(i) = window.index(p.x, p.y) else {
                 continue;
             };
-            out[at(tile_p, i)] = 1.0;
+            out[at(tile_p, i)] = 1;
             let def = &rules.tiles[p.tile as usize];
             let r = p.rotation as usize & 3;
             for (side, edge) in def.edges_at[r].iter().enumerate() {
-                out[at(edge_p + 3 * side + (*edge as usize - 1), i)] = 1.0;
+                out[at(edge_p + 3 * side + (*edge as usize - 1), i)] = 1;
             }
             for (seg, segment) in def.segments.iter().enumerate() {
                 let e = p.first_element + seg as u32;
                 let node = features.node(e);
                 if node.meeple != crate::board::features::NO_PLAYER {
-                    out[at(meeple_p + self.relative(game, node.meeple as usize), i)] += 1.0;
+                    let m = &mut out[at(meeple_p + self.relative(game, node.meeple as usize), i)];
+                    *m = m.saturating_add(1);
                 }
                 if self.goods {
                     for g in 0..3 {
-                        out[at(goods_p + g, i)] += segment.goods[g] as f32;
+                        let w = &mut out[at(goods_p + g, i)];
+                        *w = w.saturating_add(segment.goods[g]);
                     }
                 }
                 if segment.kind.shape() == Shape::Centre {
                     let root = features.node(features.find(e));
-                    out[at(centre_p, i)] = 1.0 + board.ring_filled(p.cell, None) as f32;
-                    out[at(centre_p + 1, i)] = root.meeples[decider] as f32;
+                    out[at(centre_p, i)] = byte(1 + board.ring_filled(p.cell, None) as i32);
+                    out[at(centre_p + 1, i)] = root.meeples[decider];
                     out[at(centre_p + 2, i)] =
-                        (root.meeple_total - root.meeples[decider] as u16) as f32;
+                        byte((root.meeple_total - root.meeples[decider] as u16) as i32);
                 }
             }
             let own = &def.slot_segment[r];
@@ -277,10 +310,11 @@ impl ObservationLayout {
                 let root = features.find(p.first_element + seg as u32);
                 let node = features.node(root);
                 let base = side_p + PER_SIDE.len() * side;
-                out[at(base, i)] = node.open.max(0) as f32;
+                out[at(base, i)] = byte(node.open as i32);
                 out[at(base + 1, i)] = self.value(game, root, s);
-                out[at(base + 2, i)] = node.meeples[decider] as f32;
-                out[at(base + 3, i)] = (node.meeple_total - node.meeples[decider] as u16) as f32;
+                out[at(base + 2, i)] = node.meeples[decider];
+                out[at(base + 3, i)] =
+                    byte((node.meeple_total - node.meeples[decider] as u16) as i32);
             }
         }
     }
@@ -289,7 +323,7 @@ impl ObservationLayout {
     /// city's end-of-game points (0 once complete: its points are banked), a field's
     /// points for the completed cities it borders (0 without farmers), a South Seas
     /// feature's wares not yet covered.
-    fn value(&self, game: &Game, root: u32, s: &mut ObservationScratch) -> f32 {
+    fn value(&self, game: &Game, root: u32, s: &mut ObservationScratch) -> u8 {
         let r = root as usize;
         if s.stamp[r] == s.now {
             return s.value[r];
@@ -313,8 +347,55 @@ impl ObservationLayout {
             FeatureKind::Monastery | FeatureKind::Market => 0,
         };
         s.stamp[r] = s.now;
-        s.value[r] = v as f32;
-        v as f32
+        s.value[r] = byte(v);
+        s.value[r]
+    }
+
+    /// Rewrites the `chosen_*` parts and `token` of an observation of this position for
+    /// `prefix`, the tokens chosen so far for the action under way: an environment that
+    /// keeps the observation written at the action's first token updates only these for
+    /// the next ones (the position itself does not change until the action is complete).
+    pub fn write_chosen(&self, prefix: &[u32], board: &mut [u8], vector: &mut [f32]) {
+        let squares = (self.window * self.window) as usize;
+        let plane = |name: &str| self.planes.iter().position(|p| p == name);
+        let field = |name: &str| {
+            let mut at = 0;
+            for (f, n) in &self.fields {
+                if f == name {
+                    return at;
+                }
+                at += n;
+            }
+            unreachable!("field {name} is declared")
+        };
+        // The chosen parts are the last plane(s) and the last fields.
+        let first_plane = plane("chosen_place").expect("declared");
+        board[first_plane * squares..].fill(0);
+        let token = field("token");
+        vector[token..].fill(0.0);
+        vector[token + prefix.len().min(MAX_TOKENS - 1)] = 1.0;
+        let mut moving = None;
+        for &t in prefix {
+            let Some((block, offset)) = self.space.locate(t) else {
+                continue;
+            };
+            match block.kind {
+                BlockKind::Place => {
+                    if let Some(p) = plane("chosen_place") {
+                        board[p * squares + (offset / 4) as usize] = 1;
+                    }
+                    vector[field("chosen_rotation") + (offset % 4) as usize] = 1.0;
+                }
+                BlockKind::Meeple => vector[field("chosen_meeple") + offset as usize] = 1.0,
+                BlockKind::Islander => vector[field("chosen_meeple") + 1 + MAX_SEGMENTS] = 1.0,
+                BlockKind::FerryAt => moving = Some(offset),
+                BlockKind::Ferry => moving = None,
+                _ => {}
+            }
+        }
+        if let (true, Some(i), Some(p)) = (self.ferries, moving, plane("chosen_ferry")) {
+            board[p * squares + i as usize] = 1;
+        }
     }
 
     fn write_vector(&self, game: &Game, s: &mut ObservationScratch, out: &mut [f32]) {
@@ -395,8 +476,16 @@ impl ObservationLayout {
                 }
             }
         }
+        // The action under way (`write_chosen`).
+        field(MAX_TOKENS + 4 + 2 + MAX_SEGMENTS);
         debug_assert_eq!(at, self.vector_len());
     }
+}
+
+/// A count or value as a board byte: 0 to 255 (a larger one is shown as 255).
+#[inline]
+fn byte(v: i32) -> u8 {
+    v.clamp(0, 255) as u8
 }
 
 /// A window over a finished game's board that outgrew the action space's: centred on

@@ -73,8 +73,8 @@ impl std::error::Error for StepError {}
 
 /// What each step writes, for all games at once (row `e` is game `e`).
 pub struct StepBuffers<'a> {
-    /// `num_envs` x `board_len` (only when observing).
-    pub board: &'a mut [f32],
+    /// `num_envs` x `board_len` bytes (only when observing).
+    pub board: &'a mut [u8],
     /// `num_envs` x `vector_len` (only when observing).
     pub vector: &'a mut [f32],
     /// `num_envs` x the action space's size.
@@ -104,6 +104,11 @@ struct Slot {
     /// The tokens legal now, as bits.
     legal: Vec<u64>,
     codec: CodecScratch,
+    /// The observation written at the current action's first token: the position does
+    /// not change until the action is complete, so its later tokens copy it and rewrite
+    /// the chosen parts alone (`ObservationLayout::write_chosen`).
+    kept_board: Vec<u8>,
+    kept_vector: Vec<f32>,
 }
 
 /// The environment. See the module's documentation.
@@ -118,7 +123,7 @@ pub struct VectorEnv {
 
 /// A write of one game's rows.
 struct Rows<'a> {
-    board: &'a mut [f32],
+    board: &'a mut [u8],
     vector: &'a mut [f32],
     mask: &'a mut [bool],
     rewards: &'a mut [f32],
@@ -154,6 +159,8 @@ impl VectorEnv {
                 margins: [0; MAX_PLAYERS],
                 legal: vec![0; words],
                 codec: CodecScratch::default(),
+                kept_board: Vec::new(),
+                kept_vector: Vec::new(),
             })
             .collect();
         Ok(VectorEnv {
@@ -180,6 +187,10 @@ impl VectorEnv {
 
     pub fn players(&self) -> usize {
         self.rules.players()
+    }
+
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
     }
 
     /// Starts every game at its first episode (or, with `seed`, at the first episode of
@@ -453,10 +464,37 @@ fn finish_rows(
     };
     *rows.to_play = slot.game.decider() as i32;
     if fits && config.observe {
-        // Cannot fail: the window holds the game (the mask was written).
-        layout
-            .write(&slot.game, &mut slot.seen, rows.board, rows.vector)
-            .expect("the window holds the game");
+        if slot.prefix.is_empty() {
+            // Cannot fail: the window holds the game (the mask was written).
+            layout
+                .write(&slot.game, &[], &mut slot.seen, rows.board, rows.vector)
+                .expect("the window holds the game");
+            slot.kept_board.clear();
+            slot.kept_board.extend_from_slice(rows.board);
+            slot.kept_vector.clear();
+            slot.kept_vector.extend_from_slice(rows.vector);
+        } else {
+            rows.board.copy_from_slice(&slot.kept_board);
+            rows.vector.copy_from_slice(&slot.kept_vector);
+            layout.write_chosen(&slot.prefix, rows.board, rows.vector);
+        }
+        #[cfg(debug_assertions)]
+        {
+            let (mut b, mut v) = (vec![0; rows.board.len()], vec![0.0; rows.vector.len()]);
+            layout
+                .write(
+                    &slot.game,
+                    &slot.prefix,
+                    &mut ObservationScratch::default(),
+                    &mut b,
+                    &mut v,
+                )
+                .expect("the window holds the game");
+            debug_assert!(
+                b == *rows.board && v == *rows.vector,
+                "the kept observation is the position's"
+            );
+        }
     }
     if !fits {
         rows.mask.fill(false);

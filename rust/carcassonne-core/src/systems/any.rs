@@ -109,6 +109,19 @@ impl Game {
         for_system!(self.rules.kind(), S => self.legal_moves_as::<S>())
     }
 
+    /// The legal moves at placement `p` of the current tile (one that fits), in
+    /// `legal_moves`' order, into `out` (cleared first): the action codec lists the
+    /// chosen placement's moves alone.
+    pub(crate) fn moves_at(&self, p: Placement, out: &mut Vec<Move>) {
+        out.clear();
+        let Some(tile) = self.tile else { return };
+        for_system!(self.rules.kind(), S => {
+            let mut retrievable = S::retrievable(self);
+            retrievable.sort_unstable();
+            self.moves_at_as::<S>(tile, p, &retrievable, &mut Vec::new(), out);
+        });
+    }
+
     /// Plays a move after checking it; a refused move leaves the game unchanged.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         for_system!(self.rules.kind(), S => {
