@@ -674,14 +674,16 @@ class ObservationSpace:
         board: npt.NDArray[np.uint8] | None = None,
         vector: npt.NDArray[np.float32] | None = None,
         prefix: Sequence[SupportsIndex] | None = None,
+        viewer: SupportsIndex | None = None,
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
         """``game``'s observation for its decider, written whole into ``board`` (a uint8
         array of ``board_shape``: counts and points above 255 are shown as 255) and
         ``vector`` (a float32 array of (``vector_size``,)), both C-contiguous and writeable
         (new arrays when None), which it returns. ``prefix``: the tokens already chosen for
-        the action under way (the ``chosen_*`` parts and ``token`` show them). Raises
-        ActionSpaceError for a wrong array or a game of other rules, WindowOverflowError
-        (arrays unchanged) for a game that has outgrown the window."""
+        the action under way (the ``chosen_*`` parts and ``token`` show them). ``viewer``: the
+        seat whose point of view it is (default the decider's). Raises ActionSpaceError for
+        a wrong array or a game of other rules, WindowOverflowError (arrays unchanged) for a
+        game that has outgrown the window."""
 
 @final
 class VectorEnv:

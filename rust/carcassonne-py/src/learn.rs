@@ -440,10 +440,11 @@ impl ObservationSpace {
     /// of `board_shape`: counts and points above 255 are shown as 255) and `vector` (a
     /// float32 array of (`vector_size`,)), both C-contiguous and writeable (new arrays
     /// when None), which it returns. `prefix`: the tokens already chosen for the action
-    /// under way (the `chosen_*` parts and `token` show them). Raises ActionSpaceError
-    /// for a wrong array or a game of other rules, WindowOverflowError (arrays
-    /// unchanged) for a game that has outgrown the window.
-    #[pyo3(signature = (game, board=None, vector=None, prefix=None))]
+    /// under way (the `chosen_*` parts and `token` show them). `viewer`: the seat whose
+    /// point of view it is (default the decider's). Raises ActionSpaceError for a wrong
+    /// array or a game of other rules, WindowOverflowError (arrays unchanged) for a game
+    /// that has outgrown the window.
+    #[pyo3(signature = (game, board=None, vector=None, prefix=None, viewer=None))]
     fn observe<'py>(
         &mut self,
         py: Python<'py>,
@@ -451,7 +452,13 @@ impl ObservationSpace {
         board: Option<Bound<'py, PyAny>>,
         vector: Option<Bound<'py, PyAny>>,
         prefix: Option<Bound<'py, PyAny>>,
+        viewer: Option<Int>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let players = self.rules.players();
+        let viewer: usize = match viewer {
+            Some(v) => v.within("viewer", 0, players as i128 - 1, ActionSpaceError::new_err)?,
+            None => game.inner.decider(),
+        };
         let theirs = game.inner.rules();
         if !(Arc::ptr_eq(theirs, &self.rules) || theirs.spec == self.rules.spec) {
             return Err(ActionSpaceError::new_err(
@@ -487,7 +494,7 @@ impl ObservationSpace {
             let bs = b.as_slice_mut().expect("contiguous");
             let vs = v.as_slice_mut().expect("contiguous");
             self.layout
-                .write(&game.inner, &prefix, &mut self.scratch, bs, vs)
+                .write_for(&game.inner, viewer, &prefix, &mut self.scratch, bs, vs)
                 .map_err(codec_err)?;
         }
         Ok((board, vector))

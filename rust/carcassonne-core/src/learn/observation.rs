@@ -183,6 +183,24 @@ impl ObservationLayout {
         board: &mut [u8],
         vector: &mut [f32],
     ) -> Result<(), CodecError> {
+        let decider = game.decider();
+        self.write_for(game, decider, prefix, scratch, board, vector)
+    }
+
+    /// `write` from the seat of `viewer` (below the number of players) instead of the
+    /// decider's: player 0 of every per-player part is `viewer` (a multi-agent
+    /// environment shows each agent the game from its own seat; nothing of the game is
+    /// hidden from one player and not from another).
+    pub fn write_for(
+        &self,
+        game: &Game,
+        viewer: usize,
+        prefix: &[u32],
+        scratch: &mut ObservationScratch,
+        board: &mut [u8],
+        vector: &mut [f32],
+    ) -> Result<(), CodecError> {
+        assert!(viewer < self.players, "a seat of the game");
         assert_eq!(board.len(), self.board_len(), "board buffer");
         assert_eq!(vector.len(), self.vector_len(), "vector buffer");
         let window = if game.is_over() && self.rule == WindowRule::Centred {
@@ -196,8 +214,8 @@ impl ObservationLayout {
         };
         board.fill(0);
         vector.fill(0.0);
-        self.write_board(game, &window, scratch, board);
-        self.write_vector(game, scratch, vector);
+        self.write_board(game, viewer, &window, scratch, board);
+        self.write_vector(game, viewer, scratch, vector);
         if !prefix.is_empty() {
             self.write_chosen(prefix, board, vector);
         } else {
@@ -206,15 +224,16 @@ impl ObservationLayout {
         Ok(())
     }
 
-    /// Player `p` relative to the decider (0 = the decider).
+    /// Player `p` relative to the viewer (0 = the viewer).
     #[inline]
-    fn relative(&self, game: &Game, p: usize) -> usize {
-        (p + self.players - game.decider()) % self.players
+    fn relative(&self, viewer: usize, p: usize) -> usize {
+        (p + self.players - viewer) % self.players
     }
 
     fn write_board(
         &self,
         game: &Game,
+        viewer: usize,
         window: &Window,
         s: &mut ObservationScratch,
         out: &mut [u8],
@@ -266,7 +285,7 @@ impl ObservationLayout {
         }
         s.value.resize(features.len(), 0);
         s.stamp.resize(features.len(), 0);
-        let decider = game.decider();
+        let decider = viewer;
         for (index, p) in board.placed.iter().enumerate() {
             if !board.on_square(index) {
                 continue;
@@ -284,7 +303,7 @@ impl ObservationLayout {
                 let e = p.first_element + seg as u32;
                 let node = features.node(e);
                 if node.meeple != crate::board::features::NO_PLAYER {
-                    let m = &mut out[at(meeple_p + self.relative(game, node.meeple as usize), i)];
+                    let m = &mut out[at(meeple_p + self.relative(viewer, node.meeple as usize), i)];
                     *m = m.saturating_add(1);
                 }
                 if self.goods {
@@ -398,7 +417,13 @@ impl ObservationLayout {
         }
     }
 
-    fn write_vector(&self, game: &Game, s: &mut ObservationScratch, out: &mut [f32]) {
+    fn write_vector(
+        &self,
+        game: &Game,
+        viewer: usize,
+        s: &mut ObservationScratch,
+        out: &mut [f32],
+    ) {
         let rules = game.rules();
         let mut at = 0usize;
         let mut field = |n: usize| {
@@ -422,7 +447,7 @@ impl ObservationLayout {
         );
         let virtual_scores = game.virtual_scores();
         for p in 0..self.players {
-            let r = self.relative(game, p);
+            let r = self.relative(viewer, p);
             out[supply + r] = game.supply()[p] as f32;
             out[score + r] = game.scores()[p] as f32;
             out[virtual_score + r] = virtual_scores[p] as f32;
@@ -447,7 +472,7 @@ impl ObservationLayout {
         if self.goods {
             let goods = field(3 * self.players);
             for p in 0..self.players {
-                let r = self.relative(game, p);
+                let r = self.relative(viewer, p);
                 let have = match game.sea() {
                     Some(sea) => sea.wares[p].map(|w| w as f32),
                     None => game.goods(p).map(|g| g as f32),
