@@ -93,3 +93,20 @@ def test_bad_arrays_are_refused_and_nothing_is_written() -> None:
             sv[:] = -1
             game.apply(rnd.choice(game.legal_actions()))
     assert (sb == 9).all() and (sv == -1).all()
+
+
+def test_chance_outcomes_share_the_unseen_tiles() -> None:
+    rules = Rules()
+    game = Game(rules, seed=2)
+    rnd = random.Random(2)
+    for _ in range(30):
+        game.apply(rnd.choice(game.legal_actions()))
+    outcomes = game.chance_outcomes()
+    assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+    left = game.remaining_tiles
+    for tile, p in outcomes:
+        assert abs(p - left.count(tile) / len(left)) < 1e-12
+    assert {t for t, _ in outcomes} == set(left)
+    while not game.is_over:
+        game.apply(rnd.choice(game.legal_actions()))
+    assert game.chance_outcomes() == []

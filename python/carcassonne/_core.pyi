@@ -1214,9 +1214,18 @@ class Game:
     def winners(self) -> list[int]:
         """Players with the highest score (all of them on a tie); meaningful once over."""
 
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        """The chance outcomes of the next draw: ``(tile id, probability)`` of each tile kind
+        the next tile drawn from the pile may be (its share of the tiles the player to move
+        has not seen; the draw order stays hidden), by tile index. Empty once no tile is
+        left to draw. A drawn tile that fits nowhere is put aside and the next drawn: that
+        is not anticipated."""
+
     @property
     def remaining_tiles(self) -> list[str]:
-        """Ids of the tiles not yet drawn, in draw order."""
+        """Ids of the tiles not yet drawn, in draw order. Hidden information: what a player
+        (or an agent's observation) may know of them is ``chance_outcomes()`` or
+        ``ObservationSpace``'s unseen counts, never this order."""
 
     @property
     def discarded(self) -> list[tuple[int, str]]:

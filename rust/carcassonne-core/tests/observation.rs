@@ -228,3 +228,45 @@ fn the_start_position_is_seen_exactly() {
         plane(&layout, &seen, "tile")
     );
 }
+
+#[test]
+fn chance_outcomes_are_the_next_draws_probabilities() {
+    for (name, rules) in configs() {
+        let mut game = Game::shuffled(rules.clone(), 3, 1);
+        let mut rng = Rng::for_game(4, 1);
+        // Some turns in, so that some tiles are seen.
+        for _ in 0..20 {
+            let legal = game.legal_actions();
+            game.apply(legal[rng.below(legal.len() as u32) as usize])
+                .unwrap();
+        }
+        let outcomes = game.chance_outcomes();
+        let total: f64 = outcomes.iter().map(|o| o.1).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{name}: {total}");
+        // Hidden information does not change them.
+        let mut other = game.clone();
+        other.determinize(&mut rng);
+        assert_eq!(other.chance_outcomes(), outcomes, "{name}");
+        // The next tile of a reshuffled hidden world comes with these frequencies.
+        let mut seen = std::collections::HashMap::new();
+        let worlds = 3000;
+        for _ in 0..worlds {
+            let mut w = game.clone();
+            w.determinize(&mut rng);
+            *seen.entry(w.remaining()[0]).or_insert(0u32) += 1;
+        }
+        for &(t, p) in &outcomes {
+            let f = *seen.get(&t).unwrap_or(&0) as f64 / worlds as f64;
+            // Five standard deviations of a binomial frequency.
+            let sd = (p * (1.0 - p) / worlds as f64).sqrt();
+            assert!(
+                (f - p).abs() <= 5.0 * sd + 1e-3,
+                "{name}: tile {t}: {f} against {p}"
+            );
+        }
+        assert!(
+            seen.keys().all(|t| outcomes.iter().any(|o| o.0 == *t)),
+            "{name}"
+        );
+    }
+}

@@ -120,6 +120,20 @@ impl Game {
         system_view::view_of(slf, ferries_view::plays, FerriesView::new)
     }
 
+    /// The chance outcomes of the next draw: `(tile id, probability)` of each tile kind
+    /// the next tile drawn from the pile may be (its share of the tiles the player to
+    /// move has not seen; the draw order stays hidden), by tile index. Empty once no tile
+    /// is left to draw. A drawn tile that fits nowhere is put aside and the next drawn:
+    /// that is not anticipated.
+    pub(crate) fn chance_outcomes(&self) -> Vec<(String, f64)> {
+        let r = self.inner.rules();
+        self.inner
+            .chance_outcomes()
+            .into_iter()
+            .map(|(t, p)| (r.tiles[t as usize].id.clone(), p))
+            .collect()
+    }
+
     #[getter]
     pub(crate) fn rules(&self) -> Rules {
         Rules {

@@ -424,7 +424,6 @@ impl ObservationLayout {
         s: &mut ObservationScratch,
         out: &mut [f32],
     ) {
-        let rules = game.rules();
         let mut at = 0usize;
         let mut field = |n: usize| {
             let start = at;
@@ -456,14 +455,7 @@ impl ObservationLayout {
         // included); the order of the undrawn ones, and with a shorter deck which tiles
         // were left out, stay hidden.
         let unseen = field(self.deck_tiles);
-        s.counts.clear();
-        s.counts.resize(rules.tiles.len(), 0);
-        for &t in &rules.full_deck {
-            s.counts[t as usize] += 1;
-        }
-        for &t in &game.deck[..game.next_draw] {
-            s.counts[t as usize] = s.counts[t as usize].saturating_sub(1);
-        }
+        game.unseen_counts(&mut s.counts);
         for t in 0..self.deck_tiles {
             out[unseen + t] = s.counts[t] as f32;
         }

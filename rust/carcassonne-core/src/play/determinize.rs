@@ -84,3 +84,42 @@ impl Game {
         self.seed = None;
     }
 }
+
+impl Game {
+    /// Per tile index of the rules, how many of that tile the player to move has not seen
+    /// (into `out`, cleared first): the full set less every tile drawn so far, the current
+    /// one included. With the whole set in the deck these are the undrawn tiles; with
+    /// Carcassonne Maps' shorter deck the tiles left out of it are unseen too (which ones
+    /// is hidden). What an agent may know of the tiles to come: their order is hidden.
+    pub fn unseen_counts(&self, out: &mut Vec<u32>) {
+        out.clear();
+        out.resize(self.rules.tiles.len(), 0);
+        for &t in &self.rules.full_deck {
+            out[t as usize] += 1;
+        }
+        for &t in &self.deck[..self.next_draw] {
+            out[t as usize] = out[t as usize].saturating_sub(1);
+        }
+    }
+
+    /// The chance outcomes of the next draw: each tile kind the next tile drawn from the
+    /// pile may be, with its probability (its share of the unseen tiles: every unseen
+    /// tile is equally likely to come next, the pile and, with a shorter Maps deck, the
+    /// tiles left out being shuffled alike), by tile index. Empty when no tile is left to
+    /// draw. The draw's discards are not anticipated: a drawn tile that fits nowhere is
+    /// put aside and the next drawn (C-3).
+    pub fn chance_outcomes(&self) -> Vec<(u16, f64)> {
+        if self.remaining().is_empty() {
+            return Vec::new();
+        }
+        let mut unseen = Vec::new();
+        self.unseen_counts(&mut unseen);
+        let total: u32 = unseen.iter().sum();
+        unseen
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(t, &n)| (t as u16, n as f64 / total as f64))
+            .collect()
+    }
+}
