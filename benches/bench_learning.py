@@ -1,0 +1,35 @@
+"""Benchmarks of the learning environment (pytest-benchmark): ``VectorEnv`` steps with
+random legal tokens drawn from its masks, masks alone and with full observations, from
+Python. ``pytest benches/bench_learning.py --benchmark-only`` measures; a plain ``pytest``
+run executes each once. Steps per second go to ``extra_info``; the Rust-side figure is
+``cargo run --release --example env_speed`` (README, Learning agents)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from carcassonne import Rules, VectorEnv
+
+ENVS = 64
+ROUNDS = 50
+
+
+@pytest.mark.parametrize("observations", [False, True], ids=["masks", "observations"])
+def test_vector_env_steps(benchmark: Any, observations: bool) -> None:
+    env = VectorEnv(Rules(), ENVS, seed=1, observations=observations, threads=1)
+    obs, _ = env.reset()
+    rng = np.random.default_rng(0)
+
+    def rounds() -> None:
+        nonlocal obs
+        for _ in range(ROUNDS):
+            mask = obs["action_mask"]
+            actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(axis=1)
+            obs, *_ = env.step(actions)
+
+    benchmark(rounds)
+    benchmark.extra_info["steps_per_second"] = ENVS * ROUNDS / benchmark.stats["mean"]
+    assert obs["action_mask"].any(axis=1).all()
