@@ -103,3 +103,25 @@ def test_a_gymnasium_episode_and_illegal_actions() -> None:
     for bad in (dict(opponents="strong"), dict(agent_seat=5), dict(illegal_action="ignore")):
         with pytest.raises(ActionSpaceError):
             CarcassonneEnv(Rules(), **bad)  # type: ignore[arg-type]
+
+
+def test_the_gymnasium_vector_environment_declares_same_step_autoreset() -> None:
+    from gymnasium.vector import AutoresetMode
+
+    from carcassonne.learn.gymnasium_vector import CarcassonneVectorEnv
+
+    venv = CarcassonneVectorEnv(Rules(), 4, opponents="random", agent_seat=1, threads=1)
+    assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    obs, _ = venv.reset(seed=3)
+    assert obs in venv.observation_space
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(300):
+        mask = obs["action_mask"].astype(bool)
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        obs, rewards, terminated, truncated, info = venv.step(actions)
+        assert rewards.shape == (4,) and obs["action_mask"].dtype == np.int8
+        assert (info["to_play"] == 1).all()
+        ended += int(terminated.sum())
+        assert set(rewards[terminated]) <= {-1.0, 0.0, 1.0}
+    assert ended >= 1

@@ -9,7 +9,9 @@ adapters here need their libraries, installed with the ``rl`` extra
 * ``carcassonne.learn.pettingzoo_env.CarcassonneAEC``: a PettingZoo AEC environment, every
   seat an agent, the mask in the observation;
 * ``carcassonne.learn.gymnasium_env.CarcassonneEnv``: a Gymnasium environment for one seat
-  against built-in opponents.
+  against built-in opponents;
+* ``carcassonne.learn.gymnasium_vector.CarcassonneVectorEnv``: ``VectorEnv`` as a Gymnasium
+  vector environment for one seat (same-step autoreset declared in its metadata).
 """
 
 from __future__ import annotations
