@@ -137,6 +137,7 @@ def test_bad_actions_are_refused_and_nothing_is_stepped() -> None:
         (dict(num_envs=1, shaping=float("nan")), "shaping"),
         (dict(num_envs=1, window=2), "window"),
         (dict(num_envs=1, seed=-1), "seed"),
+        (dict(num_envs=1 << 20), "MiB"),
     ]
     for kwargs, says in bad_settings:
         with pytest.raises(ActionSpaceError, match=says):

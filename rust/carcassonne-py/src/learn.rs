@@ -509,6 +509,20 @@ impl ObservationSpace {
     }
 }
 
+/// The most memory a `VectorEnv`'s games and arrays may take (4 GiB).
+const MAX_ENV_BYTES: u64 = 4 << 30;
+
+/// About how much memory one game of `rules` takes: its board's grids (an open grid sized
+/// for the whole deck, or the map's) and its union-find and lists.
+fn game_bytes(rules: &CoreRules) -> u64 {
+    use carcassonne_core::board::map_board::Geometry;
+    let cells = match &rules.geometry {
+        Geometry::Open => (2 * (rules.deck_limit as u64 + 4) + 1).pow(2),
+        Geometry::Map(map) => map.cells as u64,
+    };
+    6 * cells + 64 * 1024
+}
+
 /// Many games stepped at once in Rust, for learning agents.
 ///
 /// Each `step(actions)` takes one token per game (an integer of `action_space`, allowed by
@@ -714,17 +728,31 @@ impl VectorEnv {
             observe: observations,
             window,
         };
-        let env = CoreEnv::new(rules.inner.clone(), config, threads).map_err(step_err)?;
-        let (c, w) = (env.layout().planes().len(), env.layout().window() as usize);
+        let space = CoreSpace::new(&rules.inner, window).map_err(codec_err)?;
+        let layout = ObservationLayout::new(&rules.inner, &space);
+        let (c, w) = (layout.planes().len(), layout.window() as usize);
         let (board_shape, vector_shape) = if observations {
-            (
-                vec![num_envs, c, w, w],
-                vec![num_envs, env.layout().vector_len()],
-            )
+            (vec![num_envs, c, w, w], vec![num_envs, layout.vector_len()])
         } else {
             (vec![num_envs, 0, w, w], vec![num_envs, 0])
         };
-        let size = env.space().size() as usize;
+        let size = space.size() as usize;
+        // The games and the arrays the environment fills, allocated once: refused before
+        // allocating anything when they would not fit a reasonable share of memory.
+        let per_game = game_bytes(&rules.inner)
+            + board_shape.iter().skip(1).product::<usize>() as u64
+            + 4 * vector_shape[1] as u64
+            + 2 * size as u64
+            + 8 * players as u64;
+        let bytes = num_envs as u64 * per_game;
+        if bytes > MAX_ENV_BYTES {
+            return Err(ActionSpaceError::new_err(format!(
+                "{num_envs} games need about {} MiB (games, observations and masks), more than the {} MiB allowed: use fewer games or observations=False",
+                bytes >> 20,
+                MAX_ENV_BYTES >> 20
+            )));
+        }
+        let env = CoreEnv::new(rules.inner.clone(), config, threads).map_err(step_err)?;
         let mut me = VectorEnv {
             board: PyArrayDyn::<u8>::zeros(py, board_shape, false).unbind(),
             vector: PyArrayDyn::<f32>::zeros(py, vector_shape, false).unbind(),
