@@ -589,13 +589,30 @@ pub fn legal_tokens_with(
     game: &Game,
     prefix: &[u32],
     scratch: &mut CodecScratch,
-    mut f: impl FnMut(u32),
+    f: impl FnMut(u32),
 ) -> Result<(), CodecError> {
     // A finished game needs no window (its last board may have outgrown it).
     if game.is_over() && prefix.is_empty() {
         return Ok(());
     }
     let window = space.rule.window_of(game, space.window)?;
+    legal_tokens_in(space, &window, game, prefix, scratch, f)
+}
+
+/// `legal_tokens_with` in the position's window, already found (`WindowRule::window_of`:
+/// an environment finds it once per position).
+pub fn legal_tokens_in(
+    space: &ActionSpace,
+    window: &Window,
+    game: &Game,
+    prefix: &[u32],
+    scratch: &mut CodecScratch,
+    mut f: impl FnMut(u32),
+) -> Result<(), CodecError> {
+    if game.is_over() && prefix.is_empty() {
+        return Ok(());
+    }
+    let window = *window;
     if placing(game) && prefix.is_empty() {
         // The first token of a placement: every placement that fits has a legal move
         // (no meeple, with the system's choices), so no move is listed.
@@ -660,6 +677,18 @@ pub fn resolve_with(
     scratch: &mut CodecScratch,
 ) -> Result<Option<Action>, CodecError> {
     let window = space.rule.window_of(game, space.window)?;
+    resolve_in(space, &window, game, tokens, scratch)
+}
+
+/// `resolve_with` in the position's window, already found.
+pub fn resolve_in(
+    space: &ActionSpace,
+    window: &Window,
+    game: &Game,
+    tokens: &[u32],
+    scratch: &mut CodecScratch,
+) -> Result<Option<Action>, CodecError> {
+    let window = *window;
     let mut longer = false;
     list_candidates(space, &window, game, tokens, scratch);
     for &action in &scratch.actions {

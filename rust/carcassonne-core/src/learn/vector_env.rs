@@ -19,6 +19,7 @@ use crate::engine::rules::Rules;
 use crate::learn::action_space::ActionSpace;
 use crate::learn::codec::{self, CodecError, CodecScratch, MAX_TOKENS};
 use crate::learn::observation::{ObservationLayout, ObservationScratch};
+use crate::learn::window::Window;
 use crate::limits::MAX_PLAYERS;
 use crate::play::players::{Player, Policy, Scratch};
 use crate::rng::Rng;
@@ -109,6 +110,8 @@ struct Slot {
     /// the chosen parts alone (`ObservationLayout::write_chosen`).
     kept_board: Vec<u8>,
     kept_vector: Vec<f32>,
+    /// The position's window once found (it changes only when the game does).
+    window: Option<Result<Window, CodecError>>,
 }
 
 /// The environment. See the module's documentation.
@@ -161,6 +164,7 @@ impl VectorEnv {
                 codec: CodecScratch::default(),
                 kept_board: Vec::new(),
                 kept_vector: Vec::new(),
+                window: None,
             })
             .collect();
         Ok(VectorEnv {
@@ -253,11 +257,14 @@ impl VectorEnv {
             slot.prefix.push(tokens[e]);
             // Cannot fail: the token is legal (checked above), so the prefix leads to a
             // legal action.
-            let done = codec::resolve_with(space, &slot.game, &slot.prefix, &mut slot.codec)
+            // Cannot fail: a legal token was played in a position whose window was found.
+            let window = window_of(slot, space).expect("the window holds the game");
+            let done = codec::resolve_in(space, &window, &slot.game, &slot.prefix, &mut slot.codec)
                 .expect("a legal prefix");
             if let Some(action) = done {
                 slot.prefix.clear();
                 slot.game.apply_unchecked(action);
+                slot.window = None;
                 play_opponents(slot, &config);
             }
             shape(slot, &config, rows.rewards);
@@ -381,6 +388,7 @@ fn start_episode(slot: &mut Slot, config: &EnvConfig) {
     slot.game.reset_shuffled(&mut slot.rng);
     slot.game.seed = Some((config.seed, slot.index));
     slot.prefix.clear();
+    slot.window = None;
     play_opponents(slot, config);
     slot.margins = margins(&slot.game);
 }
@@ -439,6 +447,14 @@ fn outcome(game: &Game, rewards: &mut [f32], final_scores: &mut [i32]) {
     }
 }
 
+/// The window of `slot`'s position, found once per position (its game is never over
+/// here: a finished game starts its next episode at once).
+fn window_of(slot: &mut Slot, space: &ActionSpace) -> Result<Window, CodecError> {
+    slot.window
+        .get_or_insert_with(|| space.window_rule().window_of(&slot.game, space.window()))
+        .clone()
+}
+
 /// Writes the game's mask, seat to play and (if observing) observation; on a window
 /// overflow marks it truncated and returns false.
 fn finish_rows(
@@ -450,11 +466,20 @@ fn finish_rows(
 ) -> bool {
     rows.mask.fill(false);
     slot.legal.fill(0);
-    let legal = &mut slot.legal;
-    let mask = &mut *rows.mask;
-    let written = codec::legal_tokens_with(space, &slot.game, &slot.prefix, &mut slot.codec, |t| {
-        mask[t as usize] = true;
-        legal[t as usize / 64] |= 1 << (t % 64);
+    let written = window_of(slot, space).and_then(|window| {
+        let legal = &mut slot.legal;
+        let mask = &mut *rows.mask;
+        codec::legal_tokens_in(
+            space,
+            &window,
+            &slot.game,
+            &slot.prefix,
+            &mut slot.codec,
+            |t| {
+                mask[t as usize] = true;
+                legal[t as usize / 64] |= 1 << (t % 64);
+            },
+        )
     });
     let fits = match written {
         Ok(()) => true,
