@@ -572,6 +572,18 @@ fn step_tokens(arr: &Bound<'_, PyAny>, n: usize, size: u32, out: &mut Vec<u32>) 
         if kind != b'i' && kind != b'u' {
             return Err(shape_err(describe_array(arr)));
         }
+        // The common dtypes read at once, without a Python object per game.
+        macro_rules! read {
+            ($($t:ty),*) => {$(
+                if let Ok(typed) = arr.cast::<PyArray1<$t>>()
+                    && let Ok(view) = typed.try_readonly()
+                    && let Ok(values) = view.as_slice()
+                {
+                    return tokens_in_range(values.iter().map(|&v| v as i128), size, out);
+                }
+            )*};
+        }
+        read!(i64, i32, u32, u64, i16, u16, i8, u8);
     } else if arr.is_instance_of::<PyString>() || arr.is_instance_of::<PyBytes>() {
         return Err(shape_err(type_name(arr)));
     }
@@ -595,6 +607,25 @@ fn step_tokens(arr: &Bound<'_, PyAny>, n: usize, size: u32, out: &mut Vec<u32>) 
             ))
         })?;
         out.push(t as u32);
+    }
+    Ok(())
+}
+
+/// Integer actions as tokens, each checked against the space's size.
+fn tokens_in_range(
+    values: impl Iterator<Item = i128>,
+    size: u32,
+    out: &mut Vec<u32>,
+) -> PyResult<()> {
+    for (e, v) in values.enumerate() {
+        if !(0..size as i128).contains(&v) {
+            out.clear();
+            return Err(ActionSpaceError::new_err(format!(
+                "environment {e}: action {v} is outside the action space (0 to {}); nothing was stepped",
+                size - 1
+            )));
+        }
+        out.push(v as u32);
     }
     Ok(())
 }
