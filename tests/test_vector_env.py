@@ -126,8 +126,12 @@ def test_bad_actions_are_refused_and_nothing_is_stepped() -> None:
     # Nothing was stepped: the environment goes on exactly as its twin.
     a, b = env.step(good), twin.step(good)
     assert np.array_equal(a[0]["board"], b[0]["board"]) and np.array_equal(a[0]["action_mask"], b[0]["action_mask"])
-    # Python lists of ints are actions too.
-    env.step([int(x) for x in random_actions(a[0]["action_mask"], np.random.default_rng(3))])
+    # Python lists of ints, and numpy arrays of any integer dtype, are actions too.
+    obs = env.step([int(x) for x in random_actions(a[0]["action_mask"], np.random.default_rng(3))])[0]
+    for dtype in (np.int32, np.uint16, np.uint64):
+        obs = env.step(random_actions(obs["action_mask"], np.random.default_rng(4)).astype(dtype))[0]
+    with pytest.raises(ActionSpaceError, match="environment 0: action 65535"):
+        env.step(np.array([65535, 0], dtype=np.uint16))
     bad_settings: list[tuple[dict[str, object], str]] = [
         (dict(num_envs=0), "num_envs"),
         (dict(num_envs=10**9), "num_envs"),
