@@ -29,7 +29,7 @@ from carcassonne._core import (
     Rules,
     WindowOverflowError,
 )
-from carcassonne.learn.spaces import mask_space, observation_parts
+from carcassonne.learn.shared import mask_space, observation_parts, outcome
 
 Observation = dict[str, np.ndarray]
 
@@ -118,10 +118,7 @@ class CarcassonneEnv(gym.Env[Observation, np.int64]):
         self._margin = margin
         terminated = self.game.is_over
         if terminated:
-            scores = self.game.scores
-            best = max(scores)
-            mine = scores[self.agent_seat]
-            reward += -1.0 if mine < best else (1.0 if scores.count(best) == 1 else 0.0)
+            reward += outcome(self.game.scores, self.agent_seat)
         try:
             return self._observation(), reward, terminated, False, {}
         except WindowOverflowError:

@@ -19,7 +19,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv as GymVectorEnv
 from gymnasium.vector.utils import batch_space
 
 from carcassonne._core import Rules, VectorEnv
-from carcassonne.learn.spaces import mask_space, observation_parts
+from carcassonne.learn.shared import mask_space, observation_parts
 
 Observation = dict[str, np.ndarray]
 

@@ -27,7 +27,7 @@ from carcassonne._core import (
     Rules,
     WindowOverflowError,
 )
-from carcassonne.learn.spaces import mask_space, observation_parts
+from carcassonne.learn.shared import mask_space, observation_parts, outcome
 
 Observation = dict[str, Any]
 
@@ -110,11 +110,8 @@ class CarcassonneAEC(AECEnv):  # type: ignore[misc]
             self.prefix = []
         if self.game.is_over:
             scores = self.game.scores
-            best = max(scores)
-            winners = scores.count(best)
             for other in self.agents:
-                s = scores[self._seat(other)]
-                self.rewards[other] = -1.0 if s < best else (1.0 if winners == 1 else 0.0)
+                self.rewards[other] = outcome(scores, self._seat(other))
                 self.terminations[other] = True
         else:
             try:

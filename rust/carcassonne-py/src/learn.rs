@@ -78,8 +78,7 @@ impl ActionSpace {
 
     /// The game's position, refused if the game is of other rules.
     fn position<'a>(&self, game: &'a Game) -> PyResult<&'a CoreGame> {
-        let theirs = game.inner.rules();
-        if Arc::ptr_eq(theirs, &self.rules) || theirs.spec == self.rules.spec {
+        if same_rules(game.inner.rules(), &self.rules) {
             Ok(&game.inner)
         } else {
             Err(ActionSpaceError::new_err(
@@ -87,6 +86,12 @@ impl ActionSpace {
             ))
         }
     }
+}
+
+/// Whether two rules are the same configuration (the same object, or equal settings):
+/// a space, observation layout or game of one can be used with the other.
+fn same_rules(a: &Arc<CoreRules>, b: &Arc<CoreRules>) -> bool {
+    Arc::ptr_eq(a, b) || a.spec == b.spec
 }
 
 /// Tokens from Python: a sequence (list, tuple, numpy array) of at most `MAX_TOKENS`
@@ -392,7 +397,7 @@ impl ObservationSpace {
         let own;
         let space = match &space {
             Some(s) => {
-                if !(Arc::ptr_eq(&s.rules, &rules.inner) || s.rules.spec == rules.inner.spec) {
+                if !same_rules(&s.rules, &rules.inner) {
                     return Err(ActionSpaceError::new_err(
                         "the action space is of other rules",
                     ));
@@ -459,8 +464,7 @@ impl ObservationSpace {
             Some(v) => v.within("viewer", 0, players as i128 - 1, ActionSpaceError::new_err)?,
             None => game.inner.decider(),
         };
-        let theirs = game.inner.rules();
-        if !(Arc::ptr_eq(theirs, &self.rules) || theirs.spec == self.rules.spec) {
+        if !same_rules(game.inner.rules(), &self.rules) {
             return Err(ActionSpaceError::new_err(
                 "the game is of other rules than this observation space's",
             ));

@@ -20,6 +20,12 @@ use crate::learn::window::{Window, WindowRule};
 use crate::systems::south_seas::state::{DISPLAY_SIZE, Phase};
 use crate::topology::{CENTRE, SIDE_NAMES, slot};
 
+/// The `chosen_meeple` field: no meeple, one per feature, the islander taken back.
+const CHOSEN_MEEPLES: usize = 2 + MAX_SEGMENTS;
+/// The fields of the action under way, the last of the vector: `token`,
+/// `chosen_rotation`, `chosen_meeple`.
+const CHOSEN_FIELDS: usize = MAX_TOKENS + 4 + CHOSEN_MEEPLES;
+
 /// Phases in the order of the `phase` field.
 const PHASES: [Phase; 5] = [
     Phase::Place,
@@ -124,7 +130,7 @@ impl ObservationLayout {
         // the chosen meeple (none, a feature, or the islander taken back).
         fields.push(("token".into(), MAX_TOKENS));
         fields.push(("chosen_rotation".into(), 4));
-        fields.push(("chosen_meeple".into(), 2 + MAX_SEGMENTS));
+        fields.push(("chosen_meeple".into(), CHOSEN_MEEPLES));
         ObservationLayout {
             space: space.clone(),
             window: space.window(),
@@ -216,11 +222,7 @@ impl ObservationLayout {
         vector.fill(0.0);
         self.write_board(game, viewer, &window, scratch, board);
         self.write_vector(game, viewer, scratch, vector);
-        if !prefix.is_empty() {
-            self.write_chosen(prefix, board, vector);
-        } else {
-            vector[self.vector_len() - (MAX_TOKENS + 4 + 2 + MAX_SEGMENTS)] = 1.0;
-        }
+        self.write_chosen(prefix, board, vector);
         Ok(())
     }
 
@@ -376,21 +378,13 @@ impl ObservationLayout {
     /// the next ones (the position itself does not change until the action is complete).
     pub fn write_chosen(&self, prefix: &[u32], board: &mut [u8], vector: &mut [f32]) {
         let squares = (self.window * self.window) as usize;
-        let plane = |name: &str| self.planes.iter().position(|p| p == name);
-        let field = |name: &str| {
-            let mut at = 0;
-            for (f, n) in &self.fields {
-                if f == name {
-                    return at;
-                }
-                at += n;
-            }
-            unreachable!("field {name} is declared")
-        };
-        // The chosen parts are the last plane(s) and the last fields.
-        let first_plane = plane("chosen_place").expect("declared");
-        board[first_plane * squares..].fill(0);
-        let token = field("token");
+        // The chosen parts are the last planes (`chosen_place`, with The Ferries
+        // `chosen_ferry`) and the last fields (`token`, `chosen_rotation`,
+        // `chosen_meeple`), as `new` declares them.
+        let place_plane = self.planes.len() - 1 - self.ferries as usize;
+        let token = self.vector_len() - CHOSEN_FIELDS;
+        let (rotation, meeple) = (token + MAX_TOKENS, token + MAX_TOKENS + 4);
+        board[place_plane * squares..].fill(0);
         vector[token..].fill(0.0);
         vector[token + prefix.len().min(MAX_TOKENS - 1)] = 1.0;
         let mut moving = None;
@@ -400,20 +394,18 @@ impl ObservationLayout {
             };
             match block.kind {
                 BlockKind::Place => {
-                    if let Some(p) = plane("chosen_place") {
-                        board[p * squares + (offset / 4) as usize] = 1;
-                    }
-                    vector[field("chosen_rotation") + (offset % 4) as usize] = 1.0;
+                    board[place_plane * squares + (offset / 4) as usize] = 1;
+                    vector[rotation + (offset % 4) as usize] = 1.0;
                 }
-                BlockKind::Meeple => vector[field("chosen_meeple") + offset as usize] = 1.0,
-                BlockKind::Islander => vector[field("chosen_meeple") + 1 + MAX_SEGMENTS] = 1.0,
+                BlockKind::Meeple => vector[meeple + offset as usize] = 1.0,
+                BlockKind::Islander => vector[meeple + CHOSEN_MEEPLES - 1] = 1.0,
                 BlockKind::FerryAt => moving = Some(offset),
                 BlockKind::Ferry => moving = None,
                 _ => {}
             }
         }
-        if let (true, Some(i), Some(p)) = (self.ferries, moving, plane("chosen_ferry")) {
-            board[p * squares + i as usize] = 1;
+        if let (true, Some(i)) = (self.ferries, moving) {
+            board[(place_plane + 1) * squares + i as usize] = 1;
         }
     }
 
@@ -494,7 +486,7 @@ impl ObservationLayout {
             }
         }
         // The action under way (`write_chosen`).
-        field(MAX_TOKENS + 4 + 2 + MAX_SEGMENTS);
+        field(CHOSEN_FIELDS);
         debug_assert_eq!(at, self.vector_len());
     }
 }

@@ -1,4 +1,5 @@
-"""The Gymnasium spaces of an action space and its observations, shared by the adapters."""
+"""What the adapters share: the Gymnasium spaces of an action space and its observations,
+and the outcome reward."""
 
 from __future__ import annotations
 
@@ -24,3 +25,12 @@ def observation_parts(obs: ObservationSpace) -> dict[str, spaces.Space[object]]:
 def mask_space(space: ActionSpace) -> spaces.Box:
     """The action mask, as PettingZoo's and Gymnasium's masked sampling take it (int8)."""
     return spaces.Box(0, 1, (space.size,), dtype=np.int8)
+
+
+def outcome(scores: list[int], seat: int) -> float:
+    """The reward of ``seat`` at the end of a game: 1 to a sole winner, 0 to players tied
+    for the best score, -1 to the others (as ``VectorEnv`` gives it)."""
+    best = max(scores)
+    if scores[seat] < best:
+        return -1.0
+    return 1.0 if scores.count(best) == 1 else 0.0
