@@ -1,4 +1,5 @@
-"""Ctrl-C in every long call: a search (best_move, analyse, a timed search), a study with
+"""Ctrl-C in every long call: a search (best_move, analyse, a timed search, a PUCT search
+with a fast and with a slow evaluation), a study with
 a searching or a slow Python player, a replay, a Study of cells. Each runs in a child
 process that is sent SIGINT 1 s in; the child must raise KeyboardInterrupt within 0.5 s,
 use no CPU afterwards (no thread left running) and leave the game it searched unchanged."""
@@ -31,6 +32,16 @@ def slow_player(game):
     time.sleep(3)
     return game.legal_moves()[0]
 
+SIZE = carcassonne.Rules().action_space.size
+
+def uniform(board, vector):
+    import numpy as np
+    return np.ones((len(board), SIZE), np.float32), np.zeros(len(board), np.float32)
+
+def slow_evaluation(board, vector):
+    time.sleep(3)
+    return uniform(board, vector)
+
 game = carcassonne.Game(carcassonne.Rules(), seed=3)
 for _ in range(10):
     game.play(game.legal_moves()[0])
@@ -58,6 +69,8 @@ CALLS = {
         'carcassonne.simulate(carcassonne.Rules(), games=100, players=[slow_player, "random"], threads=2)'
     ),
     "replay_mcts": 'carcassonne.replay(carcassonne.Rules(), players=[MCTS(playouts=200_000), "random"])',
+    "puct_search": "carcassonne.PuctSearch(carcassonne.Rules(), simulations=10**6).search(game, uniform)",
+    "puct_search_slow_evaluation": "carcassonne.PuctSearch(carcassonne.Rules()).search(game, slow_evaluation)",
     "study_mcts": (
         'carcassonne.Study(configs={"base": carcassonne.Rules()}, seats=[2], '
         'lineups={"mcts": [MCTS(playouts=200_000), "random"]}, games=10).run()'

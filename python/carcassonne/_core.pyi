@@ -32,6 +32,8 @@ __all__ = [
     "ActionBlock",
     "ObservationSpace",
     "VectorEnv",
+    "PuctSearch",
+    "SearchReport",
     "SeaEvent",
     "SeaView",
     "FridayView",
@@ -48,6 +50,7 @@ __all__ = [
     "PositionError",
     "ActionSpaceError",
     "WindowOverflowError",
+    "EvaluationError",
     "PlayerError",
     "check_rows_fit",
     "replay_game",
@@ -121,6 +124,11 @@ class ActionSpaceError(CarcassonneError):
 class WindowOverflowError(ActionSpaceError):
     """The game's played area has outgrown the action space's board window: use a larger
     window."""
+
+class EvaluationError(CarcassonneError):
+    """A search's evaluation function returned what the search cannot use: not a
+    (priors, values) pair, arrays of the wrong shape, a negative or non-finite prior, a
+    value outside -1 to 1; names the batch row."""
 
 class PlayerError(CarcassonneError):
     """A player that cannot take a seat (unknown name, bad settings, wrong number of
@@ -684,6 +692,112 @@ class ObservationSpace:
         seat whose point of view it is (default the decider's). Raises ActionSpaceError for
         a wrong array or a game of other rules, WindowOverflowError (arrays unchanged) for a
         game that has outgrown the window."""
+
+_Evaluation = Callable[
+    [npt.NDArray[np.uint8], npt.NDArray[np.float32]],
+    tuple[npt.ArrayLike, npt.ArrayLike],
+]
+
+@final
+class PuctSearch:
+    """A tree search guided by a learned evaluation (AlphaZero's PUCT), over the hidden
+    information as the built-in MCTS: every simulation starts from a new reshuffle of the
+    unseen tiles (ships, Friday tiles), so nothing hidden steers it.
+
+    ``evaluate(board, vector)`` is called with a batch of positions, new arrays each time:
+    ``board`` uint8 (n, planes, window, window) and ``vector`` float32 (n, vector_size), as
+    ``observation_space.observe`` writes them (each from its decider's point of view, no
+    action under way), n from 1 to ``batch``. It returns ``(priors, values)``: ``priors`` (n,
+    ``action_space.size``), a weight of 0 or more per token (probabilities, or exponentials
+    of logits), and ``values`` (n, players), each seat's value from -1 to 1, seat 0 the
+    position's decider and the others in seat order after him (with two players also (n,):
+    the decider's, the other's its negative). An action's prior is the product of its
+    tokens' weights, normalised over the legal actions."""
+
+    def __new__(
+        cls,
+        rules: Rules,
+        simulations: SupportsIndex = 200,
+        batch: SupportsIndex = 8,
+        exploration: float = 1.25,
+        seed: SupportsIndex = 0,
+        space: ActionSpace | None = None,
+    ) -> PuctSearch:
+        """A search of ``simulations`` per move (the root's evaluation included, 1 to
+        1,000,000), ``batch`` positions per call of the evaluation (1 to 4,096), exploration
+        ``exploration`` (AlphaZero's c_puct, 0 to 100), its random stream from ``seed``; the
+        observations over ``space``'s window (default: the rules' ``action_space``). Raises
+        ValueError for settings out of range, ActionSpaceError for a space of other rules."""
+
+    @property
+    def simulations(self) -> int: ...
+    @property
+    def batch(self) -> int: ...
+    @property
+    def exploration(self) -> float: ...
+    @property
+    def action_space(self) -> ActionSpace:
+        """The tokens the evaluation's priors are laid out in."""
+
+    @property
+    def observation_space(self) -> ObservationSpace:
+        """The observations the evaluation is given."""
+
+    def search(self, game: Game, evaluate: _Evaluation, seed: SupportsIndex | None = None) -> SearchReport:
+        """Searches ``game`` (left unchanged) with ``evaluate``, drawing from the search's random
+        stream (or, with ``seed``, from that seed's, the stream left as it was): the same
+        evaluation and seed give the same report. Raises GameOverError for a finished
+        game, ActionSpaceError for a game of other rules, EvaluationError when ``evaluate``
+        returns something else than the class describes (naming the batch row), and lets
+        whatever ``evaluate`` raises through (KeyboardInterrupt included)."""
+
+    def choose(self, game: Game, evaluate: _Evaluation, seed: SupportsIndex | None = None) -> Move | Decision:
+        """The action ``search`` visits most (among equals the one of higher mean value, then
+        the first legal); a game with one legal action is not searched."""
+
+@final
+class SearchReport:
+    """What a search found at the root: every legal action once, in ``Game.legal_actions()``
+    order, with its visits, mean value for the decider (-1 to 1; 0 if never visited) and
+    prior; the evaluation's ``value`` of the position and the search's ``mean``."""
+
+    @property
+    def actions(self) -> list[Move | Decision]:
+        """The legal actions, in ``Game.legal_actions()`` order."""
+
+    @property
+    def visits(self) -> npt.NDArray[np.int64]:
+        """Simulations through each action (int64)."""
+
+    @property
+    def values(self) -> npt.NDArray[np.float32]:
+        """Each action's mean value for the decider (float32, -1 to 1; 0 if never visited)."""
+
+    @property
+    def priors(self) -> npt.NDArray[np.float32]:
+        """Each action's prior from the root's evaluation (float32, summing to 1)."""
+
+    @property
+    def token_visits(self) -> npt.NDArray[np.float32]:
+        """Each token's share of the visits: the visits of the actions whose tokens include
+        it, over all visits (float32 of ``action_space.size``): a training target for the
+        priors (decisions' tokens sum to 1; so do placements' square-and-rotation tokens,
+        and their meeple tokens). All 0 for a position that has outgrown the window (its
+        actions then have equal priors, and the search goes on without the evaluation's
+        view of it)."""
+
+    @property
+    def value(self) -> float:
+        """The evaluation's value of the position for the decider."""
+
+    @property
+    def mean(self) -> float:
+        """The mean value for the decider over all simulations."""
+
+    @property
+    def best(self) -> Move | Decision:
+        """The action visited most (among equals the one of higher mean value, then the
+        first legal)."""
 
 @final
 class VectorEnv:

@@ -90,7 +90,7 @@ impl ActionSpace {
 
 /// Whether two rules are the same configuration (the same object, or equal settings):
 /// a space, observation layout or game of one can be used with the other.
-fn same_rules(a: &Arc<CoreRules>, b: &Arc<CoreRules>) -> bool {
+pub(crate) fn same_rules(a: &Arc<CoreRules>, b: &Arc<CoreRules>) -> bool {
     Arc::ptr_eq(a, b) || a.spec == b.spec
 }
 
@@ -330,9 +330,9 @@ impl ActionSpace {
 /// of the Friday tiles only the revealed ones.
 #[pyclass(module = "carcassonne._core")]
 pub struct ObservationSpace {
-    layout: ObservationLayout,
-    scratch: ObservationScratch,
-    rules: Arc<CoreRules>,
+    pub(crate) layout: ObservationLayout,
+    pub(crate) scratch: ObservationScratch,
+    pub(crate) rules: Arc<CoreRules>,
 }
 
 /// A numpy array of `T` (`dtype` its name) and `shape` from Python to write into:
@@ -393,7 +393,10 @@ impl ObservationSpace {
     /// The observations over `space`'s window (default: the rules' `action_space`).
     #[new]
     #[pyo3(signature = (rules, space=None))]
-    fn new(rules: PyRef<'_, Rules>, space: Option<PyRef<'_, ActionSpace>>) -> PyResult<Self> {
+    pub(crate) fn new(
+        rules: PyRef<'_, Rules>,
+        space: Option<PyRef<'_, ActionSpace>>,
+    ) -> PyResult<Self> {
         let own;
         let space = match &space {
             Some(s) => {

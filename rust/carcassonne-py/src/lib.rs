@@ -19,6 +19,7 @@ mod options;
 mod players;
 mod rules;
 mod sea_view;
+mod search;
 mod simulation;
 mod south_seas;
 mod system_view;
@@ -107,6 +108,12 @@ create_exception!(
     WindowOverflowError,
     ActionSpaceError,
     "The game's played area has outgrown the action space's board window: use a larger window."
+);
+create_exception!(
+    _core,
+    EvaluationError,
+    CarcassonneError,
+    "A search's evaluation function returned what the search cannot use: not a (priors, values) pair, arrays of the wrong shape, a negative or non-finite prior, a value outside -1 to 1; names the batch row."
 );
 create_exception!(
     _core,
@@ -246,6 +253,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<learn::ActionBlock>()?;
     m.add_class::<learn::ObservationSpace>()?;
     m.add_class::<learn::VectorEnv>()?;
+    m.add_class::<search::PuctSearch>()?;
+    m.add_class::<search::SearchReport>()?;
     m.add_class::<SeaEvent>()?;
     m.add_class::<SeaView>()?;
     m.add_class::<FridayView>()?;
@@ -267,6 +276,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PositionError", py.get_type::<PositionError>())?;
     m.add("ActionSpaceError", py.get_type::<ActionSpaceError>())?;
     m.add("WindowOverflowError", py.get_type::<WindowOverflowError>())?;
+    m.add("EvaluationError", py.get_type::<EvaluationError>())?;
     m.add("PlayerError", py.get_type::<players::PlayerError>())?;
     m.add(
         "MAX_DATA_FILE_BYTES",

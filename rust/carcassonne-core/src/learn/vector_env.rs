@@ -19,6 +19,7 @@ use crate::engine::rules::Rules;
 use crate::learn::action_space::ActionSpace;
 use crate::learn::codec::{self, CodecError, CodecScratch, MAX_TOKENS};
 use crate::learn::observation::{ObservationLayout, ObservationScratch};
+use crate::learn::outcome::{self, margins};
 use crate::learn::window::Window;
 use crate::limits::MAX_PLAYERS;
 use crate::play::players::{Player, Policy, Scratch};
@@ -406,18 +407,6 @@ fn play_opponents(slot: &mut Slot, config: &EnvConfig) {
     }
 }
 
-/// Each seat's virtual score less the best other player's, in points.
-fn margins(game: &Game) -> [i32; MAX_PLAYERS] {
-    let v = game.virtual_scores();
-    let n = game.rules().players();
-    let mut m = [0; MAX_PLAYERS];
-    for p in 0..n {
-        let best = (0..n).filter(|&q| q != p).map(|q| v[q]).max().unwrap_or(0);
-        m[p] = v[p] - best;
-    }
-    m
-}
-
 fn shape(slot: &mut Slot, config: &EnvConfig, rewards: &mut [f32]) {
     if config.shaping == 0.0 {
         return;
@@ -429,20 +418,12 @@ fn shape(slot: &mut Slot, config: &EnvConfig, rewards: &mut [f32]) {
     slot.margins = now;
 }
 
-/// The final outcome: 1 to the sole winner, 0 to players tied for the best score, -1 to
-/// every other player.
+/// Adds the final outcome (`outcome::outcome`) to `rewards` and copies the scores.
 fn outcome(game: &Game, rewards: &mut [f32], final_scores: &mut [i32]) {
     let scores = game.scores();
-    let best = scores.iter().copied().max().unwrap_or(0);
-    let tied = scores.iter().filter(|&&s| s == best).count();
+    let won = outcome::outcome(scores);
     for (p, r) in rewards.iter_mut().enumerate() {
-        *r += if scores[p] < best {
-            -1.0
-        } else if tied == 1 {
-            1.0
-        } else {
-            0.0
-        };
+        *r += won[p];
         final_scores[p] = scores[p];
     }
 }

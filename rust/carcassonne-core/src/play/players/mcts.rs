@@ -312,9 +312,9 @@ struct Node {
 
 /// A child's key: its parent and the action leading to it.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Key {
-    parent: u32,
-    action: Action,
+pub(crate) struct Key {
+    pub(crate) parent: u32,
+    pub(crate) action: Action,
 }
 
 impl Hash for Key {
@@ -340,10 +340,13 @@ impl Hash for Key {
     }
 }
 
+/// A tree's children by parent and action (the PUCT search's too: `learn::search`).
+pub(crate) type Children = HashMap<Key, u32, BuildHasherDefault<FxHasher>>;
+
 /// The Fx hash (rustc's): one multiply per word. The keys are not chosen by an
 /// adversary, so a fast non-cryptographic hash is enough.
 #[derive(Default)]
-struct FxHasher {
+pub(crate) struct FxHasher {
     hash: u64,
 }
 
@@ -389,7 +392,7 @@ pub struct Tree {
     /// The arena; node 0 is the root.
     nodes: Vec<Node>,
     /// Children by parent and action.
-    children: HashMap<Key, u32, BuildHasherDefault<FxHasher>>,
+    children: Children,
     /// The position searched, without its event log (a playout needs none).
     root: Option<Game>,
     /// The determinization an iteration plays on.
