@@ -1,7 +1,10 @@
 """Observations for learning agents (``ObservationSpace``), from Python: the layout, the
 decider's point of view, writing into the caller's arrays, and bad arrays refused with
 nothing written. (What the planes hold and that nothing hidden is shown are checked over
-random games of every configuration in ``rust/carcassonne-core/tests/observation.rs``.)"""
+random games of every configuration in ``rust/carcassonne-core/tests/observation.rs``.)
+The per-side planes of fields and which field borders which city are checked on a
+hand-built position whose field scoring the rulebook's example gives
+(``test_scoring_positions.py``: a farmer's field touching two completed cities)."""
 
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from carcassonne import (
 )
 
 from configs import ALL_CONFIGS
+from positions import new_game, play
 
 
 @pytest.mark.parametrize("name", sorted(ALL_CONFIGS))
@@ -110,3 +114,44 @@ def test_chance_outcomes_share_the_unseen_tiles() -> None:
     while not game.is_over:
         game.apply(rnd.choice(game.legal_actions()))
     assert game.chance_outcomes() == []
+
+
+def test_fields_and_the_cities_they_border() -> None:
+    #        x=-1     x=0      x=1
+    # y=-2                     E2          city2 = E0(1,-1) + E2(1,-2), complete
+    # y=-1            E2       E0*         city1 = D(0,0) north + E2(0,-1), complete
+    # y=0    (D)      D ────── U0*         P0's farmer on U's north field
+    # The farmer's field (U north, D's north strip, E0's and E2(0,-1)'s fields) borders
+    # city1 and city2: 3 points each at the end. E2(1,-2)'s field borders city2 alone.
+    steps = [
+        ("base/U", 1, 0, 0, "NL"),
+        ("base/E", 1, -1, 0, "N"),
+        ("base/E", 0, -1, 2, None),
+        ("base/E", 1, -2, 2, None),
+    ]
+    game = new_game(steps + [("base/D", -1, 0, 0, None)])
+    play(game, steps)
+    assert game.decider == 0
+    obs = ObservationSpace(game.rules)
+    board, _ = obs.observe(game)
+    x0, y0 = game.rules.action_space.origin(game)
+
+    def at(plane: str, x: int, y: int) -> int:
+        return int(board[obs.planes.index(plane), y - y0, x - x0])
+
+    # The farmer's field along U's north side: two cities, both complete, P0's farmer.
+    assert [at(p, 1, 0) for p in ("cities_N", "value_N", "mine_N", "theirs_N")] == [2, 6, 1, 0]
+    # The same field along E0's other sides; E2(1,-2)'s field borders city2 alone.
+    assert [at("cities_W", 1, -1), at("value_W", 1, -1), at("mine_W", 1, -1)] == [2, 6, 1]
+    assert [at("cities_N", 1, -2), at("value_N", 1, -2), at("mine_N", 1, -2)] == [1, 3, 0]
+    # City2 (E0's north side) is bordered by both fields, one with P0's farmer.
+    assert [at(p, 1, -1) for p in ("cities_N", "farmers_mine_N", "farmers_theirs_N")] == [2, 1, 0]
+    # City1 (D's north side, E2(0,-1)'s south side) by the farmer's field alone.
+    assert [at(p, 0, 0) for p in ("cities_N", "farmers_mine_N", "farmers_theirs_N")] == [1, 1, 0]
+    assert [at(p, 0, -1) for p in ("cities_S", "farmers_mine_S")] == [1, 1]
+    # From P1's seat the farmer is the other player's.
+    board, _ = obs.observe(game, viewer=1)
+    assert [at(p, 1, -1) for p in ("farmers_mine_N", "farmers_theirs_N")] == [0, 1]
+    assert [at(p, 1, 0) for p in ("mine_N", "theirs_N")] == [0, 1]
+    # Without farmers (the option off) fields score nothing and the border planes go.
+    assert "cities_N" not in ObservationSpace(Rules(farmers=False)).planes

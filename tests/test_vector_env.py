@@ -5,6 +5,8 @@
   same seed and index, across the end of an episode);
 * the number of threads never changes what it returns;
 * with opponents, the caller acts for its seat alone;
+* the observations and masks it returns are read-only (later tokens rewrite only the
+  observation's chosen parts);
 * bad actions are refused naming the game and the action, with nothing stepped; bad
   settings are refused.
 """
@@ -95,6 +97,20 @@ def test_with_opponents_the_caller_plays_its_seat() -> None:
         obs, rewards, terminated, truncated, info = env.step(random_actions(obs["action_mask"], rng))
         done += int(terminated.sum())
     assert done >= 1
+
+
+def test_observations_and_masks_are_lent_read_only() -> None:
+    # The environment finds them as it left them: an action's later tokens rewrite only
+    # the observation's chosen parts.
+    env = VectorEnv(Rules(), 2, seed=1)
+    obs, _ = env.reset()
+    for part in ("board", "vector", "action_mask"):
+        with pytest.raises(ValueError, match="read-only"):
+            obs[part][0, 0] = 1
+    copy = obs["board"].copy()
+    copy[0, 0] = 1  # a copy is the caller's to change
+    obs, *_ = env.step(random_actions(obs["action_mask"], np.random.default_rng(0)))
+    assert not obs["board"].flags.writeable and not obs["action_mask"].flags.writeable
 
 
 def test_bad_actions_are_refused_and_nothing_is_stepped() -> None:

@@ -816,7 +816,8 @@ class VectorEnv:
     outgrows the window is ``truncated`` and starts again too. Game e plays episodes e,
     e + n, e + 2n, ... of the study ``seed``, with ``simulate``'s decks and random streams,
     whatever ``threads``. The returned arrays belong to the environment and are overwritten
-    by the next step: copy what you keep."""
+    by the next step: copy what you keep. The observations and masks are read-only views:
+    an action's later tokens rewrite only the observation's chosen parts."""
 
     def __new__(
         cls,

@@ -35,6 +35,8 @@ fn main() {
         shaping: 0.0,
         observe,
         window: None,
+        // The same buffers every step, as the Python binding hands them.
+        reuse_buffers: true,
     };
     let mut env = VectorEnv::new(rules, config, 1).unwrap();
     let (b, v) = if observe {

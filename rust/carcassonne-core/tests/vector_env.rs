@@ -77,6 +77,7 @@ fn config(n: usize, seed: u64) -> EnvConfig {
         shaping: 0.0,
         observe: true,
         window: None,
+        reuse_buffers: false,
     }
 }
 
@@ -97,13 +98,35 @@ struct Mirror {
     index: u64,
 }
 
+/// How a test hands the environment its buffers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Buffers {
+    /// Written whole every step (`reuse_buffers` off), scribbled over between steps.
+    Scribbled,
+    /// Handed back unchanged with `reuse_buffers` (later tokens and masks rewrite only
+    /// what changed).
+    Reused,
+}
+
 #[test]
 fn the_environment_plays_the_studys_games_one_by_one() {
     for (name, rules) in configs() {
+        for buffers in [Buffers::Scribbled, Buffers::Reused] {
+            plays_the_studys_games(name, &rules, buffers);
+        }
+    }
+}
+
+fn plays_the_studys_games(name: &str, rules: &Arc<Rules>, buffers: Buffers) {
+    {
         let n = 3;
-        let mut env = VectorEnv::new(rules.clone(), config(n, 21), 1).unwrap();
-        let space = ActionSpace::new(&rules, None).unwrap();
-        let layout = ObservationLayout::new(&rules, &space);
+        let cfg = EnvConfig {
+            reuse_buffers: buffers == Buffers::Reused,
+            ..config(n, 21)
+        };
+        let mut env = VectorEnv::new(rules.clone(), cfg, 1).unwrap();
+        let space = ActionSpace::new(rules, None).unwrap();
+        let layout = ObservationLayout::new(rules, &space);
         let mut out = Out::new(&env);
         env.reset(None, out.buffers()).unwrap();
         let mut mirrors: Vec<Mirror> = (0..n)
@@ -146,6 +169,11 @@ fn the_environment_plays_the_studys_games_one_by_one() {
                 );
             }
             let tokens: Vec<u32> = (0..n).map(|e| pick(&out, size, e, &mut rng)).collect();
+            if buffers == Buffers::Scribbled {
+                out.board.fill(7);
+                out.vector.fill(-3.0);
+                out.mask.fill(true);
+            }
             env.step(&tokens, out.buffers()).unwrap();
             for (e, m) in mirrors.iter_mut().enumerate() {
                 m.prefix.push(tokens[e]);
@@ -179,7 +207,7 @@ fn the_environment_plays_the_studys_games_one_by_one() {
                 }
             }
         }
-        assert!(ended >= 1, "{name}: an episode ended");
+        assert!(ended >= 1, "{name} ({buffers:?}): an episode ended");
     }
 }
 

@@ -545,7 +545,8 @@ fn game_bytes(rules: &CoreRules) -> u64 {
 /// window is `truncated` and starts again too. Game e plays episodes e, e + n, e + 2n, ...
 /// of the study `seed`, with `simulate`'s decks and random streams, whatever `threads`.
 /// The returned arrays belong to the environment and are overwritten by the next step:
-/// copy what you keep.
+/// copy what you keep. The observations and masks are read-only views: an action's later
+/// tokens rewrite only the observation's chosen parts.
 #[pyclass(module = "carcassonne._core")]
 pub struct VectorEnv {
     // In a mutex: a Python object may be shared between threads, and the games' player
@@ -559,7 +560,19 @@ pub struct VectorEnv {
     truncated: Py<PyArrayDyn<bool>>,
     to_play: Py<PyArrayDyn<i32>>,
     final_scores: Py<PyArrayDyn<i32>>,
+    /// Read-only views of `board`, `vector` and `mask`, the arrays handed out: the
+    /// environment relies on finding them as it left them (`EnvConfig::reuse_buffers`).
+    lent: [Py<PyAny>; 3],
     tokens: Vec<u32>,
+}
+
+/// A read-only view of `arr`.
+fn read_only<'py>(arr: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
+    let view = arr.call_method0("view")?;
+    let kwargs = PyDict::new(arr.py());
+    kwargs.set_item("write", false)?;
+    view.call_method("setflags", (), Some(&kwargs))?;
+    Ok(view.unbind())
 }
 
 /// The tokens of one step from Python: a numpy integer array or a sequence of ints, one
@@ -677,10 +690,10 @@ impl VectorEnv {
     fn outputs<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
         let obs = PyDict::new(py);
         if self.core().config().observe {
-            obs.set_item("board", self.board.bind(py))?;
-            obs.set_item("vector", self.vector.bind(py))?;
+            obs.set_item("board", self.lent[0].bind(py))?;
+            obs.set_item("vector", self.lent[1].bind(py))?;
         }
-        obs.set_item("action_mask", self.mask.bind(py))?;
+        obs.set_item("action_mask", self.lent[2].bind(py))?;
         let info = PyDict::new(py);
         info.set_item("to_play", self.to_play.bind(py))?;
         info.set_item("final_scores", self.final_scores.bind(py))?;
@@ -765,6 +778,8 @@ impl VectorEnv {
             shaping: shaping as f32,
             observe: observations,
             window,
+            // The environment's own arrays, lent out read-only (`outputs`).
+            reuse_buffers: true,
         };
         let space = CoreSpace::new(&rules.inner, window).map_err(codec_err)?;
         let layout = ObservationLayout::new(&rules.inner, &space);
@@ -791,10 +806,19 @@ impl VectorEnv {
             )));
         }
         let env = CoreEnv::new(rules.inner.clone(), config, threads).map_err(step_err)?;
+        let board = PyArrayDyn::<u8>::zeros(py, board_shape, false);
+        let vector = PyArrayDyn::<f32>::zeros(py, vector_shape, false);
+        let mask = PyArrayDyn::<bool>::zeros(py, vec![num_envs, size], false);
+        let lent = [
+            read_only(board.as_any())?,
+            read_only(vector.as_any())?,
+            read_only(mask.as_any())?,
+        ];
         let mut me = VectorEnv {
-            board: PyArrayDyn::<u8>::zeros(py, board_shape, false).unbind(),
-            vector: PyArrayDyn::<f32>::zeros(py, vector_shape, false).unbind(),
-            mask: PyArrayDyn::<bool>::zeros(py, vec![num_envs, size], false).unbind(),
+            board: board.unbind(),
+            vector: vector.unbind(),
+            mask: mask.unbind(),
+            lent,
             rewards: PyArrayDyn::<f32>::zeros(py, vec![num_envs, players], false).unbind(),
             terminated: PyArrayDyn::<bool>::zeros(py, vec![num_envs], false).unbind(),
             truncated: PyArrayDyn::<bool>::zeros(py, vec![num_envs], false).unbind(),

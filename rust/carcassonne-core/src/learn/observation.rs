@@ -7,8 +7,10 @@
 //! wares and the face-up ships; of the tiles still to come only how many of each kind are
 //! unseen (never their order, nor, with a shorter Maps deck, which ones were left out);
 //! of the Friday tiles only the revealed ones. The facts a network cannot derive from the
-//! board by convolution are given per square: for the feature crossing each side of a
-//! tile, its open sides, its value now and the meeples on it.
+//! board by convolution are given per square: for the feature along each side of a tile
+//! (the road or city crossing its middle, else the field), its open sides, its value now
+//! and the meeples on it; with farmers, which fields border which cities and whose
+//! farmers are on them.
 
 use crate::board::map_board::Geometry;
 use crate::data::tileset::MAX_SEGMENTS;
@@ -18,7 +20,7 @@ use crate::learn::action_space::{ActionSpace, BlockKind};
 use crate::learn::codec::{CodecError, MAX_TOKENS};
 use crate::learn::window::{Window, WindowRule};
 use crate::systems::south_seas::state::{DISPLAY_SIZE, Phase};
-use crate::topology::{CENTRE, SIDE_NAMES, slot};
+use crate::topology::{CENTRE, HALF_LEFT, SIDE_NAMES, slot};
 
 /// The `chosen_meeple` field: no meeple, one per feature, the islander taken back.
 const CHOSEN_MEEPLES: usize = 2 + MAX_SEGMENTS;
@@ -53,6 +55,8 @@ pub struct ObservationLayout {
     friday: usize,
     ships: usize,
     ferries: bool,
+    /// Whether fields score (farmers): then the `cities_*` and `farmers_*` planes.
+    farmers: bool,
 }
 
 /// Reused buffers of `ObservationLayout::write`.
@@ -65,10 +69,20 @@ pub struct ObservationScratch {
     tiles: Vec<u16>,
     cities: Vec<u32>,
     counts: Vec<u32>,
+    /// Per root element, its `BORDERS` counts and for a field the finished cities it
+    /// borders (valid where `border_stamp` is `now`).
+    border: Vec<[u8; 4]>,
+    border_stamp: Vec<u32>,
+    /// Per city root, the field that counted it last (`count_field`).
+    counted_for: Vec<u32>,
 }
 
 /// Board planes of one kind per side, in side order.
 const PER_SIDE: [&str; 4] = ["open", "value", "mine", "theirs"];
+/// With farmers, which fields border which cities, per side: for a field, the cities it
+/// borders (finished or not); for a city, the fields bordering it and the viewer's and
+/// the others' farmers on them (who gains when it is finished).
+const BORDERS: [&str; 3] = ["cities", "farmers_mine", "farmers_theirs"];
 
 impl ObservationLayout {
     pub fn new(rules: &crate::engine::rules::Rules, space: &ActionSpace) -> Self {
@@ -93,6 +107,14 @@ impl ObservationLayout {
         for side in SIDE_NAMES {
             for what in PER_SIDE {
                 planes.push(format!("{what}_{side}"));
+            }
+        }
+        let farmers = rules.spec.farmers && !south_seas;
+        if farmers {
+            for side in SIDE_NAMES {
+                for what in BORDERS {
+                    planes.push(format!("{what}_{side}"));
+                }
             }
         }
         planes.extend(["centre_value", "centre_mine", "centre_theirs"].map(String::from));
@@ -145,6 +167,7 @@ impl ObservationLayout {
             friday,
             ships: rules.ships.len(),
             ferries,
+            farmers,
         }
     }
 
@@ -256,6 +279,11 @@ impl ObservationLayout {
         let edge_p = next(12);
         let meeple_p = next(self.players);
         let side_p = next(4 * PER_SIDE.len());
+        let border_p = if self.farmers {
+            next(4 * BORDERS.len())
+        } else {
+            usize::MAX
+        };
         let centre_p = next(3);
         let goods_p = if self.goods { next(3) } else { usize::MAX };
         // The chosen square planes (`write_chosen`).
@@ -283,11 +311,15 @@ impl ObservationLayout {
         s.now = s.now.wrapping_add(1);
         if s.now == 0 {
             s.stamp.fill(0);
+            s.border_stamp.fill(0);
             s.now = 1;
         }
         s.value.resize(features.len(), 0);
         s.stamp.resize(features.len(), 0);
         let decider = viewer;
+        if self.farmers {
+            count_borders(game, viewer, s);
+        }
         for (index, p) in board.placed.iter().enumerate() {
             if !board.on_square(index) {
                 continue;
@@ -324,7 +356,12 @@ impl ObservationLayout {
             }
             let own = &def.slot_segment[r];
             for side in 0..4 {
-                let seg = own[slot(side, CENTRE)];
+                // The road or city crossing the side's middle; on a side that has
+                // neither, the field along it (its halves are one field).
+                let mut seg = own[slot(side, CENTRE)];
+                if seg == NO_SEGMENT {
+                    seg = own[slot(side, HALF_LEFT)];
+                }
                 if seg == NO_SEGMENT {
                     continue;
                 }
@@ -336,6 +373,13 @@ impl ObservationLayout {
                 out[at(base + 2, i)] = node.meeples[decider];
                 out[at(base + 3, i)] =
                     byte((node.meeple_total - node.meeples[decider] as u16) as i32);
+                if self.farmers && s.border_stamp.get(root as usize) == Some(&s.now) {
+                    let b = s.border[root as usize];
+                    let base = border_p + BORDERS.len() * side;
+                    for (k, v) in b[..BORDERS.len()].iter().enumerate() {
+                        out[at(base + k, i)] = *v;
+                    }
+                }
             }
         }
     }
@@ -355,7 +399,10 @@ impl ObservationLayout {
             FeatureKind::Road | FeatureKind::City if node.open == 0 => 0,
             FeatureKind::Road | FeatureKind::City => game.end_value(root, &mut s.tiles),
             FeatureKind::Field => {
-                if game.rules().spec.farmers {
+                if self.farmers && s.border_stamp[r] == s.now {
+                    // Counted with the borders (`count_borders`).
+                    3 * s.border[r][3] as i32
+                } else if game.rules().spec.farmers {
                     game.field_cities(root, &mut s.cities);
                     3 * s.cities.len() as i32
                 } else {
@@ -506,4 +553,67 @@ fn last_window(game: &Game, size: u32) -> Window {
         x0: x - (size as i32 - 1) / 2,
         y0: y - (size as i32 - 1) / 2,
     }
+}
+
+/// Fills `s.border` (`BORDERS`, and a field's finished cities, which its value needs:
+/// `Game::field_cities` counted once) for every field and every city a field borders,
+/// from the fields' tile segments' adjacent cities: each (field, city) pair counted once,
+/// however many tiles it touches on. Stamped with `s.now` (set by the caller).
+fn count_borders(game: &Game, viewer: usize, s: &mut ObservationScratch) {
+    let features = game.features();
+    let board = game.board();
+    let tiles = &game.rules().tiles;
+    let n = features.len();
+    s.border.resize(n, [0; 4]);
+    s.border_stamp.resize(n, 0);
+    s.counted_for.resize(n, u32::MAX);
+    let now = s.now;
+    // The fields from the placed tiles' field segments, each root once (its stamp).
+    for p in &board.placed {
+        for (seg, segment) in tiles[p.tile as usize].segments.iter().enumerate() {
+            if segment.kind != FeatureKind::Field {
+                continue;
+            }
+            let f = features.find(p.first_element + seg as u32);
+            if s.border_stamp[f as usize] != now {
+                count_field(game, viewer, f, s);
+            }
+        }
+    }
+}
+
+/// `count_borders` for the field rooted at `f`: its members' adjacent cities, each city
+/// once (`counted_for` holds the last field that counted it, and a field's members are
+/// walked together).
+fn count_field(game: &Game, viewer: usize, f: u32, s: &mut ObservationScratch) {
+    let (features, board, tiles) = (game.features(), game.board(), &game.rules().tiles);
+    let now = s.now;
+    let field = features.node(f);
+    let mine = field.meeples[viewer];
+    let theirs = byte((field.meeple_total - mine as u16) as i32);
+    let (mut cities, mut finished) = (0u8, 0u8);
+    for m in features.members(f) {
+        let node = features.node(m);
+        let p = &board.placed[node.placed as usize];
+        for &c in &tiles[p.tile as usize].segments[node.segment as usize].adjacent_cities {
+            let city = features.find(p.first_element + c as u32) as usize;
+            if s.border_stamp[city] != now {
+                s.border_stamp[city] = now;
+                s.border[city] = [0; 4];
+                s.counted_for[city] = u32::MAX;
+            }
+            if s.counted_for[city] == f {
+                continue;
+            }
+            s.counted_for[city] = f;
+            cities = cities.saturating_add(1);
+            finished = finished.saturating_add((features.node(city as u32).open == 0) as u8);
+            let b = &mut s.border[city];
+            b[0] = b[0].saturating_add(1);
+            b[1] = b[1].saturating_add(mine);
+            b[2] = b[2].saturating_add(theirs);
+        }
+    }
+    s.border_stamp[f as usize] = now;
+    s.border[f as usize] = [cities, 0, 0, finished];
 }

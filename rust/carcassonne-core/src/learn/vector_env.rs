@@ -43,6 +43,12 @@ pub struct EnvConfig {
     pub observe: bool,
     /// The action space's window (None: its default).
     pub window: Option<u32>,
+    /// The caller hands every `step` the buffers the previous `step` or `reset` wrote,
+    /// unchanged (the Python binding does: it lends them out read-only). An action's
+    /// later tokens then rewrite only the observation's chosen parts in place, instead of
+    /// copying an observation kept at the action's first token. Without it every step
+    /// writes whole rows.
+    pub reuse_buffers: bool,
 }
 
 /// Why a step was refused; nothing was stepped.
@@ -108,9 +114,13 @@ struct Slot {
     codec: CodecScratch,
     /// The observation written at the current action's first token: the position does
     /// not change until the action is complete, so its later tokens copy it and rewrite
-    /// the chosen parts alone (`ObservationLayout::write_chosen`).
+    /// the chosen parts alone (`ObservationLayout::write_chosen`). Not kept with
+    /// `EnvConfig::reuse_buffers` once `rows_written`: the rows hold it.
     kept_board: Vec<u8>,
     kept_vector: Vec<f32>,
+    /// Whether this game's rows in the buffers hold what it wrote last (with
+    /// `reuse_buffers`, after its first write since `reset`).
+    rows_written: bool,
     /// The position's window once found (it changes only when the game does).
     window: Option<Result<Window, CodecError>>,
 }
@@ -165,6 +175,7 @@ impl VectorEnv {
                 codec: CodecScratch::default(),
                 kept_board: Vec::new(),
                 kept_vector: Vec::new(),
+                rows_written: false,
                 window: None,
             })
             .collect();
@@ -215,6 +226,8 @@ impl VectorEnv {
         } = self;
         for_each(slots, *threads, dims, out, |e, slot, rows| {
             slot.index = e as u64;
+            // The buffers may be new: every row is written whole.
+            slot.rows_written = false;
             start_episode(slot, &config);
             rows.rewards.fill(0.0);
             *rows.terminated = false;
@@ -445,6 +458,8 @@ fn finish_rows(
     layout: &ObservationLayout,
     rows: &mut Rows<'_>,
 ) -> bool {
+    let reuse = config.reuse_buffers && slot.rows_written;
+    // Whole: clearing only the entries set last measured slower than the memset.
     rows.mask.fill(false);
     slot.legal.fill(0);
     let written = window_of(slot, space).and_then(|window| {
@@ -475,13 +490,24 @@ fn finish_rows(
             layout
                 .write(&slot.game, &[], &mut slot.seen, rows.board, rows.vector)
                 .expect("the window holds the game");
-            slot.kept_board.clear();
-            slot.kept_board.extend_from_slice(rows.board);
-            slot.kept_vector.clear();
-            slot.kept_vector.extend_from_slice(rows.vector);
+            if !config.reuse_buffers {
+                slot.kept_board.clear();
+                slot.kept_board.extend_from_slice(rows.board);
+                slot.kept_vector.clear();
+                slot.kept_vector.extend_from_slice(rows.vector);
+            }
         } else {
-            rows.board.copy_from_slice(&slot.kept_board);
-            rows.vector.copy_from_slice(&slot.kept_vector);
+            if !reuse {
+                if slot.kept_board.len() != rows.board.len() {
+                    // Reused rows since the action began, until a reset: written whole.
+                    layout
+                        .write(&slot.game, &[], &mut slot.seen, rows.board, rows.vector)
+                        .expect("the window holds the game");
+                } else {
+                    rows.board.copy_from_slice(&slot.kept_board);
+                    rows.vector.copy_from_slice(&slot.kept_vector);
+                }
+            }
             layout.write_chosen(&slot.prefix, rows.board, rows.vector);
         }
         #[cfg(debug_assertions)]
@@ -507,5 +533,6 @@ fn finish_rows(
         slot.legal.fill(0);
         *rows.truncated = true;
     }
+    slot.rows_written = true;
     fits
 }
