@@ -1,6 +1,7 @@
 """Benchmarks of the learning environment (pytest-benchmark): ``VectorEnv`` steps with
 random legal tokens drawn from its masks, masks alone and with full observations, from
-Python. ``pytest benches/bench_learning.py --benchmark-only`` measures; a plain ``pytest``
+Python; ``PuctSearch`` simulations with a trivial numpy evaluation (equal priors, zero
+values), by batch size. ``pytest benches/bench_learning.py --benchmark-only`` measures; a plain ``pytest``
 run executes each once. Steps per second go to ``extra_info``; the Rust-side figure is
 ``cargo run --release --example env_speed`` (README, Learning agents)."""
 
@@ -11,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from carcassonne import Rules, VectorEnv
+from carcassonne import Game, PuctSearch, Rules, VectorEnv
 
 ENVS = 64
 ROUNDS = 50
@@ -35,3 +36,24 @@ def test_vector_env_steps(benchmark: Any, observations: bool) -> None:
     if benchmark.stats:
         benchmark.extra_info["steps_per_second"] = round(ENVS * ROUNDS / benchmark.stats.stats.mean)
     assert obs["action_mask"].any(axis=1).all()
+
+
+SIMULATIONS = 2000
+
+
+@pytest.mark.parametrize("batch", [1, 8, 64])
+def test_puct_search(benchmark: Any, batch: int) -> None:
+    rules = Rules()
+    search = PuctSearch(rules, simulations=SIMULATIONS, batch=batch, seed=1)
+    size = search.action_space.size
+
+    def evaluate(board: np.ndarray, vector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.ones((len(board), size), np.float32), np.zeros(len(board), np.float32)
+
+    game = Game(rules, seed=3)
+    for _ in range(20):
+        game.apply(game.legal_actions()[0])
+    report = benchmark(search.search, game, evaluate)
+    if benchmark.stats:
+        benchmark.extra_info["simulations_per_second"] = round(SIMULATIONS / benchmark.stats.stats.mean)
+    assert report.visits.sum() == SIMULATIONS - 1
