@@ -184,7 +184,7 @@ def test_bad_settings_finished_games_and_other_rules_are_refused() -> None:
         {"simulations": 0},
         {"simulations": 10**7},
         {"batch": 0},
-        {"batch": 5000},
+        {"batch": 1025},
         {"exploration": -1.0},
         {"exploration": float("nan")},
         {"seed": -1},

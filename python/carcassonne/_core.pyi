@@ -724,7 +724,7 @@ class PuctSearch:
         space: ActionSpace | None = None,
     ) -> PuctSearch:
         """A search of ``simulations`` per move (the root's evaluation included, 1 to
-        1,000,000), ``batch`` positions per call of the evaluation (1 to 4,096), exploration
+        1,000,000), ``batch`` positions per call of the evaluation (1 to 1,024), exploration
         ``exploration`` (AlphaZero's c_puct, 0 to 100), its random stream from ``seed``; the
         observations over ``space``'s window (default: the rules' ``action_space``). Raises
         ValueError for settings out of range, ActionSpaceError for a space of other rules."""

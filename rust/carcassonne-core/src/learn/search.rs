@@ -46,14 +46,16 @@ use crate::rng::Rng;
 
 /// Most simulations a search may be asked for.
 pub const MAX_SIMULATIONS: u32 = 1_000_000;
-/// Largest batch of positions handed to the evaluation at once.
-pub const MAX_BATCH: u32 = 4096;
+/// Largest batch of positions handed to the evaluation at once (its buffers: with every
+/// classic set, observations and priors are some 60 KB a position).
+pub const MAX_BATCH: u32 = 1024;
 /// Largest exploration constant `c`: values lie in [-1, 1], so far beyond a few units the
 /// priors alone decide.
 pub const MAX_EXPLORATION: f64 = 100.0;
-/// Most prior weights the tree keeps (1 GiB of floats): a leaf evaluated past it is
-/// backed up but not kept, and is evaluated again when reached again.
-const MAX_KEPT_WEIGHTS: usize = 1 << 28;
+/// Most prior weights the tree keeps (256 MiB of floats: some 30,000 evaluated nodes of
+/// the base game's 2,127 tokens): a leaf evaluated past it is backed up but not kept, and
+/// is evaluated again when reached again.
+const MAX_KEPT_WEIGHTS: usize = 1 << 26;
 /// The value a pending visit counts for while its batch is collected.
 const VIRTUAL_LOSS: f32 = 1.0;
 /// `Node::priors` of a node not evaluated yet.
