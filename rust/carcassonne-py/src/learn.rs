@@ -363,7 +363,7 @@ fn out_array<'py, T: numpy::Element>(
 }
 
 /// A shape as Python writes it: "(3,)", "(2, 23, 23)".
-fn py_shape(shape: &[usize]) -> String {
+pub(crate) fn py_shape(shape: &[usize]) -> String {
     match shape {
         [n] => format!("({n},)"),
         _ => format!(

@@ -16,7 +16,7 @@ use carcassonne_core::rng::Rng;
 use crate::actions::action_to_py;
 use crate::args::Int;
 use crate::game::Game;
-use crate::learn::{ActionSpace, ObservationSpace, same_rules};
+use crate::learn::{ActionSpace, ObservationSpace, py_shape, same_rules};
 use crate::rules::Rules;
 use crate::{ActionSpaceError, EvaluationError, GameOverError, message, type_name};
 
@@ -79,7 +79,7 @@ impl PyEvaluation<'_, '_> {
         let wrong = |got: String| {
             let want = shapes
                 .iter()
-                .map(|s| shape_str(s))
+                .map(|s| py_shape(s))
                 .collect::<Vec<_>>()
                 .join(" or ");
             EvaluationError::new_err(message(format!(
@@ -93,7 +93,7 @@ impl PyEvaluation<'_, '_> {
             .cast_into::<PyArrayDyn<f32>>()
             .map_err(|e| wrong(format!("of type {}", type_name(&e.into_inner()))))?;
         if !shapes.contains(&arr.shape()) {
-            return Err(wrong(format!("of shape {}", shape_str(arr.shape()))));
+            return Err(wrong(format!("of shape {}", py_shape(arr.shape()))));
         }
         Ok(arr)
     }
@@ -147,21 +147,6 @@ impl Evaluate for PyEvaluation<'_, '_> {
             values.copy_from_slice(v);
         }
         Ok(())
-    }
-}
-
-/// "(3, 5)" or "(3,)".
-fn shape_str(shape: &[usize]) -> String {
-    match shape {
-        [n] => format!("({n},)"),
-        _ => format!(
-            "({})",
-            shape
-                .iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
     }
 }
 

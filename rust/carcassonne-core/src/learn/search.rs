@@ -41,7 +41,7 @@ use crate::learn::outcome::outcome;
 use crate::learn::window::Window;
 use crate::limits::MAX_PLAYERS;
 use crate::play::action::{Action, ActionLists};
-use crate::play::players::mcts::{Children, Key};
+use crate::play::players::mcts::{Children, Key, search_root};
 use crate::rng::Rng;
 
 /// Most simulations a search may be asked for.
@@ -362,21 +362,7 @@ impl PuctTree {
                 y0: 0,
             },
         });
-        let root = match &mut self.root {
-            Some(root) => {
-                root.copy_position_from(game);
-                root
-            }
-            None => {
-                let mut root = game.clone();
-                root.copy_position_from(game);
-                self.root.insert(root)
-            }
-        };
-        // As the ISMCTS player's root: no event log to copy, and the hidden order
-        // forgotten so that no draw of the search can depend on it.
-        root.set_record_events(false);
-        root.forget_hidden_order();
+        let root = search_root(&mut self.root, game);
         root.legal_actions_with(&mut self.root_actions, &mut self.lists);
         let players = game.rules().players();
         self.board.resize(batch * layout.board_len(), 0);

@@ -296,6 +296,29 @@ impl Player for Mcts {
     }
 }
 
+/// `slot`, reused, made the root of a search of `game` (the PUCT search's too:
+/// `learn::search`): its position without the game's history (`copy_position_from`), so
+/// each iteration's copy of the root copies none (the log only grows with the copy and is
+/// never read by play: the awards that look at it use the entries they append, and only
+/// while recording), and its hidden pieces in a fixed order every iteration reshuffles:
+/// the search cannot depend on their true order, even through its random draws.
+pub(crate) fn search_root<'a>(slot: &'a mut Option<Game>, game: &Game) -> &'a mut Game {
+    let root = match slot {
+        Some(root) => {
+            root.copy_position_from(game);
+            root
+        }
+        None => {
+            let mut root = game.clone();
+            root.copy_position_from(game);
+            slot.insert(root)
+        }
+    };
+    root.set_record_events(false);
+    root.forget_hidden_order();
+    root
+}
+
 /// A node of the tree: the information set reached by an action (the root: the position
 /// searched).
 #[derive(Clone, Copy, Debug)]
@@ -436,24 +459,7 @@ impl Tree {
             reward: 0.0,
             player: game.decider() as u8,
         });
-        match &mut self.root {
-            Some(root) => root.copy_position_from(game),
-            None => {
-                let mut root = game.clone();
-                root.copy_position_from(game);
-                self.root = Some(root);
-            }
-        }
-        // Cannot fail: set just above.
-        let root = self.root.as_mut().expect("set above");
-        // Without the game's history (`copy_position_from`), so each iteration's copy of
-        // the root copies none. The log only grows with the copy and is never read by
-        // play (the awards that look at it use the entries they append, and only while
-        // recording).
-        root.set_record_events(false);
-        // Every iteration reshuffles the hidden pieces from this fixed order: the search
-        // cannot depend on their true order, even through its random draws.
-        root.forget_hidden_order();
+        let root = search_root(&mut self.root, game);
         root.legal_actions_with(&mut self.root_actions, &mut self.lists);
     }
 
