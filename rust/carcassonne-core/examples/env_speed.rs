@@ -94,26 +94,30 @@ fn main() {
     );
 }
 
-/// A uniformly drawn legal token of a game's mask row, reading it 8 entries at a time
-/// (a bool is one byte, 0 or 1): the legal tokens listed into `legal`, then one drawn.
+/// A uniformly drawn legal token of a game's mask row: the legal tokens listed into
+/// `legal`, then one drawn. The row is read as 64-bit words (a bool is one byte, 0 or 1),
+/// four at a time: a mask has a few dozen legal tokens among thousands, so most of the
+/// row is skipped 32 entries at once.
 fn pick(row: &[bool], legal: &mut Vec<u32>, rng: &mut Rng) -> u32 {
     legal.clear();
-    let mut chunks = row.chunks_exact(8);
-    let mut base = 0u32;
-    for chunk in &mut chunks {
-        let mut word = chunk
-            .iter()
-            .enumerate()
-            .fold(0u64, |w, (i, &b)| w | ((b as u64) << (8 * i)));
-        while word != 0 {
-            legal.push(base + word.trailing_zeros() / 8);
-            word &= word - 1;
+    let blocks = row.len() / 32;
+    for k in 0..blocks {
+        // SAFETY: the 32 bytes from 32 k are in the row; a bool is one byte, 0 or 1.
+        let w: [u64; 4] = unsafe { std::ptr::read_unaligned(row.as_ptr().add(32 * k).cast()) };
+        if w[0] | w[1] | w[2] | w[3] == 0 {
+            continue;
         }
-        base += 8;
+        for (j, &w) in w.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                legal.push((32 * k + 8 * j) as u32 + w.trailing_zeros() / 8);
+                w &= w - 1;
+            }
+        }
     }
-    for (i, &b) in chunks.remainder().iter().enumerate() {
+    for (i, &b) in row.iter().enumerate().skip(32 * blocks) {
         if b {
-            legal.push(base + i as u32);
+            legal.push(i as u32);
         }
     }
     legal[rng.below(legal.len() as u32) as usize]

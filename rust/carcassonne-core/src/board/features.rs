@@ -216,6 +216,21 @@ impl Features {
         }
     }
 
+    /// Every element's root, `out[e] == find(e)`, in one pass in element order: an
+    /// element whose parent comes before it takes the parent's root, already found (a
+    /// root is its own parent), and only the others are walked. Without a branch on
+    /// which elements are roots: a reader of the whole position waits on no chain and
+    /// mispredicts little.
+    pub fn roots_into(&self, out: &mut Vec<u32>) {
+        out.clear();
+        out.reserve(self.nodes.len());
+        for (e, n) in self.nodes.iter().enumerate() {
+            let p = n.parent as usize;
+            out.push(e as u32);
+            out[e] = if p > e { self.find(p as u32) } else { out[p] };
+        }
+    }
+
     #[inline]
     pub fn is_root(&self, e: u32) -> bool {
         self.nodes[e as usize].parent == e

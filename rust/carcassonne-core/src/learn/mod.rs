@@ -13,6 +13,7 @@
 
 pub mod action_space;
 pub mod codec;
+pub mod feature_facts;
 pub mod observation;
 pub mod outcome;
 pub mod search;

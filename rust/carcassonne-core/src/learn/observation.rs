@@ -12,12 +12,18 @@
 //! and the meeples on it; with farmers, which fields border which cities and whose
 //! farmers are on them.
 
-use crate::board::map_board::Geometry;
+use crate::board::features::NO_PLAYER;
+use crate::board::grid::Board;
+use crate::board::map_board::{Geometry, NO_ISLAND};
 use crate::data::tileset::MAX_SEGMENTS;
-use crate::data::tileset::{FeatureKind, NO_SEGMENT, Shape};
+use crate::data::tileset::{NO_SEGMENT, Shape, TileDef};
 use crate::engine::game::Game;
 use crate::learn::action_space::{ActionSpace, BlockKind};
 use crate::learn::codec::{CodecError, MAX_TOKENS};
+use crate::learn::feature_facts::{
+    CITIES, FARMERS_MINE, FARMERS_THEIRS, FeatureFacts, FieldBorders, MINE, OPEN, THEIRS, VALUE,
+    byte,
+};
 use crate::learn::window::{Window, WindowRule};
 use crate::systems::south_seas::state::{DISPLAY_SIZE, Phase};
 use crate::topology::{CENTRE, HALF_LEFT, SIDE_NAMES, slot};
@@ -49,7 +55,6 @@ pub struct ObservationLayout {
     planes: Vec<String>,
     fields: Vec<(String, usize)>,
     deck_tiles: usize,
-    map: bool,
     goods: bool,
     south_seas: bool,
     friday: usize,
@@ -57,24 +62,87 @@ pub struct ObservationLayout {
     ferries: bool,
     /// Whether fields score (farmers): then the `cities_*` and `farmers_*` planes.
     farmers: bool,
+    /// Where each kind of board plane starts.
+    at: PlaneIndex,
+    /// Per tile of the rules and rotation, what its square shows that the tile alone
+    /// decides.
+    views: Vec<[TileView; 4]>,
+    /// With farmers, which tile segments border which: for the `cities_*` planes.
+    borders: Option<FieldBorders>,
+    /// Carcassonne Maps: the `playable` plane, the same for every position (the map's
+    /// window is fixed). Empty on the open grid.
+    playable: Vec<u8>,
+}
+
+/// The first plane of each kind (`usize::MAX`: a kind these rules do not show).
+#[derive(Clone, Copy, Debug)]
+struct PlaneIndex {
+    tile: usize,
+    open: usize,
+    playable: usize,
+    /// Twelve: per side, city, road, field.
+    edge: usize,
+    /// One per player, from the viewer's seat.
+    meeple: usize,
+    /// `PER_SIDE` per side.
+    side: usize,
+    /// `BORDERS` per side.
+    border: usize,
+    /// Value, mine, theirs.
+    centre: usize,
+    goods: usize,
+}
+
+/// What a tile in one rotation shows on its square, whatever the position.
+#[derive(Clone, Copy, Debug)]
+struct TileView {
+    /// Per side, the plane of its edge's kind, from the first edge plane.
+    edge: [u8; 4],
+    /// Per side, the segment whose feature the side shows: the road or city crossing its
+    /// middle, else the field along it (its halves are one field); NO_SEGMENT: none.
+    side: [u8; 4],
+    /// The tile's last segment of centre shape (monastery, market), or NO_SEGMENT.
+    centre: u8,
+    /// The tile's segments.
+    segments: u8,
+    /// Its goods or wares of each kind, over all its segments (at most 255).
+    goods: [u8; 3],
+}
+
+impl TileView {
+    fn new(def: &TileDef, rotation: usize) -> Self {
+        let own = &def.slot_segment[rotation];
+        let mut view = TileView {
+            edge: [0; 4],
+            side: [NO_SEGMENT; 4],
+            centre: NO_SEGMENT,
+            segments: def.segments.len() as u8,
+            goods: [0; 3],
+        };
+        for side in 0..4 {
+            view.edge[side] = (3 * side + (def.edges_at[rotation][side] as usize - 1)) as u8;
+            view.side[side] = match own[slot(side, CENTRE)] {
+                NO_SEGMENT => own[slot(side, HALF_LEFT)],
+                seg => seg,
+            };
+        }
+        for (seg, segment) in def.segments.iter().enumerate() {
+            if segment.kind.shape() == Shape::Centre {
+                view.centre = seg as u8;
+            }
+            for g in 0..3 {
+                view.goods[g] = view.goods[g].saturating_add(segment.goods[g]);
+            }
+        }
+        view
+    }
 }
 
 /// Reused buffers of `ObservationLayout::write`.
 #[derive(Debug, Default)]
 pub struct ObservationScratch {
-    /// Per element, its feature's value once computed this call (`stamp` says which).
-    value: Vec<u8>,
-    stamp: Vec<u32>,
-    now: u32,
-    tiles: Vec<u16>,
-    cities: Vec<u32>,
+    facts: FeatureFacts,
     counts: Vec<u32>,
-    /// Per root element, its `BORDERS` counts and for a field the finished cities it
-    /// borders (valid where `border_stamp` is `now`).
-    border: Vec<[u8; 4]>,
-    border_stamp: Vec<u32>,
-    /// Per city root, the field that counted it last (`count_field`).
-    counted_for: Vec<u32>,
 }
 
 /// Board planes of one kind per side, in side order.
@@ -153,6 +221,44 @@ impl ObservationLayout {
         fields.push(("token".into(), MAX_TOKENS));
         fields.push(("chosen_rotation".into(), 4));
         fields.push(("chosen_meeple".into(), CHOSEN_MEEPLES));
+        let first = |name: &str| planes.iter().position(|p| p == name).unwrap_or(usize::MAX);
+        let at = PlaneIndex {
+            tile: first("tile"),
+            open: first("open"),
+            playable: first("playable"),
+            edge: first("edge_city_N"),
+            meeple: first("meeples_0"),
+            side: first("open_N"),
+            border: first("cities_N"),
+            centre: first("centre_value"),
+            goods: first("goods_0"),
+        };
+        let views = rules
+            .tiles
+            .iter()
+            .map(|def| [0, 1, 2, 3].map(|r| TileView::new(def, r)))
+            .collect();
+        let window = space.window();
+        let playable = match (&rules.geometry, space.window_rule()) {
+            (Geometry::Map(map), WindowRule::Fixed { x0, y0 }) => {
+                let board = Board::with_geometry(0, &rules.geometry);
+                let w = Window {
+                    size: window,
+                    x0,
+                    y0,
+                };
+                (0..window * window)
+                    .map(|i| {
+                        let (x, y) = w.square(i);
+                        board.cell(x, y).is_some_and(|cell| {
+                            let c = cell as usize;
+                            c < map.grid_cells && (map.playable[c] || map.island[c] != NO_ISLAND)
+                        }) as u8
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
         ObservationLayout {
             space: space.clone(),
             window: space.window(),
@@ -161,13 +267,16 @@ impl ObservationLayout {
             planes,
             fields,
             deck_tiles,
-            map,
             goods,
             south_seas,
             friday,
             ships: rules.ships.len(),
             ferries,
             farmers,
+            at,
+            views,
+            borders: farmers.then(|| FieldBorders::new(rules)),
+            playable,
         }
     }
 
@@ -264,62 +373,22 @@ impl ObservationLayout {
         out: &mut [u8],
     ) {
         let squares = (self.window * self.window) as usize;
-        let rules = game.rules();
         let board = game.board();
         let features = game.features();
-        let mut plane = 0usize;
-        let mut next = |n: usize| {
-            let p = plane;
-            plane += n;
-            p
-        };
-        let tile_p = next(1);
-        let open_p = next(1);
-        let playable_p = if self.map { next(1) } else { usize::MAX };
-        let edge_p = next(12);
-        let meeple_p = next(self.players);
-        let side_p = next(4 * PER_SIDE.len());
-        let border_p = if self.farmers {
-            next(4 * BORDERS.len())
-        } else {
-            usize::MAX
-        };
-        let centre_p = next(3);
-        let goods_p = if self.goods { next(3) } else { usize::MAX };
-        // The chosen square planes (`write_chosen`).
-        next(1 + self.ferries as usize);
-        debug_assert_eq!(plane, self.planes.len());
-        let at = |p: usize, i: u32| p * squares + i as usize;
+        let at = &self.at;
+        let plane = |p: usize| p * squares;
         for o in &board.open {
             let (x, y) = board.xy(o.cell);
             if let Some(i) = window.index(x, y) {
-                out[at(open_p, i)] = 1;
+                out[plane(at.open) + i as usize] = 1;
             }
         }
-        if let (true, Geometry::Map(map)) = (self.map, &rules.geometry) {
-            for i in 0..squares as u32 {
-                let (x, y) = window.square(i);
-                if let Some(cell) = board.cell(x, y)
-                    && ((cell as usize) < map.grid_cells)
-                    && (map.playable[cell as usize]
-                        || map.island[cell as usize] != crate::board::map_board::NO_ISLAND)
-                {
-                    out[at(playable_p, i)] = 1;
-                }
-            }
+        if !self.playable.is_empty() {
+            out[plane(at.playable)..][..squares].copy_from_slice(&self.playable);
         }
-        s.now = s.now.wrapping_add(1);
-        if s.now == 0 {
-            s.stamp.fill(0);
-            s.border_stamp.fill(0);
-            s.now = 1;
-        }
-        s.value.resize(features.len(), 0);
-        s.stamp.resize(features.len(), 0);
-        let decider = viewer;
-        if self.farmers {
-            count_borders(game, viewer, s);
-        }
+        s.facts.find(game, viewer, self.borders.as_ref());
+        let facts = &s.facts;
+        let (side_planes, border_planes) = (PER_SIDE.len(), BORDERS.len());
         for (index, p) in board.placed.iter().enumerate() {
             if !board.on_square(index) {
                 continue;
@@ -327,96 +396,51 @@ impl ObservationLayout {
             let Some(i) = window.index(p.x, p.y) else {
                 continue;
             };
-            out[at(tile_p, i)] = 1;
-            let def = &rules.tiles[p.tile as usize];
-            let r = p.rotation as usize & 3;
-            for (side, edge) in def.edges_at[r].iter().enumerate() {
-                out[at(edge_p + 3 * side + (*edge as usize - 1), i)] = 1;
+            let i = i as usize;
+            let view = &self.views[p.tile as usize][p.rotation as usize & 3];
+            out[plane(at.tile) + i] = 1;
+            for &edge in &view.edge {
+                out[plane(at.edge + edge as usize) + i] = 1;
             }
-            for (seg, segment) in def.segments.iter().enumerate() {
-                let e = p.first_element + seg as u32;
-                let node = features.node(e);
-                if node.meeple != crate::board::features::NO_PLAYER {
-                    let m = &mut out[at(meeple_p + self.relative(viewer, node.meeple as usize), i)];
+            let first = p.first_element as usize;
+            let nodes = &features.nodes()[first..first + view.segments as usize];
+            for node in nodes {
+                if node.meeple != NO_PLAYER {
+                    let m = &mut out
+                        [plane(at.meeple + self.relative(viewer, node.meeple as usize)) + i];
                     *m = m.saturating_add(1);
                 }
-                if self.goods {
-                    for g in 0..3 {
-                        let w = &mut out[at(goods_p + g, i)];
-                        *w = w.saturating_add(segment.goods[g]);
-                    }
-                }
-                if segment.kind.shape() == Shape::Centre {
-                    let root = features.node(features.find(e));
-                    out[at(centre_p, i)] = byte(1 + board.ring_filled(p.cell, None) as i32);
-                    out[at(centre_p + 1, i)] = root.meeples[decider];
-                    out[at(centre_p + 2, i)] =
-                        byte((root.meeple_total - root.meeples[decider] as u16) as i32);
+            }
+            if self.goods {
+                for (g, &n) in view.goods.iter().enumerate() {
+                    let w = &mut out[plane(at.goods + g) + i];
+                    *w = w.saturating_add(n);
                 }
             }
-            let own = &def.slot_segment[r];
-            for side in 0..4 {
-                // The road or city crossing the side's middle; on a side that has
-                // neither, the field along it (its halves are one field).
-                let mut seg = own[slot(side, CENTRE)];
-                if seg == NO_SEGMENT {
-                    seg = own[slot(side, HALF_LEFT)];
-                }
+            if view.centre != NO_SEGMENT {
+                let shown = facts.shown(facts.root(p.first_element + view.centre as u32));
+                out[plane(at.centre) + i] = byte(1 + board.ring_filled(p.cell, None) as i32);
+                out[plane(at.centre + 1) + i] = shown[MINE];
+                out[plane(at.centre + 2) + i] = shown[THEIRS];
+            }
+            for (side, &seg) in view.side.iter().enumerate() {
                 if seg == NO_SEGMENT {
                     continue;
                 }
-                let root = features.find(p.first_element + seg as u32);
-                let node = features.node(root);
-                let base = side_p + PER_SIDE.len() * side;
-                out[at(base, i)] = byte(node.open as i32);
-                out[at(base + 1, i)] = self.value(game, root, s);
-                out[at(base + 2, i)] = node.meeples[decider];
-                out[at(base + 3, i)] =
-                    byte((node.meeple_total - node.meeples[decider] as u16) as i32);
-                if self.farmers && s.border_stamp.get(root as usize) == Some(&s.now) {
-                    let b = s.border[root as usize];
-                    let base = border_p + BORDERS.len() * side;
-                    for (k, v) in b[..BORDERS.len()].iter().enumerate() {
-                        out[at(base + k, i)] = *v;
-                    }
+                let shown = facts.shown(facts.root(p.first_element + seg as u32));
+                let base = at.side + side_planes * side;
+                out[plane(base) + i] = shown[OPEN];
+                out[plane(base + 1) + i] = shown[VALUE];
+                out[plane(base + 2) + i] = shown[MINE];
+                out[plane(base + 3) + i] = shown[THEIRS];
+                if self.farmers {
+                    let base = at.border + border_planes * side;
+                    out[plane(base) + i] = shown[CITIES];
+                    out[plane(base + 1) + i] = shown[FARMERS_MINE];
+                    out[plane(base + 2) + i] = shown[FARMERS_THEIRS];
                 }
             }
         }
-    }
-
-    /// The points still pending on the feature rooted at `root`: an unfinished road's or
-    /// city's end-of-game points (0 once complete: its points are banked), a field's
-    /// points for the completed cities it borders (0 without farmers), a South Seas
-    /// feature's wares not yet covered.
-    fn value(&self, game: &Game, root: u32, s: &mut ObservationScratch) -> u8 {
-        let r = root as usize;
-        if s.stamp[r] == s.now {
-            return s.value[r];
-        }
-        let node = game.features().node(root);
-        let v = match node.kind {
-            // Complete: its points are banked already.
-            FeatureKind::Road | FeatureKind::City if node.open == 0 => 0,
-            FeatureKind::Road | FeatureKind::City => game.end_value(root, &mut s.tiles),
-            FeatureKind::Field => {
-                if self.farmers && s.border_stamp[r] == s.now {
-                    // Counted with the borders (`count_borders`).
-                    3 * s.border[r][3] as i32
-                } else if game.rules().spec.farmers {
-                    game.field_cities(root, &mut s.cities);
-                    3 * s.cities.len() as i32
-                } else {
-                    0
-                }
-            }
-            FeatureKind::Bridge | FeatureKind::Island | FeatureKind::Sea => {
-                node.goods.iter().map(|&g| g as i32).sum()
-            }
-            FeatureKind::Monastery | FeatureKind::Market => 0,
-        };
-        s.stamp[r] = s.now;
-        s.value[r] = byte(v);
-        s.value[r]
     }
 
     /// Rewrites the `chosen_*` parts and `token` of an observation of this position for
@@ -538,12 +562,6 @@ impl ObservationLayout {
     }
 }
 
-/// A count or value as a board byte: 0 to 255 (a larger one is shown as 255).
-#[inline]
-fn byte(v: i32) -> u8 {
-    v.clamp(0, 255) as u8
-}
-
 /// A window over a finished game's board that outgrew the action space's: centred on
 /// the last tile placed.
 fn last_window(game: &Game, size: u32) -> Window {
@@ -553,67 +571,4 @@ fn last_window(game: &Game, size: u32) -> Window {
         x0: x - (size as i32 - 1) / 2,
         y0: y - (size as i32 - 1) / 2,
     }
-}
-
-/// Fills `s.border` (`BORDERS`, and a field's finished cities, which its value needs:
-/// `Game::field_cities` counted once) for every field and every city a field borders,
-/// from the fields' tile segments' adjacent cities: each (field, city) pair counted once,
-/// however many tiles it touches on. Stamped with `s.now` (set by the caller).
-fn count_borders(game: &Game, viewer: usize, s: &mut ObservationScratch) {
-    let features = game.features();
-    let board = game.board();
-    let tiles = &game.rules().tiles;
-    let n = features.len();
-    s.border.resize(n, [0; 4]);
-    s.border_stamp.resize(n, 0);
-    s.counted_for.resize(n, u32::MAX);
-    let now = s.now;
-    // The fields from the placed tiles' field segments, each root once (its stamp).
-    for p in &board.placed {
-        for (seg, segment) in tiles[p.tile as usize].segments.iter().enumerate() {
-            if segment.kind != FeatureKind::Field {
-                continue;
-            }
-            let f = features.find(p.first_element + seg as u32);
-            if s.border_stamp[f as usize] != now {
-                count_field(game, viewer, f, s);
-            }
-        }
-    }
-}
-
-/// `count_borders` for the field rooted at `f`: its members' adjacent cities, each city
-/// once (`counted_for` holds the last field that counted it, and a field's members are
-/// walked together).
-fn count_field(game: &Game, viewer: usize, f: u32, s: &mut ObservationScratch) {
-    let (features, board, tiles) = (game.features(), game.board(), &game.rules().tiles);
-    let now = s.now;
-    let field = features.node(f);
-    let mine = field.meeples[viewer];
-    let theirs = byte((field.meeple_total - mine as u16) as i32);
-    let (mut cities, mut finished) = (0u8, 0u8);
-    for m in features.members(f) {
-        let node = features.node(m);
-        let p = &board.placed[node.placed as usize];
-        for &c in &tiles[p.tile as usize].segments[node.segment as usize].adjacent_cities {
-            let city = features.find(p.first_element + c as u32) as usize;
-            if s.border_stamp[city] != now {
-                s.border_stamp[city] = now;
-                s.border[city] = [0; 4];
-                s.counted_for[city] = u32::MAX;
-            }
-            if s.counted_for[city] == f {
-                continue;
-            }
-            s.counted_for[city] = f;
-            cities = cities.saturating_add(1);
-            finished = finished.saturating_add((features.node(city as u32).open == 0) as u8);
-            let b = &mut s.border[city];
-            b[0] = b[0].saturating_add(1);
-            b[1] = b[1].saturating_add(mine);
-            b[2] = b[2].saturating_add(theirs);
-        }
-    }
-    s.border_stamp[f as usize] = now;
-    s.border[f as usize] = [cities, 0, 0, finished];
 }
