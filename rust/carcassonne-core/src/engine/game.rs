@@ -271,6 +271,49 @@ pub(crate) struct EndScratch {
     pub(crate) cities: Vec<u32>,
 }
 
+impl EndScratch {
+    /// Its occupied-roots buffer, and its other buffers as counts found by walking.
+    pub(crate) fn split(&mut self) -> (&mut Vec<u32>, Walk<'_>) {
+        let EndScratch {
+            tiles,
+            roots,
+            cities,
+        } = self;
+        (roots, Walk { tiles, cities })
+    }
+}
+
+/// The two counts of a feature that end-of-game scoring needs and that take a walk of
+/// its members: its distinct tiles (roads, cities) and the completed cities a field
+/// borders. The engine walks (`Walk`); an observation, which has counted them for every
+/// feature at once, gives its own (`learn::feature_facts`).
+pub(crate) trait FeatureCounts {
+    /// The distinct placed tiles of the road or city rooted at `root`.
+    fn tiles(&mut self, game: &Game, root: u32) -> u32;
+    /// The distinct completed cities the field rooted at `root` borders.
+    fn finished_cities(&mut self, game: &Game, root: u32) -> u32;
+}
+
+/// `FeatureCounts` by walking each feature's members (`EndScratch::split`).
+pub(crate) struct Walk<'a> {
+    tiles: &'a mut Vec<u16>,
+    cities: &'a mut Vec<u32>,
+}
+
+impl FeatureCounts for Walk<'_> {
+    #[inline]
+    fn tiles(&mut self, game: &Game, root: u32) -> u32 {
+        game.tiles_of(root, self.tiles);
+        self.tiles.len() as u32
+    }
+
+    #[inline]
+    fn finished_cities(&mut self, game: &Game, root: u32) -> u32 {
+        game.field_cities(root, self.cities);
+        self.cities.len() as u32
+    }
+}
+
 // `Clone`: field by field, in `clone`.
 #[derive(Debug)]
 pub struct Game {
@@ -1247,14 +1290,22 @@ impl Game {
 
     /// Classic virtual scores (`RuleSystem::virtual_thirds`): three times the points so
     /// far, and for a game not over the end-of-game awards of every unfinished feature.
-    pub(crate) fn classic_virtual_thirds(&self, s: &mut EndScratch) -> [i32; MAX_PLAYERS] {
+    /// `counts`: how the features' tiles and a field's cities are counted (`roots`: a
+    /// buffer).
+    pub(crate) fn classic_virtual_thirds(
+        &self,
+        roots: &mut Vec<u32>,
+        counts: &mut impl FeatureCounts,
+    ) -> [i32; MAX_PLAYERS] {
         let players = self.rules.players();
         let mut v = [0i32; MAX_PLAYERS];
         for p in 0..players {
             v[p] = 3 * self.scores[p];
         }
         if !self.over {
-            self.end_awards_of(s, Awards::All, |a| add_award(&mut v, players, a));
+            self.end_awards_of(roots, counts, Awards::All, |a| {
+                add_award(&mut v, players, a)
+            });
         }
         v
     }
@@ -1269,7 +1320,10 @@ impl Game {
         );
         let players = self.rules.players();
         let mut v = [0i32; MAX_PLAYERS];
-        self.end_awards_of(s, Awards::Roads, |a| add_award(&mut v, players, a));
+        let (roots, mut walk) = s.split();
+        self.end_awards_of(roots, &mut walk, Awards::Roads, |a| {
+            add_award(&mut v, players, a)
+        });
         v
     }
 
@@ -1279,20 +1333,30 @@ impl Game {
     /// one statement of the end-of-game rules: `finish` applies the awards, the virtual
     /// scores add them up.
     pub(crate) fn end_awards(&self, s: &mut EndScratch, f: impl FnMut(EndAward)) {
-        self.end_awards_of(s, Awards::All, f);
+        let (roots, mut walk) = s.split();
+        self.end_awards_of(roots, &mut walk, Awards::All, f);
     }
 
-    /// `end_awards`, of every feature or of the roads alone (`which`).
-    fn end_awards_of(&self, s: &mut EndScratch, which: Awards, mut f: impl FnMut(EndAward)) {
+    /// `end_awards`, of every feature or of the roads alone (`which`), with the
+    /// features' counts from `counts` (`roots`: a buffer).
+    fn end_awards_of(
+        &self,
+        roots: &mut Vec<u32>,
+        counts: &mut impl FeatureCounts,
+        which: Awards,
+        mut f: impl FnMut(EndAward),
+    ) {
         let rules = &*self.rules;
-        self.features.occupied_roots(&mut s.roots);
-        for &e in &s.roots {
+        self.features.occupied_roots(roots);
+        for &e in roots.iter() {
             let n = self.features.node(e);
             if which == Awards::Roads && n.kind != FeatureKind::Road {
                 continue;
             }
             let points = match n.kind {
-                FeatureKind::Road | FeatureKind::City => self.end_value(e, &mut s.tiles),
+                FeatureKind::Road | FeatureKind::City => {
+                    self.end_value_of(e, counts.tiles(self, e))
+                }
                 FeatureKind::Monastery => {
                     let cell = self.board.placed[n.placed as usize].cell;
                     monastery_points(self.board.ring_filled(cell, None))
@@ -1320,12 +1384,11 @@ impl Game {
         if which == Awards::Roads {
             return;
         }
-        for &root in &s.roots {
+        for &root in roots.iter() {
             if self.features.node(root).kind != FeatureKind::Field {
                 continue;
             }
-            self.field_cities(root, &mut s.cities);
-            let points = FIELD_POINTS_PER_CITY * s.cities.len() as i32;
+            let points = FIELD_POINTS_PER_CITY * counts.finished_cities(self, root) as i32;
             if points > 0 {
                 f(EndAward {
                     winners: majority(&self.features.node(root).meeples),
@@ -1351,9 +1414,21 @@ impl Game {
 
     /// End-of-game points of the unfinished road or city rooted at `root`.
     pub(crate) fn end_value(&self, root: u32, tiles: &mut Vec<u16>) -> i32 {
-        let kind = self.features.node(root).kind;
-        let t = self.tally_with(root, tiles);
-        edge_feature_points(kind, t, false, &self.rules.spec) + self.town_bonus(root)
+        self.tiles_of(root, tiles);
+        self.end_value_of(root, tiles.len() as u32)
+    }
+
+    /// `end_value` of the road or city rooted at `root`, of `tiles` distinct tiles.
+    #[inline]
+    pub(crate) fn end_value_of(&self, root: u32, tiles: u32) -> i32 {
+        let n = self.features.node(root);
+        let t = FeatureTally {
+            tiles,
+            pennants: n.pennants as u32,
+            inns: n.inns as u32,
+            cathedrals: n.cathedrals as u32,
+        };
+        edge_feature_points(n.kind, t, false, &self.rules.spec) + self.town_bonus(root)
     }
 
     /// The completed cities the field rooted at `root` borders, distinct, into `out`.

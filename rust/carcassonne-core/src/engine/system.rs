@@ -11,7 +11,7 @@
 //! own state from its folder); a system's hooks are the only turn-loop code that touches
 //! it.
 
-use crate::engine::game::{EndScratch, Game, IllegalMove, Joined, Move, Placement};
+use crate::engine::game::{EndScratch, FeatureCounts, Game, IllegalMove, Joined, Move, Placement};
 use crate::engine::system_state::SystemKind;
 use crate::limits::MAX_PLAYERS;
 use crate::rng::Rng;
@@ -136,7 +136,17 @@ pub(crate) trait RuleSystem: Sized + 'static {
     /// (`Game::virtual_thirds` says what it counts); classic: the points so far and the
     /// end-of-game awards of every unfinished feature.
     fn virtual_thirds(game: &Game, s: &mut EndScratch) -> [i32; MAX_PLAYERS] {
-        game.classic_virtual_thirds(s)
+        let (roots, mut walk) = s.split();
+        Self::virtual_thirds_counted(game, roots, &mut walk)
+    }
+
+    /// `virtual_thirds` with the features' counts from `counts` (`roots`: a buffer).
+    fn virtual_thirds_counted(
+        game: &Game,
+        roots: &mut Vec<u32>,
+        counts: &mut impl FeatureCounts,
+    ) -> [i32; MAX_PLAYERS] {
+        game.classic_virtual_thirds(roots, counts)
     }
 
     /// Points the current player would gain at once by placing tile `tile` (which fits)

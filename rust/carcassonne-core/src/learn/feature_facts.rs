@@ -10,9 +10,8 @@
 //! cost gate counts mispredictions the same way).
 
 use crate::data::tileset::FeatureKind;
-use crate::engine::game::Game;
+use crate::engine::game::{FeatureCounts, Game};
 use crate::engine::rules::Rules;
-use crate::engine::scoring::{FeatureTally, edge_feature_points};
 
 /// The bytes shown for a feature, by position: see the constants below.
 pub type Shown = [u8; 8];
@@ -96,6 +95,8 @@ pub struct FeatureFacts {
     /// The roots of each bucket (`ROADS`...), the first `roots_in[k]` of each.
     roots: [Vec<u32>; 4],
     roots_in: [usize; 4],
+    /// Whether the last `find` counted which fields border which cities.
+    borders: bool,
     /// The (field, city) pairs of roots counted, each once however many tiles it
     /// touches on.
     pairs: PairSet,
@@ -121,6 +122,7 @@ impl FeatureFacts {
             r.resize(n, 0);
         }
         self.roots_in = [0; 4];
+        self.borders = borders.is_some();
         let root = &self.root;
         // Each feature's distinct tiles, its roots by kind, and the bytes every root
         // shows whatever its kind.
@@ -166,32 +168,20 @@ impl FeatureFacts {
             }
         }
         // The points pending, one rule per bucket.
-        let spec = &rules.spec;
-        let town_roads = rules.town_road_bonus;
-        for (k, kind) in [(ROADS, FeatureKind::Road), (CITIES_KIND, FeatureKind::City)] {
+        for k in [ROADS, CITIES_KIND] {
             for &e in &self.roots[k][..self.roots_in[k]] {
-                let node = &nodes[e as usize];
-                let tally = FeatureTally {
-                    tiles: self.tiles[e as usize],
-                    pennants: node.pennants as u32,
-                    inns: node.inns as u32,
-                    cathedrals: node.cathedrals as u32,
-                };
-                let towns = if town_roads { game.town_bonus(e) } else { 0 };
                 // Complete: its points are banked already.
-                let open = (node.open != 0) as i32;
-                let v = open * (edge_feature_points(kind, tally, false, spec) + towns);
+                let open = (nodes[e as usize].open != 0) as i32;
+                let v = open * game.end_value_of(e, self.tiles[e as usize]);
                 debug_assert_eq!(
                     v,
-                    if node.open == 0 {
-                        0
-                    } else {
-                        game.end_value(e, &mut Vec::new())
-                    }
+                    open * game.end_value(e, &mut Vec::new()),
+                    "the tiles counted in one pass"
                 );
                 self.shown[e as usize][VALUE] = byte(v);
             }
         }
+        let spec = &rules.spec;
         let mut cities = Vec::new();
         for &e in &self.roots[FIELDS][..self.roots_in[FIELDS]] {
             let v = if borders.is_some() {
@@ -226,6 +216,26 @@ impl FeatureFacts {
     #[inline]
     pub fn shown(&self, root: u32) -> &Shown {
         &self.shown[root as usize]
+    }
+}
+
+/// The counts end-of-game scoring asks (`Game::virtual_scores_counted`), as `find` found
+/// them: a field's finished cities only with `borders` (fields score only then; else
+/// they are walked).
+impl FeatureCounts for FeatureFacts {
+    #[inline]
+    fn tiles(&mut self, _game: &Game, root: u32) -> u32 {
+        self.tiles[root as usize]
+    }
+
+    fn finished_cities(&mut self, game: &Game, root: u32) -> u32 {
+        if self.borders {
+            self.finished[root as usize]
+        } else {
+            let mut cities = Vec::new();
+            game.field_cities(root, &mut cities);
+            cities.len() as u32
+        }
     }
 }
 

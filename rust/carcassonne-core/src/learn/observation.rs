@@ -143,6 +143,7 @@ impl TileView {
 pub struct ObservationScratch {
     facts: FeatureFacts,
     counts: Vec<u32>,
+    roots: Vec<u32>,
 }
 
 /// Board planes of one kind per side, in side order.
@@ -507,7 +508,9 @@ impl ObservationLayout {
             field(self.players),
             field(self.players),
         );
-        let virtual_scores = game.virtual_scores();
+        // The features' tiles and cities as the board's facts counted them (`write_board`
+        // found them for this position).
+        let virtual_scores = game.virtual_scores_counted(&mut s.roots, &mut s.facts);
         for p in 0..self.players {
             let r = self.relative(viewer, p);
             out[supply + r] = game.supply()[p] as f32;

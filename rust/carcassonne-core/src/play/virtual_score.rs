@@ -7,7 +7,7 @@
 //! worth a third of a point at the end (`WARES_PER_POINT`), and rounding each player's
 //! wares down only at the very end keeps a ware gained now from being worth nothing.
 
-use crate::engine::game::{EndScratch, Game};
+use crate::engine::game::{EndScratch, FeatureCounts, Game};
 use crate::engine::system::RuleSystem;
 use crate::limits::MAX_PLAYERS;
 use crate::systems::any::for_system;
@@ -42,6 +42,21 @@ impl Game {
     /// (`RuleSystem::virtual_thirds`), looked up once.
     pub(crate) fn virtual_thirds_with(&self, s: &mut EndScratch) -> [i32; MAX_PLAYERS] {
         for_system!(self.rules.kind(), S => S::virtual_thirds(self, s))
+    }
+
+    /// `virtual_scores` with the features' counts from `counts` (an observation's, found
+    /// for every feature at once; `roots`: a buffer).
+    pub(crate) fn virtual_scores_counted(
+        &self,
+        roots: &mut Vec<u32>,
+        counts: &mut impl FeatureCounts,
+    ) -> [i32; MAX_PLAYERS] {
+        let mut v =
+            for_system!(self.rules.kind(), S => S::virtual_thirds_counted(self, roots, counts));
+        for x in &mut v {
+            *x = x.div_euclid(WARES_PER_POINT as i32);
+        }
+        v
     }
 
     /// Ends the game now, as if the deck had run out after the last action: the

@@ -3,7 +3,7 @@
 //! phases of steps 3 and 4, the ships and Friday (decisions S-3..S-8).
 
 use crate::data::tileset::MAX_SEGMENTS;
-use crate::engine::game::{EndScratch, Game, IllegalMove, Joined, Move, Placement};
+use crate::engine::game::{FeatureCounts, Game, IllegalMove, Joined, Move, Placement};
 use crate::engine::system::RuleSystem;
 use crate::engine::system_state::SystemKind;
 use crate::limits::MAX_PLAYERS;
@@ -30,8 +30,13 @@ impl RuleSystem for SouthSeas {
         game.system.sea_mut().pending_markets.clear();
     }
 
-    fn virtual_thirds(game: &Game, s: &mut EndScratch) -> [i32; MAX_PLAYERS] {
-        game.sea_virtual_thirds(s)
+    /// Wares need no count of a feature's tiles: `counts` is not asked.
+    fn virtual_thirds_counted(
+        game: &Game,
+        roots: &mut Vec<u32>,
+        _counts: &mut impl FeatureCounts,
+    ) -> [i32; MAX_PLAYERS] {
+        game.sea_virtual_thirds(roots)
     }
 
     fn init(game: &mut Game) {

@@ -9,7 +9,7 @@
 //! `Delivery` or none (`Game::deliver`).
 
 use crate::data::tileset::FeatureKind;
-use crate::engine::game::{EndScratch, Game, IllegalMove};
+use crate::engine::game::{Game, IllegalMove};
 use crate::engine::rules::Rules;
 use crate::engine::scoring::ScoreKind;
 use crate::limits::MAX_PLAYERS;
@@ -636,7 +636,7 @@ impl Game {
     /// so far, the wares held at their exact value (a finished game's wares points taken
     /// back out: it holds the wares it evaluated at the end by then), and for a game not
     /// over the wares of every unfinished occupied feature to its majority.
-    pub(crate) fn sea_virtual_thirds(&self, s: &mut EndScratch) -> [i32; MAX_PLAYERS] {
+    pub(crate) fn sea_virtual_thirds(&self, roots: &mut Vec<u32>) -> [i32; MAX_PLAYERS] {
         let players = self.rules.players();
         let mut v = [0i32; MAX_PLAYERS];
         for p in 0..players {
@@ -648,8 +648,8 @@ impl Game {
         if self.over {
             return v;
         }
-        self.end_wares_roots(&mut s.roots);
-        for &e in &s.roots {
+        self.end_wares_roots(roots);
+        for &e in roots.iter() {
             let (winners, wares) = feature_wares(self.features.node(e));
             let total = wares.iter().sum::<u32>() as i32;
             for p in 0..players {
