@@ -467,6 +467,9 @@ pub struct CodecScratch {
     actions: Vec<Action>,
     lists: ActionLists,
     moves: Vec<Move>,
+    /// When `actions` holds the moves of one placement, the token that chose it: what
+    /// the `*_again_in` calls reuse.
+    listed: Option<u32>,
 }
 
 /// Whether the decider places the drawn tile now.
@@ -481,22 +484,34 @@ fn placement_tokens(
     game: &Game,
     f: &mut impl FnMut(u32),
 ) -> Result<(), CodecError> {
+    placement_rotations_in(space, window, game, |first, mut rotations| {
+        while rotations != 0 {
+            f(first + rotations.trailing_zeros());
+            rotations &= rotations - 1;
+        }
+    })
+}
+
+/// The placements of the current tile of `game` (placing) that fit, a square at a time:
+/// `f(token, rotations)` for every open square, `token` the square's placement token in
+/// rotation 0 (rotation r is `token + r`) and `rotations` the rotations that fit (bit r;
+/// often none). What the first token's mask is, without a branch on each rotation: an
+/// environment writes a square's four entries at once.
+pub fn placement_rotations_in(
+    space: &ActionSpace,
+    window: &Window,
+    game: &Game,
+    mut f: impl FnMut(u32, u8),
+) -> Result<(), CodecError> {
     // Cannot fail: the game is placing (the caller checks), so a tile is drawn.
     let tile = game.tile().expect("a drawn tile");
     let legal = game.rules().legal_row(tile);
     let start = space.block(BlockKind::Place).map_or(0, |b| b.start);
     let board = game.board();
     for o in &board.open {
-        let mut rotations = legal[o.demand as usize];
-        if rotations == 0 {
-            continue;
-        }
         let (x, y) = board.xy(o.cell);
         let i = square(window, x, y)?;
-        while rotations != 0 {
-            f(start + i * 4 + rotations.trailing_zeros());
-            rotations &= rotations - 1;
-        }
+        f(start + i * 4, legal[o.demand as usize]);
     }
     Ok(())
 }
@@ -532,41 +547,61 @@ fn check_placement_tokens(
     );
 }
 
+/// The placement that the placement token at `offset` of its block stands for, if it
+/// fits the current tile (the game placing).
+fn placement_of(window: &Window, game: &Game, offset: u32) -> Option<Placement> {
+    // Cannot fail: a game placing has a drawn tile.
+    let tile = game.tile().expect("a drawn tile");
+    let (x, y) = window.square(offset / 4);
+    let rotation = (offset % 4) as u8;
+    let board = game.board();
+    board.cell(x, y).and_then(|cell| {
+        let demand = board.open_demand(cell)?;
+        (game.rules().legal_row(tile)[demand as usize] & (1 << rotation) != 0)
+            .then_some(Placement { cell, rotation })
+    })
+}
+
 /// The actions whose tokens may start with `prefix`, into `scratch.actions`: placing, the
 /// moves of the placement `prefix` starts with alone (none if it starts with no
-/// placement that fits); otherwise every legal action.
+/// placement that fits); otherwise every legal action. `again`: the position is the one
+/// of the last listing, whose moves are kept if they are of the same placement.
 fn list_candidates(
     space: &ActionSpace,
     window: &Window,
     game: &Game,
     prefix: &[u32],
     scratch: &mut CodecScratch,
+    again: bool,
 ) {
     let first = prefix.first().and_then(|&t| space.locate(t));
     match first {
         Some((block, offset)) if placing(game) => {
+            if again && scratch.listed == Some(prefix[0]) {
+                #[cfg(debug_assertions)]
+                {
+                    let kept = std::mem::take(&mut scratch.actions);
+                    list_candidates(space, window, game, prefix, scratch, false);
+                    debug_assert_eq!(kept, scratch.actions, "the same position listed again");
+                }
+                return;
+            }
             scratch.actions.clear();
+            scratch.listed = Some(prefix[0]);
             if block.kind != BlockKind::Place {
                 return;
             }
-            // Cannot fail: a game placing has a drawn tile.
-            let tile = game.tile().expect("a drawn tile");
-            let (x, y) = window.square(offset / 4);
-            let rotation = (offset % 4) as u8;
-            let board = game.board();
-            let fits = board.cell(x, y).and_then(|cell| {
-                let demand = board.open_demand(cell)?;
-                (game.rules().legal_row(tile)[demand as usize] & (1 << rotation) != 0)
-                    .then_some(Placement { cell, rotation })
-            });
-            if let Some(p) = fits {
+            if let Some(p) = placement_of(window, game, offset) {
                 game.moves_at(p, &mut scratch.moves);
                 scratch
                     .actions
                     .extend(scratch.moves.iter().map(|&m| Action::Place(m)));
             }
         }
-        _ => game.legal_actions_with(&mut scratch.actions, &mut scratch.lists),
+        _ => {
+            scratch.listed = None;
+            game.legal_actions_with(&mut scratch.actions, &mut scratch.lists)
+        }
     }
 }
 
@@ -607,6 +642,32 @@ pub fn legal_tokens_in(
     game: &Game,
     prefix: &[u32],
     scratch: &mut CodecScratch,
+    f: impl FnMut(u32),
+) -> Result<(), CodecError> {
+    tokens_after(space, window, game, prefix, scratch, false, f)
+}
+
+/// `legal_tokens_in` for the position of the last call with `scratch` (the game has
+/// not changed since): the moves that call listed for the same placement are used again
+/// instead of listed anew (an environment asks the mask after each token of an action).
+pub fn legal_tokens_again_in(
+    space: &ActionSpace,
+    window: &Window,
+    game: &Game,
+    prefix: &[u32],
+    scratch: &mut CodecScratch,
+    f: impl FnMut(u32),
+) -> Result<(), CodecError> {
+    tokens_after(space, window, game, prefix, scratch, true, f)
+}
+
+fn tokens_after(
+    space: &ActionSpace,
+    window: &Window,
+    game: &Game,
+    prefix: &[u32],
+    scratch: &mut CodecScratch,
+    again: bool,
     mut f: impl FnMut(u32),
 ) -> Result<(), CodecError> {
     if game.is_over() && prefix.is_empty() {
@@ -623,7 +684,7 @@ pub fn legal_tokens_in(
     }
     let mut any = prefix.is_empty();
     let mut complete = false;
-    list_candidates(space, &window, game, prefix, scratch);
+    list_candidates(space, &window, game, prefix, scratch, again);
     for &action in &scratch.actions {
         let tokens = encode_in(space, &window, action)?;
         let tokens = tokens.as_slice();
@@ -688,9 +749,65 @@ pub fn resolve_in(
     tokens: &[u32],
     scratch: &mut CodecScratch,
 ) -> Result<Option<Action>, CodecError> {
+    resolve_listing(space, window, game, tokens, scratch, false)
+}
+
+/// `resolve_in` for the position of the last call with `scratch` (see
+/// `legal_tokens_again_in`).
+pub fn resolve_again_in(
+    space: &ActionSpace,
+    window: &Window,
+    game: &Game,
+    tokens: &[u32],
+    scratch: &mut CodecScratch,
+) -> Result<Option<Action>, CodecError> {
+    resolve_listing(space, window, game, tokens, scratch, true)
+}
+
+fn resolve_listing(
+    space: &ActionSpace,
+    window: &Window,
+    game: &Game,
+    tokens: &[u32],
+    scratch: &mut CodecScratch,
+    again: bool,
+) -> Result<Option<Action>, CodecError> {
+    let window = *window;
+    if let ([t], true) = (tokens, placing(game))
+        && let Some((block, offset)) = space.locate(*t)
+        && block.kind == BlockKind::Place
+    {
+        // A placement alone is never a whole action (its meeple token follows), and
+        // every placement that fits has a legal move: no move needs listing.
+        let fits = placement_of(&window, game, offset).is_some();
+        #[cfg(debug_assertions)]
+        {
+            let listed = resolve_listing_all(space, &window, game, tokens, scratch, false);
+            debug_assert_eq!(fits, matches!(listed, Ok(None)), "the placement alone");
+        }
+        return if fits {
+            Ok(None)
+        } else {
+            Err(CodecError::NotLegal {
+                tokens: bounded(tokens),
+            })
+        };
+    }
+    resolve_listing_all(space, &window, game, tokens, scratch, again)
+}
+
+/// `resolve_listing` from the candidates listed.
+fn resolve_listing_all(
+    space: &ActionSpace,
+    window: &Window,
+    game: &Game,
+    tokens: &[u32],
+    scratch: &mut CodecScratch,
+    again: bool,
+) -> Result<Option<Action>, CodecError> {
     let window = *window;
     let mut longer = false;
-    list_candidates(space, &window, game, tokens, scratch);
+    list_candidates(space, &window, game, tokens, scratch, again);
     for &action in &scratch.actions {
         let t = encode_in(space, &window, action)?;
         let t = t.as_slice();

@@ -20,10 +20,11 @@ use crate::learn::action_space::ActionSpace;
 use crate::learn::codec::{self, CodecError, CodecScratch, MAX_TOKENS};
 use crate::learn::observation::{ObservationLayout, ObservationScratch};
 use crate::learn::outcome::{self, margins};
-use crate::learn::window::Window;
+use crate::learn::window::{Extent, Window};
 use crate::limits::MAX_PLAYERS;
 use crate::play::players::{Player, Policy, Scratch};
 use crate::rng::Rng;
+use crate::systems::south_seas::state::Phase;
 
 /// How an environment plays.
 #[derive(Clone, Debug)]
@@ -123,6 +124,10 @@ struct Slot {
     rows_written: bool,
     /// The position's window once found (it changes only when the game does).
     window: Option<Result<Window, CodecError>>,
+    /// The extent of the game's first `extent_of` placed tiles: kept up to date as tiles
+    /// are placed, so a position's window needs no walk over the board.
+    extent: Option<Extent>,
+    extent_of: usize,
 }
 
 /// The environment. See the module's documentation.
@@ -177,6 +182,8 @@ impl VectorEnv {
                 kept_vector: Vec::new(),
                 rows_written: false,
                 window: None,
+                extent: None,
+                extent_of: 0,
             })
             .collect();
         Ok(VectorEnv {
@@ -273,7 +280,14 @@ impl VectorEnv {
             // legal action.
             // Cannot fail: a legal token was played in a position whose window was found.
             let window = window_of(slot, space).expect("the window holds the game");
-            let done = codec::resolve_in(space, &window, &slot.game, &slot.prefix, &mut slot.codec)
+            // An action's later tokens: its placement's moves were listed at the mask of
+            // the previous token, in this position.
+            let resolve = if slot.prefix.len() >= 2 {
+                codec::resolve_again_in
+            } else {
+                codec::resolve_in
+            };
+            let done = resolve(space, &window, &slot.game, &slot.prefix, &mut slot.codec)
                 .expect("a legal prefix");
             if let Some(action) = done {
                 slot.prefix.clear();
@@ -403,6 +417,8 @@ fn start_episode(slot: &mut Slot, config: &EnvConfig) {
     slot.game.seed = Some((config.seed, slot.index));
     slot.prefix.clear();
     slot.window = None;
+    slot.extent = None;
+    slot.extent_of = 0;
     play_opponents(slot, config);
     slot.margins = margins(&slot.game);
 }
@@ -444,9 +460,20 @@ fn outcome(game: &Game, rewards: &mut [f32], final_scores: &mut [i32]) {
 /// The window of `slot`'s position, found once per position (its game is never over
 /// here: a finished game starts its next episode at once).
 fn window_of(slot: &mut Slot, space: &ActionSpace) -> Result<Window, CodecError> {
-    slot.window
-        .get_or_insert_with(|| space.window_rule().window_of(&slot.game, space.window()))
-        .clone()
+    if slot.window.is_none() {
+        let placed = &slot.game.board().placed;
+        for p in &placed[slot.extent_of..] {
+            match &mut slot.extent {
+                Some(e) => e.add(p),
+                None => slot.extent = Extent::of(std::slice::from_ref(p)),
+            }
+        }
+        slot.extent_of = placed.len();
+        debug_assert_eq!(slot.extent, Extent::of(placed), "the extent kept");
+        slot.window = Some(space.window_rule().window_for(slot.extent, space.window()));
+    }
+    // Cannot fail: found above.
+    slot.window.clone().expect("the window found")
 }
 
 /// Writes the game's mask, seat to play and (if observing) observation; on a window
@@ -465,17 +492,43 @@ fn finish_rows(
     let written = window_of(slot, space).and_then(|window| {
         let legal = &mut slot.legal;
         let mask = &mut *rows.mask;
-        codec::legal_tokens_in(
-            space,
-            &window,
-            &slot.game,
-            &slot.prefix,
-            &mut slot.codec,
-            |t| {
-                mask[t as usize] = true;
-                legal[t as usize / 64] |= 1 << (t % 64);
-            },
-        )
+        let game = &slot.game;
+        if slot.prefix.is_empty() && !game.is_over() && game.phase() == Phase::Place {
+            // An action's first token, a placement: each square's four rotations written
+            // at once, without a branch on which fit.
+            let written = codec::placement_rotations_in(space, &window, game, |t, rotations| {
+                let t = t as usize;
+                mask[t..t + 4].copy_from_slice(&[0, 1, 2, 3].map(|r| rotations & (1 << r) != 0));
+                let bits = rotations as u64;
+                legal[t / 64] |= bits << (t % 64);
+                if t % 64 > 60 {
+                    legal[t / 64 + 1] |= bits >> (64 - t % 64);
+                }
+            });
+            #[cfg(debug_assertions)]
+            if written.is_ok() {
+                let mut tokens = Vec::new();
+                codec::legal_tokens_in(space, &window, game, &[], &mut slot.codec, |t| {
+                    tokens.push(t)
+                })
+                .expect("the placements' tokens");
+                tokens.sort_unstable();
+                let marked = (0..mask.len() as u32).filter(|&t| mask[t as usize]);
+                debug_assert!(marked.eq(tokens.iter().copied()), "the placements' mask");
+            }
+            return written;
+        }
+        // The moves of the action's placement were listed at its previous token, in this
+        // position: they are used again.
+        let tokens = if slot.prefix.len() >= 2 {
+            codec::legal_tokens_again_in
+        } else {
+            codec::legal_tokens_in
+        };
+        tokens(space, &window, game, &slot.prefix, &mut slot.codec, |t| {
+            mask[t as usize] = true;
+            legal[t as usize / 64] |= 1u64 << (t % 64);
+        })
     });
     let fits = match written {
         Ok(()) => true,

@@ -10,6 +10,7 @@
 //! play never leaves.
 
 use crate::board::map_board::{MapBoard, NO_ISLAND};
+use crate::board::placed::Placed;
 use crate::engine::game::Game;
 use crate::learn::codec::CodecError;
 
@@ -69,32 +70,66 @@ pub enum WindowRule {
     Fixed { x0: i32, y0: i32 },
 }
 
+/// The bounding box of the placed tiles' squares (on the open grid the window is centred
+/// on it); an environment keeps it up to date as tiles are placed instead of finding it
+/// anew each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extent {
+    pub x_min: i32,
+    pub x_max: i32,
+    pub y_min: i32,
+    pub y_max: i32,
+}
+
+impl Extent {
+    /// The extent of `placed`, or None for no tile.
+    pub fn of(placed: &[Placed]) -> Option<Extent> {
+        let (first, rest) = placed.split_first()?;
+        let mut e = Extent {
+            x_min: first.x,
+            x_max: first.x,
+            y_min: first.y,
+            y_max: first.y,
+        };
+        for p in rest {
+            e.add(p);
+        }
+        Some(e)
+    }
+
+    /// Grows the extent to hold `p`'s square.
+    #[inline]
+    pub fn add(&mut self, p: &Placed) {
+        self.x_min = self.x_min.min(p.x);
+        self.x_max = self.x_max.max(p.x);
+        self.y_min = self.y_min.min(p.y);
+        self.y_max = self.y_max.max(p.y);
+    }
+}
+
 impl WindowRule {
     /// The window of `game`'s position, `size` squares wide.
     pub fn window_of(self, game: &Game, size: u32) -> Result<Window, CodecError> {
         match self {
             WindowRule::Fixed { x0, y0 } => Ok(Window { size, x0, y0 }),
-            WindowRule::Centred => {
-                let mut placed = game.board().placed.iter();
-                // A game always has its start tile down.
-                let Some(first) = placed.next() else {
-                    return Ok(Window {
-                        size,
-                        x0: -((size as i32 - 1) / 2),
-                        y0: -((size as i32 - 1) / 2),
-                    });
-                };
-                let (mut x_min, mut x_max, mut y_min, mut y_max) =
-                    (first.x, first.x, first.y, first.y);
-                for p in placed {
-                    x_min = x_min.min(p.x);
-                    x_max = x_max.max(p.x);
-                    y_min = y_min.min(p.y);
-                    y_max = y_max.max(p.y);
-                }
+            WindowRule::Centred => self.window_for(Extent::of(&game.board().placed), size),
+        }
+    }
+
+    /// `window_of` for a position whose placed tiles have `extent` (None: no tile yet).
+    pub fn window_for(self, extent: Option<Extent>, size: u32) -> Result<Window, CodecError> {
+        match (self, extent) {
+            (WindowRule::Fixed { x0, y0 }, _) => Ok(Window { size, x0, y0 }),
+            // A game always has its start tile down.
+            (WindowRule::Centred, None) => Ok(Window {
+                size,
+                x0: -((size as i32 - 1) / 2),
+                y0: -((size as i32 - 1) / 2),
+            }),
+            (WindowRule::Centred, Some(e)) => {
                 // The played area and the squares around it.
-                let width = (x_max - x_min + 3) as u32;
-                let height = (y_max - y_min + 3) as u32;
+                let width = (e.x_max - e.x_min + 3) as u32;
+                let height = (e.y_max - e.y_min + 3) as u32;
                 if width > size || height > size {
                     return Err(CodecError::WindowOverflow {
                         width,
@@ -105,8 +140,8 @@ impl WindowRule {
                 // The slack split evenly (the odd square after the area).
                 Ok(Window {
                     size,
-                    x0: x_min - 1 - ((size - width) / 2) as i32,
-                    y0: y_min - 1 - ((size - height) / 2) as i32,
+                    x0: e.x_min - 1 - ((size - width) / 2) as i32,
+                    y0: e.y_min - 1 - ((size - height) / 2) as i32,
                 })
             }
         }
