@@ -2,6 +2,7 @@
 //! - the layout's lengths are its planes' and fields' sums;
 //! - what the board shows: placed tiles, open squares, meeples per player, the start
 //!   position's planes exactly;
+//! - every element's root as `Features::roots_into` finds them all at once;
 //! - the vector: one phase, the tile to place, supplies and scores from the decider's
 //!   seat, unseen tiles that add up to the full set less the drawn ones;
 //! - no hidden information: a copy whose hidden parts are reshuffled (`determinize`)
@@ -128,6 +129,18 @@ fn observations_show_the_position_and_hide_the_hidden() {
                 assert_eq!(
                     field(&layout, &seen, "tiles_left")[0] as usize,
                     game.remaining().len()
+                );
+                // Every element's root found in one go (what the observation's feature
+                // facts start from) is the one `find` walks to.
+                let mut roots = Vec::new();
+                game.features().roots_into(&mut roots);
+                assert_eq!(roots.len(), game.features().len(), "{name}");
+                assert!(
+                    roots
+                        .iter()
+                        .enumerate()
+                        .all(|(e, &r)| r == game.features().find(e as u32)),
+                    "{name}: roots_into"
                 );
                 // Hidden information changes nothing.
                 let mut other = game.clone();

@@ -216,18 +216,26 @@ impl Features {
         }
     }
 
-    /// Every element's root, `out[e] == find(e)`, in one pass in element order: an
-    /// element whose parent comes before it takes the parent's root, already found (a
-    /// root is its own parent), and only the others are walked. Without a branch on
-    /// which elements are roots: a reader of the whole position waits on no chain and
-    /// mispredicts little.
+    /// Every element's root, `out[e] == find(e)`, in a few straight passes and without a
+    /// branch on the shape of the trees: a reader of the whole position (an
+    /// observation) waits on no chain of parents and mispredicts little.
     pub fn roots_into(&self, out: &mut Vec<u32>) {
         out.clear();
-        out.reserve(self.nodes.len());
-        for (e, n) in self.nodes.iter().enumerate() {
-            let p = n.parent as usize;
-            out.push(e as u32);
-            out[e] = if p > e { self.find(p as u32) } else { out[p] };
+        out.extend(self.nodes.iter().map(|n| n.parent));
+        // Pointer jumping: each pass sets every element to its parent's parent, in
+        // element order (so a parent found earlier in the pass is already further up).
+        // Union by size keeps the trees shallow: two or three passes, the last finding
+        // nothing to change.
+        loop {
+            let mut changed = false;
+            for e in 0..out.len() {
+                let up = out[out[e] as usize];
+                changed |= up != out[e];
+                out[e] = up;
+            }
+            if !changed {
+                break;
+            }
         }
     }
 
@@ -254,6 +262,12 @@ impl Features {
         self.nodes[rb as usize].next = root_next;
         self.nodes[rb as usize].parent = ra;
         ra
+    }
+
+    /// The elements meeples stand on, in no order, when the union-find lists them
+    /// (`list_occupied`); else None.
+    pub fn occupied_elements(&self) -> Option<&[u32]> {
+        self.lists_occupied.then_some(&self.occupied[..])
     }
 
     /// The roots of the features holding at least one meeple, in element order, into

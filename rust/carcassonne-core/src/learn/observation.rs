@@ -103,8 +103,6 @@ struct TileView {
     side: [u8; 4],
     /// The tile's last segment of centre shape (monastery, market), or NO_SEGMENT.
     centre: u8,
-    /// The tile's segments.
-    segments: u8,
     /// Its goods or wares of each kind, over all its segments (at most 255).
     goods: [u8; 3],
 }
@@ -116,7 +114,6 @@ impl TileView {
             edge: [0; 4],
             side: [NO_SEGMENT; 4],
             centre: NO_SEGMENT,
-            segments: def.segments.len() as u8,
             goods: [0; 3],
         };
         for side in 0..4 {
@@ -388,6 +385,27 @@ impl ObservationLayout {
             out[plane(at.playable)..][..squares].copy_from_slice(&self.playable);
         }
         s.facts.find(game, viewer, self.borders.as_ref());
+        // The meeples, from the list of the elements they stand on where the rule system
+        // keeps one (a pass over every element otherwise).
+        let nodes = features.nodes();
+        let mut meeple = |e: usize| {
+            let node = &nodes[e];
+            let p = &board.placed[node.placed as usize];
+            if let (true, Some(i)) = (
+                board.on_square(node.placed as usize),
+                window.index(p.x, p.y),
+            ) {
+                let m = &mut out
+                    [plane(at.meeple + self.relative(viewer, node.meeple as usize)) + i as usize];
+                *m = m.saturating_add(1);
+            }
+        };
+        match features.occupied_elements() {
+            Some(occupied) => occupied.iter().for_each(|&e| meeple(e as usize)),
+            None => (0..nodes.len())
+                .filter(|&e| nodes[e].meeple != NO_PLAYER)
+                .for_each(&mut meeple),
+        }
         let facts = &s.facts;
         let (side_planes, border_planes) = (PER_SIDE.len(), BORDERS.len());
         for (index, p) in board.placed.iter().enumerate() {
@@ -402,15 +420,6 @@ impl ObservationLayout {
             out[plane(at.tile) + i] = 1;
             for &edge in &view.edge {
                 out[plane(at.edge + edge as usize) + i] = 1;
-            }
-            let first = p.first_element as usize;
-            let nodes = &features.nodes()[first..first + view.segments as usize];
-            for node in nodes {
-                if node.meeple != NO_PLAYER {
-                    let m = &mut out
-                        [plane(at.meeple + self.relative(viewer, node.meeple as usize)) + i];
-                    *m = m.saturating_add(1);
-                }
             }
             if self.goods {
                 for (g, &n) in view.goods.iter().enumerate() {
