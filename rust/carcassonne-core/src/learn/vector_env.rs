@@ -10,6 +10,7 @@
 //! (`Rng::for_game`), as `simulate` plays them: the environment's games are the same as
 //! those games played one by one with the same tokens, whatever the number of threads.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -107,7 +108,6 @@ struct Slot {
     /// The game index of the current episode.
     index: u64,
     scratch: Scratch,
-    seen: ObservationScratch,
     /// Each seat's virtual margin after the last step (for shaping).
     margins: [i32; MAX_PLAYERS],
     /// The tokens legal now, as bits.
@@ -174,7 +174,6 @@ impl VectorEnv {
                 rng: Rng::for_game(config.seed, e as u64),
                 index: e as u64,
                 scratch: Scratch::default(),
-                seen: ObservationScratch::default(),
                 margins: [0; MAX_PLAYERS],
                 legal: vec![0; words],
                 codec: CodecScratch::default(),
@@ -476,6 +475,11 @@ fn window_of(slot: &mut Slot, space: &ActionSpace) -> Result<Window, CodecError>
     slot.window.clone().expect("the window found")
 }
 
+thread_local! {
+    /// The observations' working memory, one per thread (`finish_rows`).
+    static SEEN: Cell<ObservationScratch> = Cell::new(ObservationScratch::default());
+}
+
 /// Writes the game's mask, seat to play and (if observing) observation; on a window
 /// overflow marks it truncated and returns false.
 fn finish_rows(
@@ -538,10 +542,13 @@ fn finish_rows(
     };
     *rows.to_play = slot.game.decider() as i32;
     if fits && config.observe {
+        // One scratch per thread, not per game: what an observation works in stays in
+        // the cache from one game to the next.
+        let mut seen = SEEN.take();
         if slot.prefix.is_empty() {
             // Cannot fail: the window holds the game (the mask was written).
             layout
-                .write(&slot.game, &[], &mut slot.seen, rows.board, rows.vector)
+                .write(&slot.game, &[], &mut seen, rows.board, rows.vector)
                 .expect("the window holds the game");
             if !config.reuse_buffers {
                 slot.kept_board.clear();
@@ -554,7 +561,7 @@ fn finish_rows(
                 if slot.kept_board.len() != rows.board.len() {
                     // Reused rows since the action began, until a reset: written whole.
                     layout
-                        .write(&slot.game, &[], &mut slot.seen, rows.board, rows.vector)
+                        .write(&slot.game, &[], &mut seen, rows.board, rows.vector)
                         .expect("the window holds the game");
                 } else {
                     rows.board.copy_from_slice(&slot.kept_board);
@@ -563,6 +570,7 @@ fn finish_rows(
             }
             layout.write_chosen(&slot.prefix, rows.board, rows.vector);
         }
+        SEEN.set(seen);
         #[cfg(debug_assertions)]
         {
             let (mut b, mut v) = (vec![0; rows.board.len()], vec![0.0; rows.vector.len()]);
