@@ -10,7 +10,7 @@
 //! (`Rng::for_game`), as `simulate` plays them: the environment's games are the same as
 //! those games played one by one with the same tokens, whatever the number of threads.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -477,7 +477,7 @@ fn window_of(slot: &mut Slot, space: &ActionSpace) -> Result<Window, CodecError>
 
 thread_local! {
     /// The observations' working memory, one per thread (`finish_rows`).
-    static SEEN: Cell<ObservationScratch> = Cell::new(ObservationScratch::default());
+    static SEEN: RefCell<ObservationScratch> = RefCell::new(ObservationScratch::default());
 }
 
 /// Writes the game's mask, seat to play and (if observing) observation; on a window
@@ -544,33 +544,33 @@ fn finish_rows(
     if fits && config.observe {
         // One scratch per thread, not per game: what an observation works in stays in
         // the cache from one game to the next.
-        let mut seen = SEEN.take();
-        if slot.prefix.is_empty() {
-            // Cannot fail: the window holds the game (the mask was written).
-            layout
-                .write(&slot.game, &[], &mut seen, rows.board, rows.vector)
-                .expect("the window holds the game");
-            if !config.reuse_buffers {
-                slot.kept_board.clear();
-                slot.kept_board.extend_from_slice(rows.board);
-                slot.kept_vector.clear();
-                slot.kept_vector.extend_from_slice(rows.vector);
-            }
-        } else {
-            if !reuse {
-                if slot.kept_board.len() != rows.board.len() {
-                    // Reused rows since the action began, until a reset: written whole.
-                    layout
-                        .write(&slot.game, &[], &mut seen, rows.board, rows.vector)
-                        .expect("the window holds the game");
-                } else {
-                    rows.board.copy_from_slice(&slot.kept_board);
-                    rows.vector.copy_from_slice(&slot.kept_vector);
+        SEEN.with_borrow_mut(|seen| {
+            if slot.prefix.is_empty() {
+                // Cannot fail: the window holds the game (the mask was written).
+                layout
+                    .write(&slot.game, &[], seen, rows.board, rows.vector)
+                    .expect("the window holds the game");
+                if !config.reuse_buffers {
+                    slot.kept_board.clear();
+                    slot.kept_board.extend_from_slice(rows.board);
+                    slot.kept_vector.clear();
+                    slot.kept_vector.extend_from_slice(rows.vector);
                 }
+            } else {
+                if !reuse {
+                    if slot.kept_board.len() != rows.board.len() {
+                        // Reused rows since the action began, until a reset: written whole.
+                        layout
+                            .write(&slot.game, &[], seen, rows.board, rows.vector)
+                            .expect("the window holds the game");
+                    } else {
+                        rows.board.copy_from_slice(&slot.kept_board);
+                        rows.vector.copy_from_slice(&slot.kept_vector);
+                    }
+                }
+                layout.write_chosen(&slot.prefix, rows.board, rows.vector);
             }
-            layout.write_chosen(&slot.prefix, rows.board, rows.vector);
-        }
-        SEEN.set(seen);
+        });
         #[cfg(debug_assertions)]
         {
             let (mut b, mut v) = (vec![0; rows.board.len()], vec![0.0; rows.vector.len()]);
