@@ -38,7 +38,20 @@ REPO = Path(__file__).resolve().parents[1]
 COSTS_FILE = REPO / "benches" / "costs.toml"
 # "mcts" counts one search instead of games: its "games" are the iterations of one MCTS
 # search at the default settings from the base mid-game position (examples/costs.rs).
-CONFIGS = ["base-random", "base-greedy", "classic-4p", "ferries", "south-seas", "friday", "maps", "mcts"]
+# "env-masks" and "env-observations" count steps of the learning environment: a base
+# VectorEnv of 64 games with random legal tokens from its masks (benches/configs/env.rs).
+CONFIGS = [
+    "base-random",
+    "base-greedy",
+    "classic-4p",
+    "ferries",
+    "south-seas",
+    "friday",
+    "maps",
+    "mcts",
+    "env-masks",
+    "env-observations",
+]
 # How much each count may grow before the gate fails (see the docstring).
 TOLERANCE = {"instructions_per_game": 0.02, "mispredictions_per_game": 0.06}
 
@@ -60,14 +73,20 @@ def versions() -> dict[str, str]:
     return {"rustc": first_line(["rustc", "--version"]), "valgrind": first_line(["valgrind", "--version"])}
 
 
-def build() -> Path:
+def build() -> dict[str, Path]:
+    """The two counting binaries: the engine's (``costs``) and the environment's
+    (``env_costs``, kept apart so that the engine's counts do not move with its code)."""
     subprocess.run(
-        ["cargo", "build", "--quiet", "--release", "--locked", "-p", "carcassonne-core", "--example", "costs"],
+        ["cargo", "build", "--quiet", "--release", "--locked", "-p", "carcassonne-core", "--example", "costs", "--example", "env_costs"],
         cwd=REPO,
         check=True,
     )
     target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
-    return target / "release" / "examples" / "costs"
+    return {name: target / "release" / "examples" / name for name in ("costs", "env_costs")}
+
+
+def binary_of(binaries: dict[str, Path], config: str) -> Path:
+    return binaries["env_costs" if config.startswith("env-") else "costs"]
 
 
 def measure(binary: Path, config: str, scale: float) -> Cost:
@@ -179,14 +198,14 @@ def main(argv: list[str] | None = None) -> int:
     if (args.write or args.check) and (args.scale != 1.0 or args.configs != CONFIGS):
         parser.error("--write and --check use every configuration at scale 1")
     tools = versions()
-    binary = build()
-    costs = [measure(binary, c, args.scale) for c in args.configs]
+    binaries = build()
+    costs = [measure(binary_of(binaries, c), c, args.scale) for c in args.configs]
     if args.json:
         print(json.dumps({"toolchain": tools, "costs": [asdict(c) for c in costs]}, indent=2))
     else:
-        print(f"{'configuration':<12} {'games':>6} {'instructions/game':>18} {'mispredictions/game':>20}")
+        print(f"{'configuration':<16} {'games':>6} {'instructions/game':>18} {'mispredictions/game':>20}")
         for c in costs:
-            print(f"{c.config:<12} {c.games:>6} {c.instructions_per_game:>18,.0f} {c.mispredictions_per_game:>20,.0f}")
+            print(f"{c.config:<16} {c.games:>6} {c.instructions_per_game:>18,.0f} {c.mispredictions_per_game:>20,.0f}")
         print(f"({tools['rustc']}; {tools['valgrind']})")
     if args.write:
         COSTS_FILE.write_text(to_toml(costs, tools))

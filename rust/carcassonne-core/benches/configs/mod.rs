@@ -1,12 +1,15 @@
 //! The standard configurations whose cost is measured, shared by the criterion benches
 //! (`benches/selfplay.rs`) and the deterministic cost counts (`examples/costs.rs`,
 //! driven by `tools/costs.py`): two-player random games of every rule system (Maps on the
-//! continental map), greedy base games, and four players with every classic set and option.
+//! continental map), greedy base games, and four players with every classic set and option;
+//! and the learning environment's (`env`).
 
 // Each of the two targets that include this file uses part of it.
 #![allow(dead_code)]
 
 use std::sync::Arc;
+
+pub mod env;
 
 use carcassonne_core::Game;
 use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
