@@ -51,6 +51,8 @@ def test_the_recorded_counts_cover_every_configuration() -> None:
         "friday",
         "maps",
         "mcts",
+        "env-masks",
+        "env-observations",
     }
     for cost in recorded["config"].values():
         assert cost["games"] > 0 and cost["instructions_per_game"] > 0 and cost["mispredictions_per_game"] > 0
