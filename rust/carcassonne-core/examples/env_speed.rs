@@ -22,16 +22,7 @@ fn main() {
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(64);
     let sets: Vec<&str> = args.get(3).map_or(vec!["base"], |s| s.split(',').collect());
     let observe = args.get(4).is_some_and(|s| s == "obs");
-    let spec = if let Some(map) = sets[0].strip_prefix("map:") {
-        RulesSpec::maps(map, 2)
-    } else if sets == ["south-seas"] {
-        RulesSpec::south_seas(2)
-    } else {
-        RulesSpec {
-            tile_sets: carcassonne_core::DataSource::builtins(&sets),
-            ..RulesSpec::default()
-        }
-    };
+    let spec = configs::spec_of(&sets);
     let rules = Arc::new(Rules::new(spec).unwrap());
     let mut bench = EnvBench::new(rules, n, observe);
     let rounds = steps.div_ceil(n);

@@ -11,31 +11,20 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use carcassonne_core::Game;
-use carcassonne_core::engine::rules::{Rules, RulesSpec};
+use carcassonne_core::engine::rules::Rules;
 use carcassonne_core::learn::action_space::ActionSpace;
 use carcassonne_core::learn::observation::{ObservationLayout, ObservationScratch};
 use carcassonne_core::rng::Rng;
+
+#[path = "../benches/configs/mod.rs"]
+mod configs;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(64);
     let rounds: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
     let sets: Vec<&str> = args.get(3).map_or(vec!["base"], |s| s.split(',').collect());
-    let spec = if let Some(map) = sets[0].strip_prefix("map:") {
-        RulesSpec::maps(map, 2)
-    } else if sets == ["south-seas"] {
-        RulesSpec::south_seas(2)
-    } else if sets == ["south-seas", "friday"] {
-        RulesSpec {
-            friday: true,
-            ..RulesSpec::south_seas(2)
-        }
-    } else {
-        RulesSpec {
-            tile_sets: carcassonne_core::DataSource::builtins(&sets),
-            ..RulesSpec::default()
-        }
-    };
+    let spec = configs::spec_of(&sets);
     let rules = Arc::new(Rules::new(spec).unwrap());
     let space = ActionSpace::new(&rules, None).unwrap();
     let layout = ObservationLayout::new(&rules, &space);
@@ -75,33 +64,28 @@ fn main() {
     let mut boards = vec![0u8; games as usize * b];
     let mut vectors = vec![0f32; games as usize * v];
     let mut scratch = ObservationScratch::default();
-    let mut checksum = 0xcbf2_9ce4_8422_2325u64;
-    let mut mix = |bytes: &[u8]| {
-        for &x in bytes {
-            checksum = (checksum ^ x as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    };
-    // The checksum from a first pass, outside the timing.
-    for (k, game) in positions.iter().enumerate() {
-        let row = k % games as usize;
-        let (board, vector) = (&mut boards[row * b..][..b], &mut vectors[row * v..][..v]);
-        layout
-            .write(game, &[], &mut scratch, board, vector)
-            .expect("the window holds the game");
-        mix(board);
-        for f in vector.iter() {
-            mix(&f.to_le_bytes());
-        }
-    }
-    let t = Instant::now();
-    for _ in 0..rounds {
+    // Every position's observation, into its game's row; `mix` sees each.
+    let mut write_all = |mix: &mut dyn FnMut(&[u8], &[f32])| {
         for (k, game) in positions.iter().enumerate() {
             let row = k % games as usize;
             let (board, vector) = (&mut boards[row * b..][..b], &mut vectors[row * v..][..v]);
             layout
                 .write(game, &[], &mut scratch, board, vector)
                 .expect("the window holds the game");
+            mix(board, vector);
         }
+    };
+    // The checksum from a first pass, outside the timing.
+    let mut checksum = 0xcbf2_9ce4_8422_2325u64;
+    write_all(&mut |board, vector| {
+        let floats = vector.iter().flat_map(|f| f.to_le_bytes());
+        for x in board.iter().copied().chain(floats) {
+            checksum = (checksum ^ x as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    });
+    let t = Instant::now();
+    for _ in 0..rounds {
+        write_all(&mut |_, _| {});
     }
     let written = rounds * positions.len();
     let dt = t.elapsed().as_secs_f64();

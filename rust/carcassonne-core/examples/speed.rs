@@ -5,9 +5,12 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use carcassonne_core::engine::rules::{Rules, RulesSpec};
+use carcassonne_core::engine::rules::Rules;
 use carcassonne_core::play::players::Policy;
 use carcassonne_core::play::simulate::simulate;
+
+#[path = "../benches/configs/mod.rs"]
+mod configs;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -18,21 +21,7 @@ fn main() {
         .and_then(|s| Policy::parse(s))
         .unwrap_or(Policy::Random);
     let sets: Vec<&str> = args.get(4).map_or(vec!["base"], |s| s.split(',').collect());
-    let spec = if let Some(map) = sets[0].strip_prefix("map:") {
-        RulesSpec::maps(map, 2)
-    } else if sets == ["south-seas"] {
-        RulesSpec::south_seas(2)
-    } else if sets == ["south-seas", "friday"] {
-        RulesSpec {
-            friday: true,
-            ..RulesSpec::south_seas(2)
-        }
-    } else {
-        RulesSpec {
-            tile_sets: carcassonne_core::DataSource::builtins(&sets),
-            ..RulesSpec::default()
-        }
-    };
+    let spec = configs::spec_of(&sets);
     let rules = Arc::new(Rules::new(spec).unwrap());
     let t = Instant::now();
     let cols = simulate(&rules, games, 0, 1, policy, Some(threads)).unwrap();

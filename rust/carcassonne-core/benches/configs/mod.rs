@@ -120,3 +120,24 @@ pub fn mid_game(spec: RulesSpec, record_events: bool) -> Game {
     }
     game
 }
+
+/// The rules the speed examples (`examples/speed`, `env_speed`, `obs_speed`) name on their
+/// command line as a list of sets: classic sets (`base`, `base,ferries`...), `south-seas`,
+/// `south-seas,friday`, or `map:NAME` for Carcassonne Maps on a built-in map; 2 players.
+pub fn spec_of(sets: &[&str]) -> RulesSpec {
+    if let Some(map) = sets[0].strip_prefix("map:") {
+        RulesSpec::maps(map, 2)
+    } else if sets == ["south-seas"] {
+        RulesSpec::south_seas(2)
+    } else if sets == ["south-seas", "friday"] {
+        RulesSpec {
+            friday: true,
+            ..RulesSpec::south_seas(2)
+        }
+    } else {
+        RulesSpec {
+            tile_sets: DataSource::builtins(sets),
+            ..RulesSpec::default()
+        }
+    }
+}

@@ -2,8 +2,9 @@
 //! configuration (`action_space`), the board window its placements and board planes are
 //! laid out in (`window`), the codec between the engine's actions and the agent's
 //! integer actions, with the masks of the legal ones (`codec`), and observations written
-//! into the caller's buffers (`observation`); what an end is worth (`outcome`) and a
-//! PUCT search that takes a learned evaluation (`search`).
+//! into the caller's buffers (`observation`, from the per-feature facts of
+//! `feature_facts`); what an end is worth (`outcome`) and a PUCT search that takes a
+//! learned evaluation (`search`).
 //!
 //! An engine action (`play::action::Action`) is one or more agent actions, its tokens: a
 //! placement is its square and rotation, then its meeple (or, in South Seas, the islander
