@@ -1,12 +1,13 @@
 //! The integer action space of a rules configuration: consecutive blocks, one per kind of
 //! token, each with its shape. The blocks are declared once, in `BLOCKS`; a rules
-//! configuration has those its rule system and options use, in that order.
+//! configuration has the shared ones (the placement, its meeple) and those its rule
+//! system declares with its options (`learn::system_parts`), in that order.
 
 use crate::board::map_board::Geometry;
 use crate::data::tileset::MAX_SEGMENTS;
 use crate::engine::rules::Rules;
-use crate::engine::system_state::SystemKind;
 use crate::learn::codec::CodecError;
+use crate::learn::system_parts::SystemParts;
 use crate::learn::window::{WINDOW_SIZES, WindowRule, default_window, map_extent};
 use crate::systems::south_seas::state::DISPLAY_SIZE;
 use crate::topology::SLOTS;
@@ -211,9 +212,8 @@ impl ActionSpace {
                 )
             }
         };
-        let kind = rules.kind();
-        let south_seas = kind == SystemKind::SouthSeas;
-        let friday = !rules.friday.is_empty();
+        // What the rule system adds to the shared placement and meeple blocks.
+        let parts = SystemParts::of(rules);
         let most_paid = rules
             .ship_payments
             .iter()
@@ -222,7 +222,7 @@ impl ActionSpace {
             .map(|p| p.iter().map(|&w| w as u32).sum::<u32>())
             .max()
             .unwrap_or(0);
-        let pays: Vec<[u8; 3]> = if south_seas {
+        let pays: Vec<[u8; 3]> = if parts.ships {
             (0..=most_paid)
                 .flat_map(|s| {
                     (0..=most_paid).flat_map(move |b| (0..=most_paid).map(move |f| [s, b, f]))
@@ -240,16 +240,18 @@ impl ActionSpace {
             let shape = match decl.kind {
                 BlockKind::Place => Some(vec![size, size, 4]),
                 BlockKind::Meeple => Some(vec![1 + MAX_SEGMENTS as u32]),
-                BlockKind::Islander => south_seas.then(|| vec![size, size, MAX_SEGMENTS as u32]),
-                BlockKind::Ferry => (kind == SystemKind::Ferries).then(|| vec![PAIRS as u32]),
-                BlockKind::FerryAt => (kind == SystemKind::Ferries).then(|| vec![size, size]),
-                BlockKind::FerriesDone => (kind == SystemKind::Ferries).then(|| vec![1]),
-                BlockKind::Deliver => {
-                    south_seas.then(|| vec![1 + DISPLAY_SIZE as u32 * pays.len() as u32])
-                }
-                BlockKind::Market => south_seas.then(|| vec![DISPLAY_SIZE as u32]),
-                BlockKind::Friday => friday.then(|| vec![rules.friday.len() as u32]),
-                BlockKind::Trade => friday.then(|| vec![3, 3]),
+                BlockKind::Islander => parts
+                    .islanders
+                    .then(|| vec![size, size, MAX_SEGMENTS as u32]),
+                BlockKind::Ferry => parts.ferries.then(|| vec![PAIRS as u32]),
+                BlockKind::FerryAt => parts.ferries.then(|| vec![size, size]),
+                BlockKind::FerriesDone => parts.ferries.then(|| vec![1]),
+                BlockKind::Deliver => parts
+                    .ships
+                    .then(|| vec![1 + DISPLAY_SIZE as u32 * pays.len() as u32]),
+                BlockKind::Market => parts.ships.then(|| vec![DISPLAY_SIZE as u32]),
+                BlockKind::Friday => parts.friday.then(|| vec![rules.friday.len() as u32]),
+                BlockKind::Trade => parts.friday.then(|| vec![3, 3]),
             };
             if let Some(shape) = shape {
                 let block = Block {

@@ -18,5 +18,6 @@ pub mod feature_facts;
 pub mod observation;
 pub mod outcome;
 pub mod search;
+pub mod system_parts;
 pub mod vector_env;
 pub mod window;

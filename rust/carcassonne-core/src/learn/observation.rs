@@ -24,6 +24,7 @@ use crate::learn::feature_facts::{
     CITIES, FARMERS_MINE, FARMERS_THEIRS, FeatureFacts, FieldBorders, MINE, OPEN, THEIRS, VALUE,
     byte,
 };
+use crate::learn::system_parts::SystemParts;
 use crate::learn::window::{Window, WindowRule};
 use crate::systems::south_seas::state::{DISPLAY_SIZE, Phase};
 use crate::topology::{CENTRE, HALF_LEFT, SIDE_NAMES, slot};
@@ -55,13 +56,11 @@ pub struct ObservationLayout {
     planes: Vec<String>,
     fields: Vec<(String, usize)>,
     deck_tiles: usize,
-    goods: bool,
-    south_seas: bool,
+    /// What the rule system adds (`learn::system_parts`).
+    parts: SystemParts,
+    /// Friday's tiles (with `parts.friday`).
     friday: usize,
     ships: usize,
-    ferries: bool,
-    /// Whether fields score (farmers): then the `cities_*` and `farmers_*` planes.
-    farmers: bool,
     /// Where each kind of board plane starts.
     at: PlaneIndex,
     /// Per tile of the rules and rotation, what its square shows that the tile alone
@@ -154,8 +153,7 @@ impl ObservationLayout {
     pub fn new(rules: &crate::engine::rules::Rules, space: &ActionSpace) -> Self {
         let players = rules.players();
         let map = matches!(rules.geometry, Geometry::Map(_));
-        let south_seas = rules.takes_back;
-        let goods = south_seas || rules.spec.traders_goods;
+        let parts = SystemParts::of(rules);
         let friday = rules.friday.len();
         let deck_tiles = rules.printed_from as usize;
         let mut planes: Vec<String> = vec!["tile".into(), "open".into()];
@@ -175,8 +173,7 @@ impl ObservationLayout {
                 planes.push(format!("{what}_{side}"));
             }
         }
-        let farmers = rules.spec.farmers && !south_seas;
-        if farmers {
+        if parts.farmers {
             for side in SIDE_NAMES {
                 for what in BORDERS {
                     planes.push(format!("{what}_{side}"));
@@ -184,14 +181,13 @@ impl ObservationLayout {
             }
         }
         planes.extend(["centre_value", "centre_mine", "centre_theirs"].map(String::from));
-        if goods {
+        if parts.goods {
             planes.extend(["goods_0", "goods_1", "goods_2"].map(String::from));
         }
         // The action under way: its placement's square, and (The Ferries) the lake whose
         // ferry is being moved.
         planes.push("chosen_place".into());
-        let ferries = space.block(BlockKind::FerryAt).is_some();
-        if ferries {
+        if parts.ferries {
             planes.push("chosen_ferry".into());
         }
         let mut fields: Vec<(String, usize)> = vec![
@@ -203,14 +199,14 @@ impl ObservationLayout {
             ("unseen".into(), deck_tiles),
             ("tiles_left".into(), 1),
         ];
-        if goods {
+        if parts.goods {
             fields.push(("goods".into(), 3 * players));
         }
-        if south_seas {
+        if parts.ships {
             fields.push(("display".into(), DISPLAY_SIZE * rules.ships.len()));
             fields.push(("tokens_left".into(), 1));
         }
-        if friday > 0 {
+        if parts.friday {
             fields.push(("friday_revealed".into(), friday));
             fields.push(("friday_at".into(), friday));
         }
@@ -265,15 +261,12 @@ impl ObservationLayout {
             planes,
             fields,
             deck_tiles,
-            goods,
-            south_seas,
+            parts,
             friday,
             ships: rules.ships.len(),
-            ferries,
-            farmers,
             at,
             views,
-            borders: farmers.then(|| FieldBorders::new(rules)),
+            borders: parts.farmers.then(|| FieldBorders::new(rules)),
             playable,
         }
     }
@@ -421,7 +414,7 @@ impl ObservationLayout {
             for &edge in &view.edge {
                 out[plane(at.edge + edge as usize) + i] = 1;
             }
-            if self.goods {
+            if self.parts.goods {
                 for (g, &n) in view.goods.iter().enumerate() {
                     let w = &mut out[plane(at.goods + g) + i];
                     *w = w.saturating_add(n);
@@ -443,7 +436,7 @@ impl ObservationLayout {
                 out[plane(base + 1) + i] = shown[VALUE];
                 out[plane(base + 2) + i] = shown[MINE];
                 out[plane(base + 3) + i] = shown[THEIRS];
-                if self.farmers {
+                if self.parts.farmers {
                     let base = at.border + border_planes * side;
                     out[plane(base) + i] = shown[CITIES];
                     out[plane(base + 1) + i] = shown[FARMERS_MINE];
@@ -462,7 +455,7 @@ impl ObservationLayout {
         // The chosen parts are the last planes (`chosen_place`, with The Ferries
         // `chosen_ferry`) and the last fields (`token`, `chosen_rotation`,
         // `chosen_meeple`), as `new` declares them.
-        let place_plane = self.planes.len() - 1 - self.ferries as usize;
+        let place_plane = self.planes.len() - 1 - self.parts.ferries as usize;
         let token = self.vector_len() - CHOSEN_FIELDS;
         let (rotation, meeple) = (token + MAX_TOKENS, token + MAX_TOKENS + 4);
         board[place_plane * squares..].fill(0);
@@ -485,7 +478,7 @@ impl ObservationLayout {
                 _ => {}
             }
         }
-        if let (true, Some(i)) = (self.ferries, moving) {
+        if let (true, Some(i)) = (self.parts.ferries, moving) {
             board[(place_plane + 1) * squares + i as usize] = 1;
         }
     }
@@ -536,7 +529,7 @@ impl ObservationLayout {
         }
         let left = field(1);
         out[left] = game.remaining().len() as f32;
-        if self.goods {
+        if self.parts.goods {
             let goods = field(3 * self.players);
             for p in 0..self.players {
                 let r = self.relative(viewer, p);
@@ -547,7 +540,7 @@ impl ObservationLayout {
                 out[goods + 3 * r..][..3].copy_from_slice(&have);
             }
         }
-        if self.south_seas {
+        if self.parts.ships {
             let display = field(DISPLAY_SIZE * self.ships);
             let tokens = field(1);
             if let Some(sea) = game.sea() {
@@ -557,7 +550,7 @@ impl ObservationLayout {
                 out[tokens] = sea.tokens_left as f32;
             }
         }
-        if self.friday > 0 {
+        if self.parts.friday {
             let (revealed, friday_at) = (field(self.friday), field(self.friday));
             if let Some(f) = game.friday() {
                 for &t in &f.order[..f.revealed] {
