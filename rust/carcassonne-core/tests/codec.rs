@@ -14,6 +14,7 @@ use std::collections::{BTreeSet, HashMap};
 use carcassonne_core::Game;
 use carcassonne_core::learn::action_space::{ActionSpace, BlockKind, PAIRS, pair_index, pair_of};
 use carcassonne_core::learn::codec::{CodecError, decode, encode, legal_tokens, resolve};
+use carcassonne_core::learn::window::WindowError;
 use carcassonne_core::rng::Rng;
 
 /// Checks the codec at `game`'s position; returns the number of legal actions.
@@ -179,14 +180,14 @@ fn blocks_follow_the_rule_system() {
     );
     assert!(matches!(
         ActionSpace::new(&base, Some(2)),
-        Err(CodecError::WindowSize { asked: 2, least: 3 })
+        Err(WindowError::Size { asked: 2, least: 3 })
     ));
     // A map's window holds the whole map, and refuses to be smaller.
     let maps = configs().into_iter().find(|(n, _)| *n == "maps").unwrap().1;
     let space = ActionSpace::new(&maps, None).unwrap();
     assert!(matches!(
         ActionSpace::new(&maps, Some(space.window() - 1)),
-        Err(CodecError::WindowSize { .. })
+        Err(WindowError::Size { .. })
     ));
 }
 

@@ -22,7 +22,9 @@ use crate::game::Game;
 use crate::rules::Rules;
 use crate::{ActionSpaceError, WindowOverflowError, actions, message, type_name};
 
-pub(crate) fn codec_err(e: CodecError) -> PyErr {
+/// The Python exception of a codec's refusal (or of a window's: `WindowError` is one).
+pub(crate) fn codec_err(e: impl Into<CodecError>) -> PyErr {
+    let e = e.into();
     match e {
         CodecError::WindowOverflow { .. } => WindowOverflowError::new_err(message(e)),
         _ => ActionSpaceError::new_err(message(e)),

@@ -6,9 +6,8 @@
 use crate::board::map_board::Geometry;
 use crate::data::tileset::MAX_SEGMENTS;
 use crate::engine::rules::Rules;
-use crate::learn::codec::CodecError;
 use crate::learn::system_parts::SystemParts;
-use crate::learn::window::{WINDOW_SIZES, WindowRule, default_window, map_extent};
+use crate::learn::window::{WINDOW_SIZES, WindowError, WindowRule, default_window, map_extent};
 use crate::systems::south_seas::state::DISPLAY_SIZE;
 use crate::topology::SLOTS;
 
@@ -179,12 +178,12 @@ impl ActionSpace {
     /// The action space of `rules` with a window of `window` squares a side (None: the
     /// default, `default_window` of the deck on the open grid; on a map the map's
     /// extent, and a window asked for must hold it).
-    pub fn new(rules: &Rules, window: Option<u32>) -> Result<Self, CodecError> {
+    pub fn new(rules: &Rules, window: Option<u32>) -> Result<Self, WindowError> {
         let (size, rule) = match &rules.geometry {
             Geometry::Open => {
                 let size = window.unwrap_or_else(|| default_window(rules.deck_limit + 1));
                 if !WINDOW_SIZES.contains(&size) {
-                    return Err(CodecError::WindowSize {
+                    return Err(WindowError::Size {
                         asked: size,
                         least: *WINDOW_SIZES.start(),
                     });
@@ -196,7 +195,7 @@ impl ActionSpace {
                 let extent = ((x_max - x_min).max(y_max - y_min) + 1) as u32;
                 let size = window.unwrap_or(extent);
                 if size < extent || size > *WINDOW_SIZES.end() {
-                    return Err(CodecError::WindowSize {
+                    return Err(WindowError::Size {
                         asked: size,
                         least: extent,
                     });

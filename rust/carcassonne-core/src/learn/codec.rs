@@ -18,7 +18,7 @@ use std::fmt;
 use crate::data::tileset::MAX_SEGMENTS;
 use crate::engine::game::{Game, Move, Placement};
 use crate::learn::action_space::{ActionSpace, BlockKind, pair_index, pair_of};
-use crate::learn::window::Window;
+use crate::learn::window::{Window, WindowError};
 use crate::play::action::{Action, ActionLists};
 use crate::systems::ferries::state::{FerryMove, FerryMoves, MAX_FERRY_MOVES};
 use crate::systems::south_seas::state::{DISPLAY_SIZE, Decision, Delivery, Phase, Spot};
@@ -91,19 +91,21 @@ pub enum CodecError {
 impl fmt::Display for CodecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CodecError::WindowSize { asked, least } => write!(
-                f,
-                "window of {asked} squares: the window must be {least} to 255 squares a side"
-            ),
+            CodecError::WindowSize { asked, least } => WindowError::Size {
+                asked: *asked,
+                least: *least,
+            }
+            .fmt(f),
             CodecError::WindowOverflow {
                 width,
                 height,
                 window,
-            } => write!(
-                f,
-                "the played area with the squares around it is {width} x {height} squares, \
-                 more than the {window} x {window} window (use a larger window)"
-            ),
+            } => WindowError::Overflow {
+                width: *width,
+                height: *height,
+                window: *window,
+            }
+            .fmt(f),
             CodecError::OutOfSpace { token, size } => {
                 write!(
                     f,
@@ -151,6 +153,23 @@ impl fmt::Display for CodecError {
 }
 
 impl std::error::Error for CodecError {}
+
+impl From<WindowError> for CodecError {
+    fn from(e: WindowError) -> Self {
+        match e {
+            WindowError::Size { asked, least } => CodecError::WindowSize { asked, least },
+            WindowError::Overflow {
+                width,
+                height,
+                window,
+            } => CodecError::WindowOverflow {
+                width,
+                height,
+                window,
+            },
+        }
+    }
+}
 
 /// Tokens as `[a, b, c]`, the first `MAX_TOKENS` of them (a prefix is never longer:
 /// `bounded` cuts what a caller passed).

@@ -35,7 +35,7 @@ use std::fmt;
 
 use crate::engine::game::Game;
 use crate::learn::action_space::ActionSpace;
-use crate::learn::codec;
+use crate::learn::codec::{self, CodecError};
 use crate::learn::observation::{ObservationLayout, ObservationScratch};
 use crate::learn::outcome::outcome;
 use crate::learn::window::Window;
@@ -430,7 +430,10 @@ impl PuctTree {
                     return false;
                 }
                 let row = rows.len();
-                let window = space.window_rule().window_of(game, space.window());
+                let window = space
+                    .window_rule()
+                    .window_of(game, space.window())
+                    .map_err(CodecError::from);
                 let (b, v) = (layout.board_len(), layout.vector_len());
                 let written = window.and_then(|w| {
                     layout

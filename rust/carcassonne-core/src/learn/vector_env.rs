@@ -164,7 +164,8 @@ impl VectorEnv {
                 rules.players()
             )));
         }
-        let space = ActionSpace::new(&rules, config.window).map_err(StepError::Codec)?;
+        let space =
+            ActionSpace::new(&rules, config.window).map_err(|e| StepError::Codec(e.into()))?;
         let layout = ObservationLayout::new(&rules, &space);
         let words = (space.size() as usize).div_ceil(64);
         let slots = (0..config.num_envs)
@@ -469,7 +470,8 @@ fn window_of(slot: &mut Slot, space: &ActionSpace) -> Result<Window, CodecError>
         }
         slot.extent_of = placed.len();
         debug_assert_eq!(slot.extent, Extent::of(placed), "the extent kept");
-        slot.window = Some(space.window_rule().window_for(slot.extent, space.window()));
+        let window = space.window_rule().window_for(slot.extent, space.window());
+        slot.window = Some(window.map_err(CodecError::from));
     }
     // Cannot fail: found above.
     slot.window.clone().expect("the window found")

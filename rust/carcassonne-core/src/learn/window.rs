@@ -5,14 +5,51 @@
 //! the bounding box of the placed tiles, widened by the one square around it where a
 //! tile can go next, so every open square and every placed tile is inside. A game whose
 //! played area outgrows the window cannot be encoded: the codec refuses it with
-//! `CodecError::WindowOverflow` (an environment truncates the episode) rather than
+//! `WindowError::Overflow` (an environment truncates the episode) rather than
 //! leave placements out. On a map the window is fixed over the map's squares, which the
 //! play never leaves.
 
 use crate::board::map_board::{MapBoard, NO_ISLAND};
 use crate::board::placed::Placed;
 use crate::engine::game::Game;
-use crate::learn::codec::CodecError;
+use std::fmt;
+
+/// Why a position or a rules configuration has no window: the codec's errors hold these
+/// (`CodecError::WindowSize`, `CodecError::WindowOverflow`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WindowError {
+    /// A window size the rules cannot take (`least`: the smallest accepted).
+    Size { asked: u32, least: u32 },
+    /// The played area and the squares around it (`width` x `height`) do not fit the
+    /// window: the game has outgrown the action space.
+    Overflow {
+        width: u32,
+        height: u32,
+        window: u32,
+    },
+}
+
+impl fmt::Display for WindowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WindowError::Size { asked, least } => write!(
+                f,
+                "window of {asked} squares: the window must be {least} to 255 squares a side"
+            ),
+            WindowError::Overflow {
+                width,
+                height,
+                window,
+            } => write!(
+                f,
+                "the played area with the squares around it is {width} x {height} squares, \
+                 more than the {window} x {window} window (use a larger window)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WindowError {}
 
 /// The smallest window of the open grid, and the default for decks up to 60 tiles.
 pub const MIN_DEFAULT_WINDOW: u32 = 21;
@@ -109,7 +146,7 @@ impl Extent {
 
 impl WindowRule {
     /// The window of `game`'s position, `size` squares wide.
-    pub fn window_of(self, game: &Game, size: u32) -> Result<Window, CodecError> {
+    pub fn window_of(self, game: &Game, size: u32) -> Result<Window, WindowError> {
         match self {
             WindowRule::Fixed { x0, y0 } => Ok(Window { size, x0, y0 }),
             WindowRule::Centred => self.window_for(Extent::of(&game.board().placed), size),
@@ -117,7 +154,7 @@ impl WindowRule {
     }
 
     /// `window_of` for a position whose placed tiles have `extent` (None: no tile yet).
-    pub fn window_for(self, extent: Option<Extent>, size: u32) -> Result<Window, CodecError> {
+    pub fn window_for(self, extent: Option<Extent>, size: u32) -> Result<Window, WindowError> {
         match (self, extent) {
             (WindowRule::Fixed { x0, y0 }, _) => Ok(Window { size, x0, y0 }),
             // A game always has its start tile down.
@@ -131,7 +168,7 @@ impl WindowRule {
                 let width = (e.x_max - e.x_min + 3) as u32;
                 let height = (e.y_max - e.y_min + 3) as u32;
                 if width > size || height > size {
-                    return Err(CodecError::WindowOverflow {
+                    return Err(WindowError::Overflow {
                         width,
                         height,
                         window: size,
