@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ import pytest
 import carcassonne
 from carcassonne import ResultsFileError, Rules, Study, StudyError, simulate
 from carcassonne.cli import main
-from carcassonne.study import load_study
+from carcassonne.study import grid, load_study
+from carcassonne.study import play as study_play
 from carcassonne.study.spec import load_spec
 
 REPO = Path(__file__).resolve().parent.parent
@@ -150,6 +152,88 @@ def test_a_study_output_that_cannot_be_written_fails_before_the_first_game(tmp_p
     assert (tmp_path / "taken" / "notes.txt").read_text() == "mine"
 
 
+NO_FILES_HERE = Path("/proc")
+"""A directory that passes every permission check as root (as the tests run) but takes no
+file: only a file made there tells."""
+
+
+def hidden(directory: Path) -> list[str]:
+    return [name for name in os.listdir(directory) if name.startswith(".")]
+
+
+@pytest.mark.skipif(not (NO_FILES_HERE / "self").is_dir(), reason="needs /proc (Linux)")
+def test_an_output_no_file_can_be_made_in_fails_before_the_first_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    played: list[str] = []
+    cells = study_play.simulate  # what grid plays each cell with
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        played.append(kwargs["label"])
+        return cells(*args, **kwargs)
+
+    monkeypatch.setattr(grid, "simulate", counted)
+    (tmp_path / "somefile").write_text("mine")
+    small = spec_file(tmp_path, {"games": 2}, "small.json")
+    # The hook sees the games of a study that can be written, which leaves no probe behind.
+    assert main(["study", str(small), "--out", str(tmp_path / "ok"), "--format", "csv"]) == 0
+    assert played and hidden(tmp_path) == [] and hidden(tmp_path / "ok") == []
+    played.clear()
+    capsys.readouterr()
+    # A study that would take minutes: refused before its first game, naming the path.
+    spec = spec_file(tmp_path, {"games": 10**6, "lineups": {"greedy": "greedy"}})
+    before = sorted(os.listdir(tmp_path))
+    for out, fault in [
+        (NO_FILES_HERE / "nope", f"{NO_FILES_HERE / 'nope'}: cannot write the study: cannot create a file in /proc"),
+        (tmp_path / "somefile" / "out.csv", "cannot write the study: no directory"),
+    ]:
+        assert main(["study", str(spec), "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("carcassonne: error: ") and err.count("\n") == 1 and fault in err, err
+    assert played == []
+    assert sorted(os.listdir(tmp_path)) == before and (tmp_path / "somefile").read_text() == "mine"
+    # The same as a command (one line, status 2, no traceback), and for a results file.
+    done = run_cli("study", str(spec), "--out", str(NO_FILES_HERE / "nope"), timeout=20)
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"carcassonne: error: {NO_FILES_HERE / 'nope'}: cannot write the study: cannot create a file in /proc: "
+        "No such file or directory"
+    ], done.stderr
+    done = run_cli("simulate", "--games", str(10**12), "--out", str(NO_FILES_HERE / "nope.csv"), timeout=20)
+    assert done.returncode == 2 and "nope.csv: cannot write the results file: cannot create a file in" in done.stderr
+    # And for a study saved from Python, and an out_dir (which is made up front).
+    result = Study(configs={"base": Rules()}, games=2, seed=1).run()
+    with pytest.raises(ResultsFileError, match="cannot write the study: cannot create a file in /proc"):
+        result.save(NO_FILES_HERE / "nope")
+
+    def no_batch(*args: Any) -> Any:
+        raise AssertionError("a batch was played")
+
+    monkeypatch.setattr(study_play, "play_batch", no_batch)
+    with pytest.raises(ResultsFileError, match="/proc: cannot write batch files: cannot create a file in /proc"):
+        carcassonne.simulate_summary(Rules(), 10**6, out_dir=NO_FILES_HERE)
+
+
+def test_paths_with_a_nul_byte_are_documented_errors(tmp_path: Path) -> None:
+    # The system calls raise a bare ValueError("embedded null byte") for them.
+    result = simulate(Rules(), 2, seed=1)
+    nul = str(tmp_path / "a\0b")
+    cases: list[tuple[Callable[[], object], str]] = [
+        (lambda: carcassonne.read_results(nul + ".csv"), "cannot read the results file: the path has a NUL byte"),
+        (lambda: carcassonne.read_results(nul + ".parquet"), "cannot read the results file: the path has a NUL byte"),
+        (lambda: load_study(nul), "cannot read the study manifest"),
+        (lambda: result.save(nul + ".csv"), "cannot write the results file: the path has a NUL byte"),
+        (lambda: Study(configs={"base": Rules()}, games=1).run().save(nul), "cannot write the study: the path has"),
+        (lambda: carcassonne.simulate_summary(Rules(), 2, out_dir=nul), "cannot write batch files: the path has"),
+    ]
+    for call, fault in cases:
+        with pytest.raises(ResultsFileError, match=fault) as info:
+            call()
+        assert "a\\x00b" in str(info.value)
+    with pytest.raises(StudyError, match="the path has a NUL byte"):
+        load_spec(nul + ".json")
+    assert os.listdir(tmp_path) == []
+
+
 def test_a_report_never_overwrites_its_input_by_any_link(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     source = simulate(Rules(), 30, seed=2).save(tmp_path / "in.csv")
@@ -232,6 +316,16 @@ def test_a_cell_listed_twice_is_refused(saved: Path) -> None:
     data["cell_count"] += 1
     rewrite(saved, data)
     with pytest.raises(ResultsFileError, match="listed twice"):
+        load_study(saved)
+
+
+@pytest.mark.parametrize("name", ["cell\0.csv", "\0", "cell-000.csv\0"])
+def test_a_cell_file_name_with_a_nul_byte_is_refused_naming_the_field(saved: Path, name: str) -> None:
+    data = manifest(saved)
+    data["cells"][0]["file"] = name
+    rewrite(saved, data)
+    fault = r"study\.json: cell 0: 'file' '.*\\x00.*' is not a file name: it has a NUL byte"
+    with pytest.raises(ResultsFileError, match=fault):
         load_study(saved)
 
 

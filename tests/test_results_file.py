@@ -235,6 +235,31 @@ def test_bad_files_name_the_file_and_the_fault(results: dict[str, SimulationResu
         result.save(tmp_path, format="csv")
 
 
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_a_negative_first_game_is_named_as_the_metadata_field(
+    results: dict[str, SimulationResult], tmp_path: Path, fmt: str
+) -> None:
+    # A file whose rows agree with its metadata (games -40, -39, ...): the fault is the
+    # metadata's first_game, which the game column only follows.
+    path = results["base-4p"].save(tmp_path / f"negative.{fmt}")
+    shift = -40 - results["base-4p"].first_game
+    if fmt == "csv":
+        head, header, *rows = path.read_text().splitlines()
+        rows = [",".join([str(int(r.split(",")[0]) + shift), *r.split(",")[1:]]) for r in rows]
+        path.write_text("\n".join([head, header, *rows]) + "\n")
+        rewrite_metadata(path, {"first_game": -40})
+    else:
+        body = json.loads(path.read_text())
+        body["metadata"]["first_game"] = -40
+        body["columns"]["game"] = [g + shift for g in body["columns"]["game"]]
+        path.write_text(json.dumps(body))
+    with pytest.raises(ResultsFileError) as info:
+        read_results(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}: metadata field 'first_game' must be an integer from 0 to ")
+    assert message.endswith("not -40") and "column" not in message
+
+
 def test_the_command_line_writes_results_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from carcassonne.cli import main
 

@@ -1,7 +1,10 @@
-"""One-off transcription of the tile tables in shared/spec/classic.md into the engine's
-TOML tile files (kept so the transcription can be re-done and reviewed).
+"""One-off transcription of the tile tables of the project's rules specification (a
+Markdown document that is not shipped with the repository: its tables 2.1, 3.1 and 3.2)
+into the engine's TOML tile files (kept so the transcription can be re-done and reviewed).
 
-Usage: python tools/tiles_from_spec.py ../shared/spec/classic.md rust/carcassonne-core/data
+Usage: python tools/tiles_from_spec.py SPEC.md rust/carcassonne-core/data
+
+where SPEC.md is your copy of that specification.
 """
 import re
 import sys
@@ -44,10 +47,10 @@ def main() -> None:
     for set_name, (header, title) in HEADERS.items():
         lines = [
             f"# {title}.",
-            "# Transcribed from shared/spec/classic.md (JCloisterZone tile XML cross-checked with",
-            "# Antimonit/Carcassonne and the Wikicarpedia C3 tile lists). Format: see",
-            "# rust/carcassonne-core/src/data/tileset.rs. Edges are N E S W; features list each",
-            "# segment: C(...) city, R(...) road, F(half-edges)~cities field, MONASTERY, garden.",
+            "# Transcribed from the tile tables of the project's rules specification (JCloisterZone",
+            "# tile XML cross-checked with Antimonit/Carcassonne and the Wikicarpedia C3 tile lists).",
+            "# Format: see rust/carcassonne-core/src/data/tileset.rs. Edges are N E S W; features list",
+            "# each segment: C(...) city, R(...) road, F(half-edges)~cities field, MONASTERY, garden.",
             "",
             f'name = "{set_name}"',
             f'title = "{title}"',

@@ -8,7 +8,12 @@ any quote of the input in a message bounded (``quote``).
 Writing: a file is written to a temporary file in its own directory and renamed over the
 target (``os.replace``), so a reader sees the old file or the new one, never half of one,
 and an error leaves the target as it was. A target that is one of the inputs (the same
-file by any path, symbolic or hard link) is refused before anything is written.
+file by any path, symbolic or hard link) is refused before anything is written, and so is
+a directory no file can be written in (``probe_directory``: a file is made there and
+removed, as the permission bits do not tell; root passes them everywhere).
+
+A path with a NUL byte names no file: it is refused with the reader's or writer's error,
+like any other path that cannot be opened.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ __all__ = [
     "check_output",
     "cut",
     "load_json",
+    "probe_directory",
     "quote",
     "read_input",
     "write_atomically",
@@ -81,6 +87,7 @@ def check_input(
     followed), for a reader that opens the file itself (pyarrow); ``error(message)``
     otherwise. Returns its status."""
     name = os.fspath(path)
+    _check_name(name, error, f"cannot read the {what}")
     try:
         info = os.stat(name)
     except FileNotFoundError:
@@ -89,6 +96,13 @@ def check_input(
         raise error(f"{name}: cannot read the {what}: {e.strerror or e}") from None
     _check_kind(name, info, error, what)
     return info
+
+
+def _check_name(name: str, error: Callable[[str], Exception], doing: str) -> None:
+    """Refuses a path with a NUL byte (the system calls raise a bare ``ValueError`` for
+    it), quoted so that the byte shows in the message."""
+    if "\0" in name:
+        raise error(f"{quote(name, 300)}: {doing}: the path has a NUL byte")
 
 
 def read_input(
@@ -100,6 +114,7 @@ def read_input(
     """The bytes of the regular file ``path`` (symbolic links followed), at most ``limit``
     of them; ``error(message)`` is raised, the message naming the file, for anything else."""
     name = os.fspath(path)
+    _check_name(name, error, f"cannot read the {what}")
     try:
         # O_NONBLOCK: opening a FIFO with no writer would wait forever.
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -210,14 +225,58 @@ def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
 
 
+def probe_directory(directory: str | os.PathLike[str]) -> str | None:
+    """Whether a file can be written in ``directory``, asked of the file system: a file of
+    a unique hidden name is made there, a byte written to it, and the file removed. None
+    if it could, else why not. ``os.access`` answers from the permission bits alone, which
+    root passes everywhere: a read-only mount, ``/proc`` or a full disk would only refuse
+    the output once the games it holds were played."""
+    where = os.fspath(directory)
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".", suffix=".probe", dir=where)
+    except (OSError, ValueError) as e:  # ValueError: a NUL byte in the name
+        return f"cannot create a file in {quote(where) if isinstance(e, ValueError) else where}: {_why(e)}"
+    failure: OSError | None = None
+    try:
+        os.write(fd, b"\n")
+    except OSError as e:
+        failure = e
+    finally:
+        try:
+            os.close(fd)  # a file system may report a failed write only here
+        except OSError as e:
+            failure = failure or e
+        try:
+            os.unlink(probe)
+        except OSError:
+            pass
+    return None if failure is None else f"cannot write a file in {where}: {_why(failure)}"
+
+
+def _why(e: Exception) -> str:
+    """The reason an ``OSError`` gives, without its errno and path."""
+    return (e.strerror if isinstance(e, OSError) else None) or str(e)
+
+
 def check_output(
     path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = (), what: str = "file"
 ) -> str:
     """Checks, before anything is played or computed, that ``path`` may be written: not
     one of ``inputs`` (by any link), not a directory or special file, in an existing
-    directory this process may write into. Returns the path; ``OutputFileError``
-    otherwise."""
+    directory this process can write a file in (``probe_directory``). Returns the path;
+    ``OutputFileError`` otherwise."""
+    target = _check_target(path, inputs, what)
+    reason = probe_directory(os.path.dirname(os.path.abspath(target)))
+    if reason is not None:
+        raise OutputFileError(f"{target}: cannot write the {what}: {reason}")
+    return target
+
+
+def _check_target(path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]], what: str) -> str:
+    """``check_output`` without its probe: for a writer, whose own temporary file, made
+    next, is one."""
     target = os.fspath(path)
+    _check_name(target, OutputFileError, f"cannot write the {what}")
     for given in inputs:
         if _same_file(target, given):
             raise OutputFileError(
@@ -244,7 +303,7 @@ def write_atomically(
     """Calls ``write(temporary_path)`` to fill a new file beside ``path``, then renames it
     over ``path``; refuses what ``check_output`` refuses. An error (``OSError`` as
     ``OutputFileError``) leaves ``path`` as it was and no temporary file behind."""
-    target = check_output(path, inputs, what)
+    target = _check_target(path, inputs, what)
     directory = os.path.dirname(os.path.abspath(target))
     try:
         fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=directory)

@@ -33,7 +33,7 @@ from typing import Any
 
 from carcassonne import players as _players
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, CarcassonneError, Rules, RulesError, check_rows_fit
-from carcassonne.files import OutputFileError, load_json, quote, read_text_input, write_text_atomically
+from carcassonne.files import OutputFileError, load_json, probe_directory, quote, read_text_input, write_text_atomically
 from carcassonne.study.play import simulate
 from carcassonne.study.results import SimulationResult
 
@@ -336,9 +336,12 @@ class StudyResult:
 def check_study_directory(directory: str | os.PathLike[str], format: str = "parquet") -> Path:
     """Checks, before a study is played, that ``StudyResult.save`` can write ``directory``
     in ``format``: a known format (pyarrow for Parquet), and a directory that is new (its
-    parent exists and is writable) or empty and writable. ``ResultsFileError`` otherwise."""
+    parent exists and a file can be written in it) or empty and a file can be written in
+    it (``probe_directory``). ``ResultsFileError`` otherwise."""
     from carcassonne.study.results_file import FORMATS, ResultsFileError, _pyarrow
 
+    if "\0" in os.fspath(directory):
+        raise ResultsFileError(f"{quote(os.fspath(directory), 300)}: cannot write the study: the path has a NUL byte")
     target = Path(directory)
     if format not in FORMATS:
         raise ResultsFileError(f"{target}: unknown format {quote(format)}: use one of {', '.join(FORMATS)}")
@@ -354,12 +357,19 @@ def check_study_directory(directory: str | os.PathLike[str], format: str = "parq
             raise ResultsFileError(f"{target}: cannot write the study: the directory is not empty (choose a new one)")
         if not os.access(target, os.W_OK | os.X_OK):
             raise ResultsFileError(f"{target}: cannot write the study: the directory is not writable")
+        place = target
     else:
         parent = target.parent
         if not parent.is_dir():
             raise ResultsFileError(f"{target}: cannot write the study: no directory {parent}")
         if not os.access(parent, os.W_OK | os.X_OK):
             raise ResultsFileError(f"{target}: cannot write the study: {parent} is not writable")
+        place = parent
+    # The permission bits do not tell (root passes them on /proc or a read-only mount):
+    # a file made and removed where the study's first entry goes does, before any game.
+    reason = probe_directory(place)
+    if reason is not None:
+        raise ResultsFileError(f"{target}: cannot write the study: {reason}")
     if format == "parquet":
         _pyarrow(target)
     return target
@@ -438,6 +448,9 @@ def load_study(directory: str | os.PathLike[str]) -> StudyResult:
         if name in files:
             raise ResultsFileError(f"{where}: file {quote(name)} is listed for two cells")
         files.add(name)
+        if "\0" in name:
+            # No file has such a name; the system calls would raise a bare ValueError.
+            raise ResultsFileError(f"{where}: 'file' {quote(name)} is not a file name: it has a NUL byte")
         if file.parent != root or name in ("", ".", ".."):
             raise ResultsFileError(f"{where}: cell file {quote(name)} is outside the study directory")
         if file.is_symlink():

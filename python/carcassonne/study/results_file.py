@@ -131,8 +131,7 @@ def read_results(path: str | os.PathLike[str], format: str | None = None) -> Sim
         check_input(source, ResultsFileError, "results file")
         metadata, fields, columns = _read_parquet(source)
     else:
-        metadata, columns = _read_csv(source) if kind == "csv" else _read_json(source)
-        fields = _fields(source, metadata)
+        metadata, fields, columns = _read_csv(source) if kind == "csv" else _read_json(source)
     return _result(source, metadata, fields, columns)
 
 
@@ -272,12 +271,16 @@ def _read_text(path: Path) -> str:
     return read_text_input(path, MAX_TEXT_BYTES, ResultsFileError, "results file")
 
 
-def _read_csv(path: Path) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
+def _read_csv(path: Path) -> tuple[Any, dict[str, Any], dict[str, npt.NDArray[Any]]]:
+    """The metadata, its checked fields and the columns of a CSV results file. As in every
+    format, the metadata is checked before the rows are read, so that a fault of the
+    metadata (a negative ``first_game``) is named as such, not as the column it spoils."""
     text = _read_text(path)
     first, _, rest = text.partition("\n")
     if not first.startswith(CSV_PREFIX):
         raise ResultsFileError(f"{path}: the first line is not '{CSV_PREFIX.strip()} {{metadata}}'")
     metadata = _parse_json(path, first[len(CSV_PREFIX) :])
+    fields = _fields(path, metadata)
     reader = csv.reader(rest.splitlines())
     try:
         header = next(reader, None)
@@ -298,13 +301,16 @@ def _read_csv(path: Path) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
             columns[name] = np.array(values, dtype=np.uint64 if name == "game" else np.int64)
         except (ValueError, OverflowError):
             raise ResultsFileError(f"{path}: column {quote(name)} has a value out of range") from None
-    return metadata, columns
+    return metadata, fields, columns
 
 
-def _read_json(path: Path) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
+def _read_json(path: Path) -> tuple[Any, dict[str, Any], dict[str, npt.NDArray[Any]]]:
+    """The metadata, its checked fields and the columns of a JSON results file (the
+    metadata checked first, as in ``_read_csv``)."""
     body = _parse_json(path, _read_text(path))
     if not isinstance(body, dict) or not isinstance(body.get("columns"), dict):
         raise ResultsFileError(f"{path}: not a results file: expected {{'metadata': ..., 'columns': ...}}")
+    fields = _fields(path, body.get("metadata"))
     columns: dict[str, npt.NDArray[Any]] = {}
     for name, values in body["columns"].items():
         if not isinstance(values, list) or not all(type(v) in (int, bool) for v in values):
@@ -313,7 +319,7 @@ def _read_json(path: Path) -> tuple[Any, dict[str, npt.NDArray[Any]]]:
             columns[name] = np.array(values, dtype=np.uint64 if name == "game" else np.int64)
         except OverflowError:
             raise ResultsFileError(f"{path}: column {quote(name)} has a value out of range") from None
-    return body.get("metadata"), columns
+    return body.get("metadata"), fields, columns
 
 
 def _parse_json(path: Path, text: str | bytes) -> Any:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from carcassonne._core import CarcassonneError
+from carcassonne.files import probe_directory, quote
 
 BACKENDS = ("local", "dask", "ray")
 """Where ``simulate(..., backend=...)`` plays: here, on a Dask cluster, on Ray."""
@@ -32,10 +33,13 @@ class BackendError(CarcassonneError):
 
 
 def prepare_out_dir(out_dir: str | os.PathLike[str]) -> str:
-    """Makes ``out_dir`` (and its parents) if needed and checks it can take batch files,
-    before the first game; ``ResultsFileError`` naming it otherwise."""
+    """Makes ``out_dir`` (and its parents) if needed and checks it can take batch files
+    (a file is made there and removed: ``probe_directory``), before the first game;
+    ``ResultsFileError`` naming it otherwise."""
     from carcassonne.study.results_file import ResultsFileError
 
+    if "\0" in os.fspath(out_dir):
+        raise ResultsFileError(f"{quote(os.fspath(out_dir), 300)}: cannot write batch files: the path has a NUL byte")
     target = Path(out_dir)
     if target.exists() and not target.is_dir():
         raise ResultsFileError(f"{target}: cannot write batch files: it is not a directory")
@@ -45,6 +49,9 @@ def prepare_out_dir(out_dir: str | os.PathLike[str]) -> str:
         raise ResultsFileError(f"{target}: cannot write batch files: {e.strerror or e}") from None
     if not os.access(target, os.W_OK | os.X_OK):
         raise ResultsFileError(f"{target}: cannot write batch files: the directory is not writable")
+    reason = probe_directory(target)
+    if reason is not None:
+        raise ResultsFileError(f"{target}: cannot write batch files: {reason}")
     return str(target)
 
 
