@@ -146,8 +146,15 @@ def test_bad_evaluations_are_refused_and_errors_pass_through() -> None:
         search.search(game, lambda b, v: ones)
     with pytest.raises(EvaluationError, match=r"priors of shape \(1, 3\)"):
         search.search(game, lambda b, v: (np.ones((1, 3)), np.zeros(1)))
-    with pytest.raises(EvaluationError, match="priors .*numpy cannot read as floats"):
+    with pytest.raises(EvaluationError, match="priors of dtype <U4, not real numbers"):
         search.search(game, lambda b, v: ("lots", np.zeros(1)))
+    # Complex numbers are refused, not read with their imaginary part dropped.
+    with pytest.raises(EvaluationError, match="priors of dtype complex128, not real numbers"):
+        search.search(game, lambda b, v: (ones.astype(np.complex128), np.zeros(1)))
+    with pytest.raises(EvaluationError, match="values of dtype complex64, not real numbers"):
+        search.search(game, lambda b, v: (ones, np.zeros(1, np.complex64)))
+    with pytest.raises(EvaluationError, match=r"priors that numpy cannot read as an array"):
+        search.search(game, lambda b, v: ([[1.0], [1.0, 2.0]], np.zeros(1)))
     with pytest.raises(EvaluationError, match=r"values of shape \(1, 3\)"):
         search.search(game, lambda b, v: (ones, np.zeros((1, 3))))
     negative = ones.copy()

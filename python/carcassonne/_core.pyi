@@ -51,6 +51,7 @@ __all__ = [
     "ActionSpaceError",
     "WindowOverflowError",
     "EvaluationError",
+    "BusyError",
     "PlayerError",
     "check_rows_fit",
     "replay_game",
@@ -129,6 +130,11 @@ class EvaluationError(CarcassonneError):
     """A search's evaluation function returned what the search cannot use: not a
     (priors, values) pair, arrays of the wrong shape, a negative or non-finite prior, a
     value outside -1 to 1; names the batch row."""
+
+class BusyError(CarcassonneError):
+    """An object was used from inside one of its own calls (a search started from its
+    own evaluation); nothing was done. Calls from several threads wait for each other
+    instead."""
 
 class PlayerError(CarcassonneError):
     """A player that cannot take a seat (unknown name, bad settings, wrong number of
@@ -673,6 +679,12 @@ class ObservationSpace:
         """The board planes' names, in order."""
 
     @property
+    def plane_max(self) -> list[int]:
+        """Each board plane's largest value, in ``planes`` order: 1 for the planes that
+        mark (a tile, an open square, an edge's kind, the chosen square), 9 for
+        ``centre_value``, 255 for counts and points (shown up to 255). The Gymnasium
+        adapters' board space takes them as its upper bounds."""
+    @property
     def fields(self) -> list[tuple[str, int]]:
         """The vector's fields as (name, length), in order."""
 
@@ -712,7 +724,11 @@ class PuctSearch:
     of logits), and ``values`` (n, players), each seat's value from -1 to 1, seat 0 the
     position's decider and the others in seat order after him (with two players also (n,):
     the decider's, the other's its negative). An action's prior is the product of its
-    tokens' weights, normalised over the legal actions."""
+    tokens' weights, normalised over the legal actions.
+
+    The game searched is copied first: other threads (and ``evaluate`` itself) may play
+    it meanwhile. Searches of one ``PuctSearch`` from several threads wait for each other;
+    one started from inside its own ``evaluate`` raises BusyError."""
 
     def __new__(
         cls,
@@ -816,8 +832,11 @@ class VectorEnv:
     outgrows the window is ``truncated`` and starts again too. Game e plays episodes e,
     e + n, e + 2n, ... of the study ``seed``, with ``simulate``'s decks and random streams,
     whatever ``threads``. The returned arrays belong to the environment and are overwritten
-    by the next step: copy what you keep. The observations and masks are read-only views:
-    an action's later tokens rewrite only the observation's chosen parts."""
+    by the next step: copy what you keep. The observations and masks are read-only, for
+    good (numpy cannot make them writeable: the environment relies on finding them as it
+    left them). Calls from several threads wait for each other; Ctrl-C during a long
+    ``reset`` or ``step`` (or the construction) raises KeyboardInterrupt at once, and the
+    environment must then be reset before it is stepped again."""
 
     def __new__(
         cls,
@@ -851,10 +870,12 @@ class VectorEnv:
         """The observations' layout (planes and fields, in order)."""
 
     def reset(
-        self, seed: SupportsIndex | None = None
+        self, seed: SupportsIndex | Sequence[SupportsIndex] | None = None
     ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, npt.NDArray[Any]]]:
-        """Starts every game at its first episode (with ``seed``: of that study root) and
-        returns ``(observations, info)``."""
+        """Starts every game at its first episode and returns ``(observations, info)``.
+        With ``seed``, an integer, of that study root; a sequence of ``num_envs``
+        integers, game e plays episodes e, e + n, ... of study ``seed[e]`` (n equal roots
+        are that root)."""
 
     def step(
         self, actions: npt.ArrayLike

@@ -8,9 +8,23 @@ when the game ends (1 sole winner, 0 tied, -1 otherwise) plus ``shaping`` times 
 in the agent's virtual margin (its virtual score less the best other player's) at each
 step. A game that outgrows the board window is truncated. ``reset(seed=s)`` seeds the
 environment's generator (Gymnasium's convention), from which every game and every
-opponent choice is drawn. An action the mask does not allow ends the episode with reward
--1 and ``info["illegal_action"] = True`` (``illegal_action="raise"``: ActionSpaceError
-instead, nothing played).
+opponent choice is drawn.
+
+An action must be an integer token, an integer by Python's protocol (``__index__``): a
+Python int, a numpy integer scalar, or a 0-d integer array or tensor (what
+``model.predict`` of an RL library returns for one observation); ``bool`` and numpy bools
+are not tokens. Nothing else is converted: a float (even an
+integral one such as 3.0), NaN, a string, bytes, None, a list or an array of another
+shape or dtype is not a token, never truncated or parsed into one. A non-token, or a
+token the mask does not allow, ends the episode with reward -1 and
+``info["illegal_action"] = True`` (``illegal_action="raise"``: ActionSpaceError naming the
+value, and its type for a non-token, with nothing played).
+
+``action_masks()`` gives the mask of the current decision as numpy bools (sb3-contrib's
+``MaskablePPO`` convention): the tokens that continue the action under way, all False once
+the game is over. Constructor arguments of the wrong type or out of range (``shaping``
+not a finite real number, ``agent_seat`` not an integer seat, ``opponents`` not one of
+the names, ``window`` not an integer or None) raise ActionSpaceError naming the argument.
 """
 
 from __future__ import annotations
@@ -19,6 +33,7 @@ from typing import Any, Literal, cast
 
 import gymnasium as gym
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from carcassonne._core import (
@@ -29,7 +44,19 @@ from carcassonne._core import (
     Rules,
     WindowOverflowError,
 )
-from carcassonne.learn.shared import mask_space, observation_parts, outcome
+from carcassonne.learn.shared import (
+    as_token,
+    describe,
+    describe_token,
+    finite_arg,
+    integer_arg,
+    mask_space,
+    observation_parts,
+    optional_integer_arg,
+    outcome,
+    rules_arg,
+    str_arg,
+)
 
 Observation = dict[str, np.ndarray]
 
@@ -49,15 +76,16 @@ class CarcassonneEnv(gym.Env[Observation, np.int64]):
         window: int | None = None,
         illegal_action: Literal["lose", "raise"] = "lose",
     ) -> None:
-        self.rules = rules if rules is not None else Rules()
-        if opponents not in ("random", "greedy"):
-            raise ActionSpaceError(f'unknown opponents {opponents!r}: use "random" or "greedy"')
-        if not 0 <= agent_seat < self.rules.players:
-            raise ActionSpaceError(f"agent_seat {agent_seat} is not a seat of a {self.rules.players}-player game")
-        if illegal_action not in ("lose", "raise"):
-            raise ActionSpaceError(f'illegal_action must be "lose" or "raise", not {illegal_action!r}')
-        self.opponents, self.agent_seat, self.shaping = opponents, agent_seat, float(shaping)
-        self.illegal_action = illegal_action
+        self.rules = rules_arg(rules)
+        self.opponents = str_arg("opponents", opponents, ("random", "greedy"))
+        seat = integer_arg("agent_seat", agent_seat)
+        if not 0 <= seat < self.rules.players:
+            raise ActionSpaceError(f"agent_seat {seat} is not a seat of a {self.rules.players}-player game")
+        self.agent_seat = seat
+        self.shaping = finite_arg("shaping", shaping)
+        mode = str_arg("illegal_action", illegal_action, ("lose", "raise"))
+        self.illegal_action: Literal["lose", "raise"] = "raise" if mode == "raise" else "lose"
+        window = optional_integer_arg("window", window)
         self.space = ActionSpace(self.rules, window)
         self.observer = ObservationSpace(self.rules, self.space)
         self.observation_space = cast(
@@ -81,32 +109,64 @@ class CarcassonneEnv(gym.Env[Observation, np.int64]):
         others = [x for i, x in enumerate(v) if i != self.agent_seat]
         return v[self.agent_seat] - max(others, default=0)
 
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The tokens allowed now, as ``space.size`` numpy bools (sb3-contrib's
+        ``MaskablePPO`` convention): the mask of the current position with the prefix of
+        the action under way (``space.mask(game, prefix)``), all False once the game is
+        over or has outgrown the board window. A new array at each call."""
+        if not self.game.is_over:
+            try:
+                return self.space.mask(self.game, self.prefix)
+            except WindowOverflowError:
+                pass
+        return np.zeros(self.space.size, dtype=np.bool_)
+
     def _observation(self) -> Observation:
+        """The agent's observation; raises WindowOverflowError for a game that has outgrown
+        the window."""
         board, vector = self.observer.observe(self.game, prefix=self.prefix, viewer=self.agent_seat)
         mask = np.zeros(self.space.size, dtype=np.int8)
         if not self.game.is_over:
             mask[:] = self.space.mask(self.game, self.prefix)
         return {"board": board, "vector": vector, "action_mask": mask}
 
+    def _blank(self) -> Observation:
+        """The observation of a game that has outgrown the window: zeros."""
+        board = np.zeros(self.observer.board_shape, dtype=np.uint8)
+        vector = np.zeros(self.observer.vector_size, dtype=np.float32)
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        return {"board": board, "vector": vector, "action_mask": mask}
+
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
-        super().reset(seed=seed)
+        root = optional_integer_arg("seed", seed)
+        if root is not None and root < 0:
+            raise ActionSpaceError(f"seed must be None or an integer from 0, got {describe(seed)}")
+        super().reset(seed=root)
         self.game = Game(self.rules, seed=self._draw())
         self.prefix = []
         self._play_opponents()
         self._margin = self._margin_now()
         return self._observation(), {}
 
-    def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
-        a = int(action)
-        legal = (
-            not self.game.is_over
-            and 0 <= a < self.space.size
-            and bool(self.space.mask(self.game, self.prefix)[a])
-        )
-        if not legal:
-            if self.illegal_action == "raise":
-                raise ActionSpaceError(f"action {a} is not legal now (its mask is 0 there); nothing was played")
-            return self._observation(), -1.0, True, False, {"illegal_action": True}
+    def _illegal(self, why: str) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """An illegal action: ActionSpaceError (``illegal_action="raise"``), else the episode
+        lost."""
+        if self.illegal_action == "raise":
+            raise ActionSpaceError(f"{why}; nothing was played")
+        try:
+            obs = self._observation()
+        except WindowOverflowError:
+            obs = self._blank()
+        return obs, -1.0, True, False, {"illegal_action": True}
+
+    def step(self, action: object) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Plays the integer token ``action`` (see the module documentation)."""
+        try:
+            a = as_token(action)
+        except ActionSpaceError as e:
+            return self._illegal(str(e))
+        if not (0 <= a < self.space.size and bool(self.action_masks()[a])):
+            return self._illegal(f"action {describe_token(a, self.space.size)} is not legal now (its mask is 0 there)")
         self.prefix.append(a)
         chosen = self.space.resolve(self.game, self.prefix)
         if chosen is not None:
@@ -122,10 +182,7 @@ class CarcassonneEnv(gym.Env[Observation, np.int64]):
         try:
             return self._observation(), reward, terminated, False, {}
         except WindowOverflowError:
-            board = np.zeros(self.observer.board_shape, dtype=np.uint8)
-            vector = np.zeros(self.observer.vector_size, dtype=np.float32)
-            mask = np.zeros(self.space.size, dtype=np.int8)
-            return {"board": board, "vector": vector, "action_mask": mask}, reward, False, True, {"window_overflow": True}
+            return self._blank(), reward, False, True, {"window_overflow": True}
 
 
 ENV_ID = "carcassonne/Carcassonne-v0"

@@ -1,5 +1,5 @@
 //! Observations (`learn::observation`) over random games of every configuration:
-//! - the layout's lengths are its planes' and fields' sums;
+//! - the layout's lengths are its planes' and fields' sums; every plane within its bound;
 //! - what the board shows: placed tiles, open squares, meeples per player, the start
 //!   position's planes exactly;
 //! - every element's root as `Features::roots_into` finds them all at once;
@@ -79,6 +79,16 @@ fn observations_show_the_position_and_hide_the_hidden() {
                     Err(e) => panic!("{name}: {e}"),
                 };
                 assert!(seen.vector.iter().all(|v| v.is_finite()), "{name}");
+                // Every plane within its declared bound.
+                let squares = w * w;
+                for (k, &max) in layout.plane_max().iter().enumerate() {
+                    let top = seen.board[k * squares..][..squares].iter().max();
+                    assert!(
+                        top.is_some_and(|&v| v <= max),
+                        "{name}: plane {} holds {top:?} above {max}",
+                        layout.planes()[k]
+                    );
+                }
                 let sum = |v: &[f32]| v.iter().sum::<f32>();
                 let count = |v: &[u8]| v.iter().map(|&b| b as f32).sum::<f32>();
                 // The board: every placed tile on a square, every open square.

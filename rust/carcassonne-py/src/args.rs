@@ -2,9 +2,10 @@
 //!
 //! PyO3 turns an integer too large for the Rust type into `OverflowError`, which is not a
 //! `ValueError`; and `10**30` players is as wrong as 9 players. So integer arguments are
-//! taken as `Int` (anything with `__index__`: Python ints, bools, numpy integers, of any
-//! size) and converted with `Int::within`, which raises the documented `ValueError`
-//! subclass the caller names, with the argument and its range.
+//! taken as `Int` (anything with `__index__`: Python ints, numpy integers, of any size;
+//! not bools, which Python counts as integers but which say yes or no, not how many) and
+//! converted with `Int::within`, which raises the documented `ValueError` subclass the
+//! caller names, with the argument and its range.
 
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
@@ -21,6 +22,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "a bool is not an integer here: give a number",
+            ));
+        }
         match obj.extract::<i128>() {
             Ok(v) => Ok(Int {
                 value: Some(v),

@@ -71,11 +71,15 @@ impl Game {
     /// the drawn tile, a South Seas decision otherwise (see `legal_actions`), "over" once
     /// the game has ended.
     #[getter]
-    pub(crate) fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let name = if self.inner.is_over() {
+    pub(crate) fn phase<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        // The name read, and the game let go, before the enum is made: that runs Python
+        // code, during which another thread may use the game.
+        let this = slf.try_borrow()?;
+        let name = if this.inner.is_over() {
             "over"
         } else {
-            match self.inner.phase() {
+            match this.inner.phase() {
                 Phase::Place => "place",
                 Phase::Deliver => "deliver",
                 Phase::Market => "market",
@@ -83,6 +87,7 @@ impl Game {
                 Phase::Homecoming => "homecoming",
             }
         };
+        drop(this);
         static PHASE: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
         let phase = PHASE.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
             Ok(py.import("carcassonne.phase")?.getattr("Phase")?.unbind())
@@ -623,96 +628,151 @@ impl Game {
 
     // ----- deprecated: moved to the views, or decisions made with `apply` -------------
     // Each warns (naming the spelling to use), then does what it did before this release.
+    // The game is borrowed after the warning: a warning may run Python code (filters,
+    // `showwarning`), during which another thread may use the game.
 
     /// Deprecated: use `Game.sea.wares`.
     #[getter(wares)]
-    pub(crate) fn deprecated_wares(&self, py: Python<'_>) -> PyResult<Vec<(u32, u32, u32)>> {
+    pub(crate) fn deprecated_wares(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Vec<(u32, u32, u32)>> {
         deprecated(py, "Game.wares", "Game.sea.wares")?;
-        Ok(sea_view::wares(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(sea_view::wares(&this.inner))
     }
     /// Deprecated: use `Game.sea.display`.
     #[getter(ship_display)]
-    pub(crate) fn deprecated_ship_display(&self, py: Python<'_>) -> PyResult<Vec<Ship>> {
+    pub(crate) fn deprecated_ship_display(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Vec<Ship>> {
         deprecated(py, "Game.ship_display", "Game.sea.display")?;
-        Ok(sea_view::display(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(sea_view::display(&this.inner))
     }
     /// Deprecated: use `Game.sea.pile`.
     #[getter(ship_pile)]
-    pub(crate) fn deprecated_ship_pile(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+    pub(crate) fn deprecated_ship_pile(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Vec<String>> {
         deprecated(py, "Game.ship_pile", "Game.sea.pile")?;
-        Ok(sea_view::pile(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(sea_view::pile(&this.inner))
     }
     /// Deprecated: use `Game.sea.ships_taken`.
     #[getter(ships_taken)]
-    pub(crate) fn deprecated_ships_taken(&self, py: Python<'_>) -> PyResult<Vec<(u8, String)>> {
+    pub(crate) fn deprecated_ships_taken(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Vec<(u8, String)>> {
         deprecated(py, "Game.ships_taken", "Game.sea.ships_taken")?;
-        Ok(sea_view::ships_taken(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(sea_view::ships_taken(&this.inner))
     }
     /// Deprecated: use `Game.sea.boat_tokens_left`.
     #[getter(boat_tokens_left)]
-    pub(crate) fn deprecated_boat_tokens_left(&self, py: Python<'_>) -> PyResult<u8> {
+    pub(crate) fn deprecated_boat_tokens_left(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<u8> {
         deprecated(py, "Game.boat_tokens_left", "Game.sea.boat_tokens_left")?;
-        Ok(sea_view::boat_tokens_left(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(sea_view::boat_tokens_left(&this.inner))
     }
     /// Deprecated: use `Game.sea.events`.
     #[getter(sea_events)]
-    pub(crate) fn deprecated_sea_events(&self, py: Python<'_>) -> PyResult<Vec<SeaEvent>> {
+    pub(crate) fn deprecated_sea_events(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Vec<SeaEvent>> {
         deprecated(py, "Game.sea_events", "Game.sea.events")?;
-        Ok(sea_view::events(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(sea_view::events(&this.inner))
     }
     /// Deprecated: use `Game.sea.market_ships()`.
     #[pyo3(name = "market_ships")]
-    pub(crate) fn deprecated_market_ships(&self, py: Python<'_>) -> PyResult<Vec<usize>> {
+    pub(crate) fn deprecated_market_ships(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Vec<usize>> {
         deprecated(py, "Game.market_ships()", "Game.sea.market_ships()")?;
-        Ok(sea_view::market_ships(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(sea_view::market_ships(&this.inner))
     }
     /// Deprecated: use `Game.sea.legal_deliveries()`.
     #[pyo3(name = "legal_deliveries")]
-    pub(crate) fn deprecated_legal_deliveries(&self, py: Python<'_>) -> PyResult<Vec<Delivery>> {
+    pub(crate) fn deprecated_legal_deliveries(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Vec<Delivery>> {
         deprecated(py, "Game.legal_deliveries()", "Game.sea.legal_deliveries()")?;
-        Ok(sea_view::legal_deliveries(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(sea_view::legal_deliveries(&this.inner))
     }
 
     /// Deprecated: use `Game.friday.revealed`.
     #[getter(friday_revealed)]
-    pub(crate) fn deprecated_friday_revealed(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+    pub(crate) fn deprecated_friday_revealed(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Vec<String>> {
         deprecated(py, "Game.friday_revealed", "Game.friday.revealed")?;
-        Ok(friday_view::revealed(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(friday_view::revealed(&this.inner))
     }
     /// Deprecated: use `Game.friday.order`.
     #[getter(friday_order)]
-    pub(crate) fn deprecated_friday_order(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+    pub(crate) fn deprecated_friday_order(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Vec<String>> {
         deprecated(py, "Game.friday_order", "Game.friday.order")?;
-        Ok(friday_view::order(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(friday_view::order(&this.inner))
     }
     /// Deprecated: use `Game.friday.at`.
     #[getter(friday_at)]
-    pub(crate) fn deprecated_friday_at(&self, py: Python<'_>) -> PyResult<Option<String>> {
+    pub(crate) fn deprecated_friday_at(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Option<String>> {
         deprecated(py, "Game.friday_at", "Game.friday.at")?;
-        Ok(friday_view::at(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(friday_view::at(&this.inner))
     }
     /// Deprecated: use `Game.friday.bonus`.
     #[getter(friday_bonus)]
-    pub(crate) fn deprecated_friday_bonus(&self, py: Python<'_>) -> PyResult<Option<String>> {
+    pub(crate) fn deprecated_friday_bonus(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Option<String>> {
         deprecated(py, "Game.friday_bonus", "Game.friday.bonus")?;
-        Ok(friday_view::bonus(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(friday_view::bonus(&this.inner))
     }
     /// Deprecated: use `Game.friday.weeks_done`.
     #[getter(weeks_done)]
-    pub(crate) fn deprecated_weeks_done(&self, py: Python<'_>) -> PyResult<usize> {
+    pub(crate) fn deprecated_weeks_done(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<usize> {
         deprecated(py, "Game.weeks_done", "Game.friday.weeks_done")?;
-        Ok(friday_view::weeks_done(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(friday_view::weeks_done(&this.inner))
     }
     /// Deprecated: use `Game.friday.targets()`.
     #[pyo3(name = "friday_targets")]
-    pub(crate) fn deprecated_friday_targets(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+    pub(crate) fn deprecated_friday_targets(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Vec<String>> {
         deprecated(py, "Game.friday_targets()", "Game.friday.targets()")?;
-        Ok(friday_view::targets(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(friday_view::targets(&this.inner))
     }
     /// Deprecated: use `Game.friday.homecoming_choices()`.
     #[pyo3(name = "homecoming_choices")]
     pub(crate) fn deprecated_homecoming_choices(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
     ) -> PyResult<Vec<(i32, i32, u8)>> {
         deprecated(
@@ -720,32 +780,38 @@ impl Game {
             "Game.homecoming_choices()",
             "Game.friday.homecoming_choices()",
         )?;
-        Ok(friday_view::homecoming_choices(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(friday_view::homecoming_choices(&this.inner))
     }
     /// Deprecated: use `Game.friday.legal_trades()`.
     #[pyo3(name = "legal_trades")]
-    pub(crate) fn deprecated_legal_trades(&self, py: Python<'_>) -> PyResult<Vec<(u8, u8)>> {
+    pub(crate) fn deprecated_legal_trades(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<Vec<(u8, u8)>> {
         deprecated(py, "Game.legal_trades()", "Game.friday.legal_trades()")?;
-        Ok(friday_view::legal_trades(&self.inner))
+        let this = slf.try_borrow()?;
+        Ok(friday_view::legal_trades(&this.inner))
     }
 
     /// Deprecated: use `Game.ferries.movable()`.
     #[pyo3(name = "movable_ferries")]
     pub(crate) fn deprecated_movable_ferries(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         x: Int,
         y: Int,
         rotation: Int,
     ) -> PyResult<Vec<(i32, i32)>> {
         deprecated(py, "Game.movable_ferries()", "Game.ferries.movable()")?;
-        ferries_view::movable(&self.inner, x, y, rotation)
+        let this = slf.try_borrow()?;
+        ferries_view::movable(&this.inner, x, y, rotation)
     }
 
     /// Deprecated: use `Game.apply(Decision.deliver(delivery))`.
     #[pyo3(name = "deliver", signature = (delivery))]
     pub(crate) fn deprecated_deliver(
-        &mut self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         delivery: Option<PyRef<'_, Delivery>>,
     ) -> PyResult<()> {
@@ -754,14 +820,15 @@ impl Game {
             "Game.deliver()",
             "Game.apply(Decision.deliver(delivery))",
         )?;
-        self.inner
+        let mut this = slf.try_borrow_mut()?;
+        this.inner
             .deliver(delivery.map(|d| d.inner))
             .map_err(move_err)
     }
     /// Deprecated: use `Game.apply(Decision.market_ship(slot))`.
     #[pyo3(name = "take_market_ship")]
     pub(crate) fn deprecated_take_market_ship(
-        &mut self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         slot: Int,
     ) -> PyResult<()> {
@@ -770,18 +837,24 @@ impl Game {
             "Game.take_market_ship()",
             "Game.apply(Decision.market_ship(slot))",
         )?;
-        self.decide(actions::Decision::market_ship(slot)?)
+        let mut this = slf.try_borrow_mut()?;
+        this.decide(actions::Decision::market_ship(slot)?)
     }
     /// Deprecated: use `Game.apply(Decision.move_friday(index))`, the index of the tile in
     /// `Rules.friday_tiles()`.
     #[pyo3(name = "move_friday")]
-    pub(crate) fn deprecated_move_friday(&mut self, py: Python<'_>, tile: &str) -> PyResult<()> {
+    pub(crate) fn deprecated_move_friday(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        tile: &str,
+    ) -> PyResult<()> {
         deprecated(
             py,
             "Game.move_friday()",
             "Game.apply(Decision.move_friday(index)) with the tile's index in Rules.friday_tiles()",
         )?;
-        let index = self
+        let mut this = slf.try_borrow_mut()?;
+        let index = this
             .inner
             .rules()
             .friday
@@ -793,14 +866,14 @@ impl Game {
                     quote(tile)
                 ))
             })?;
-        self.inner
+        this.inner
             .decide(Decision::MoveFriday(index as u8))
             .map_err(move_err)
     }
     /// Deprecated: use `Game.apply(Decision.take_home(x, y, feature))`.
     #[pyo3(name = "take_home")]
     pub(crate) fn deprecated_take_home(
-        &mut self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         x: Int,
         y: Int,
@@ -811,18 +884,20 @@ impl Game {
             "Game.take_home()",
             "Game.apply(Decision.take_home(x, y, feature))",
         )?;
-        self.decide(actions::Decision::take_home(x, y, feature)?)
+        let mut this = slf.try_borrow_mut()?;
+        this.decide(actions::Decision::take_home(x, y, feature)?)
     }
     /// Deprecated: use `Game.apply(Decision.trade(give, take))`.
     #[pyo3(name = "trade")]
     pub(crate) fn deprecated_trade(
-        &mut self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         give: Int,
         take: Int,
     ) -> PyResult<()> {
         deprecated(py, "Game.trade()", "Game.apply(Decision.trade(give, take))")?;
-        self.decide(actions::Decision::trade(give, take)?)
+        let mut this = slf.try_borrow_mut()?;
+        this.decide(actions::Decision::trade(give, take)?)
     }
 }
 

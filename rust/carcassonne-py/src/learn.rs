@@ -15,9 +15,11 @@ use carcassonne_core::engine::rules::Rules as CoreRules;
 use carcassonne_core::learn::action_space::ActionSpace as CoreSpace;
 use carcassonne_core::learn::codec::{self, CodecError, MAX_TOKENS};
 use carcassonne_core::learn::observation::{ObservationLayout, ObservationScratch};
-use carcassonne_core::learn::vector_env::{StepBuffers, StepError};
+use carcassonne_core::learn::vector_env::{StepBuffers, StepError, Studies};
+use carcassonne_core::play::players::Stop;
 
 use crate::args::Int;
+use crate::exclusive::Exclusive;
 use crate::game::Game;
 use crate::rules::Rules;
 use crate::{ActionSpaceError, WindowOverflowError, actions, message, type_name};
@@ -330,11 +332,22 @@ impl ActionSpace {
 /// then the others in seat order). `planes` and `fields` name the parts in order.
 /// Nothing hidden is shown: of the tiles to come only how many of each kind are unseen,
 /// of the Friday tiles only the revealed ones.
-#[pyclass(module = "carcassonne._core")]
+#[pyclass(frozen, module = "carcassonne._core")]
 pub struct ObservationSpace {
     pub(crate) layout: ObservationLayout,
-    pub(crate) scratch: ObservationScratch,
+    /// Working memory of `observe`, one call at a time (`exclusive`).
+    scratch: Exclusive<ObservationScratch>,
     pub(crate) rules: Arc<CoreRules>,
+}
+
+impl ObservationSpace {
+    pub(crate) fn of_layout(layout: ObservationLayout, rules: Arc<CoreRules>) -> Self {
+        ObservationSpace {
+            layout,
+            scratch: Exclusive::new(ObservationScratch::default()),
+            rules,
+        }
+    }
 }
 
 /// A numpy array of `T` (`dtype` its name) and `shape` from Python to write into:
@@ -414,11 +427,20 @@ impl ObservationSpace {
                 &own
             }
         };
-        Ok(ObservationSpace {
-            layout: ObservationLayout::new(&rules.inner, space),
-            scratch: ObservationScratch::default(),
-            rules: rules.inner.clone(),
-        })
+        Ok(ObservationSpace::of_layout(
+            ObservationLayout::new(&rules.inner, space),
+            rules.inner.clone(),
+        ))
+    }
+
+    /// Each board plane's largest value, in `planes` order: 1 for the planes that mark
+    /// (a tile, an open square, an edge's kind, the chosen square), 9 for
+    /// `centre_value`, 255 for counts and points (shown up to 255). The Gymnasium
+    /// adapters' board space takes them as its upper bounds.
+    #[getter]
+    fn plane_max(&self) -> Vec<u32> {
+        // Not Vec<u8>, which Python would get as bytes.
+        self.layout.plane_max().into_iter().map(u32::from).collect()
     }
 
     /// The board part's shape: (planes, window, window).
@@ -456,7 +478,7 @@ impl ObservationSpace {
     /// that has outgrown the window.
     #[pyo3(signature = (game, board=None, vector=None, prefix=None, viewer=None))]
     fn observe<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         game: PyRef<'_, Game>,
         board: Option<Bound<'py, PyAny>>,
@@ -502,8 +524,9 @@ impl ObservationSpace {
             // Cannot fail: both are C-contiguous (checked above).
             let bs = b.as_slice_mut().expect("contiguous");
             let vs = v.as_slice_mut().expect("contiguous");
+            let mut scratch = self.scratch.take(py, "ObservationSpace")?;
             self.layout
-                .write_for(&game.inner, viewer, &prefix, &mut self.scratch, bs, vs)
+                .write_for(&game.inner, viewer, &prefix, &mut scratch, bs, vs)
                 .map_err(codec_err)?;
         }
         Ok((board, vector))
@@ -547,13 +570,25 @@ fn game_bytes(rules: &CoreRules) -> u64 {
 /// window is `truncated` and starts again too. Game e plays episodes e, e + n, e + 2n, ...
 /// of the study `seed`, with `simulate`'s decks and random streams, whatever `threads`.
 /// The returned arrays belong to the environment and are overwritten by the next step:
-/// copy what you keep. The observations and masks are read-only views: an action's later
-/// tokens rewrite only the observation's chosen parts.
-#[pyclass(module = "carcassonne._core")]
+/// copy what you keep. The observations and masks are read-only, for good (numpy cannot
+/// make them writeable: the environment relies on finding them as it left them). Calls
+/// from several threads wait for each other; Ctrl-C during a long `reset` or `step` (or
+/// the construction) raises KeyboardInterrupt at once, and the environment must then be
+/// reset before it is stepped again.
+#[pyclass(frozen, module = "carcassonne._core")]
 pub struct VectorEnv {
-    // In a mutex: a Python object may be shared between threads, and the games' player
-    // scratch may not (methods take `&mut self`, so the lock is never contended).
-    env: std::sync::Mutex<carcassonne_core::learn::vector_env::VectorEnv>,
+    /// What calls change, one call at a time (`exclusive`).
+    state: Exclusive<EnvState>,
+    /// What never changes after construction, read without the lock.
+    space: CoreSpace,
+    layout: ObservationLayout,
+    rules: Arc<CoreRules>,
+    num_envs: usize,
+    observe: bool,
+    opponents: Option<&'static str>,
+    /// The observations and masks, lent out as they are: read-only arrays whose memory
+    /// a Rust container owns, so that numpy refuses to make them writeable again (it
+    /// would for a view of an array that owns its memory).
     board: Py<PyArrayDyn<u8>>,
     vector: Py<PyArrayDyn<f32>>,
     mask: Py<PyArrayDyn<bool>>,
@@ -562,19 +597,32 @@ pub struct VectorEnv {
     truncated: Py<PyArrayDyn<bool>>,
     to_play: Py<PyArrayDyn<i32>>,
     final_scores: Py<PyArrayDyn<i32>>,
-    /// Read-only views of `board`, `vector` and `mask`, the arrays handed out: the
-    /// environment relies on finding them as it left them (`EnvConfig::reuse_buffers`).
-    lent: [Py<PyAny>; 3],
-    tokens: Vec<u32>,
 }
 
-/// A read-only view of `arr`.
-fn read_only<'py>(arr: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
-    let view = arr.call_method0("view")?;
-    let kwargs = PyDict::new(arr.py());
+/// A `VectorEnv`'s state that calls change.
+struct EnvState {
+    env: carcassonne_core::learn::vector_env::VectorEnv,
+    tokens: Vec<u32>,
+    /// A reset or step was interrupted part way: some games moved, others not.
+    interrupted: bool,
+}
+
+/// A step of at least this many games runs on a thread of its own, so that Ctrl-C is
+/// answered while it runs (smaller ones take a few milliseconds at most, and do without
+/// the cost of a thread).
+const INTERRUPTIBLE_STEP: usize = 256;
+
+/// A read-only numpy array of `shape`, its memory owned by a Rust container (see
+/// `VectorEnv::board`).
+fn sealed<'py, T: numpy::Element + Clone + Default>(
+    py: Python<'py>,
+    shape: Vec<usize>,
+) -> PyResult<Bound<'py, PyArrayDyn<T>>> {
+    let arr = numpy::ndarray::ArrayD::<T>::default(numpy::ndarray::IxDyn(&shape)).into_pyarray(py);
+    let kwargs = PyDict::new(py);
     kwargs.set_item("write", false)?;
-    view.call_method("setflags", (), Some(&kwargs))?;
-    Ok(view.unbind())
+    arr.call_method("setflags", (), Some(&kwargs))?;
+    Ok(arr)
 }
 
 /// The tokens of one step from Python: a numpy integer array or a sequence of ints, one
@@ -606,7 +654,11 @@ fn step_tokens(arr: &Bound<'_, PyAny>, n: usize, size: u32, out: &mut Vec<u32>) 
             )*};
         }
         read!(i64, i32, u32, u64, i16, u16, i8, u8);
-    } else if arr.is_instance_of::<PyString>() || arr.is_instance_of::<PyBytes>() {
+    } else if arr.is_instance_of::<PyString>()
+        || arr.is_instance_of::<PyBytes>()
+        || arr.is_instance_of::<PyDict>()
+    {
+        // A dict has a length and items 0 to n - 1 too, but it is no sequence.
         return Err(shape_err(type_name(arr)));
     }
     let len = arr.len().map_err(|_| shape_err(type_name(arr)))?;
@@ -653,49 +705,75 @@ fn tokens_in_range(
 }
 
 impl VectorEnv {
-    /// Runs `f` on the environment with its buffers, the GIL released.
+    /// Runs `f` on the environment with its buffers, the GIL released: on a thread of
+    /// its own that answers Ctrl-C when `long` (then a `KeyboardInterrupt` leaves the
+    /// environment to be reset).
     fn run(
-        &mut self,
+        &self,
         py: Python<'_>,
+        state: &mut EnvState,
+        long: bool,
         f: impl FnOnce(
             &mut carcassonne_core::learn::vector_env::VectorEnv,
             &[u32],
             StepBuffers<'_>,
+            &Stop,
         ) -> Result<(), StepError>
         + Send,
     ) -> PyResult<()> {
-        let mut board = self.board.bind(py).readwrite();
-        let mut vector = self.vector.bind(py).readwrite();
-        let mut mask = self.mask.bind(py).readwrite();
         let mut rewards = self.rewards.bind(py).readwrite();
         let mut terminated = self.terminated.bind(py).readwrite();
         let mut truncated = self.truncated.bind(py).readwrite();
         let mut to_play = self.to_play.bind(py).readwrite();
         let mut final_scores = self.final_scores.bind(py).readwrite();
+        // SAFETY: the sealed arrays' memory belongs to their Rust containers, which live
+        // as long as `self`; no other Rust reference to it exists while the state's lock
+        // is held (every write takes the lock), and Python only reads it.
+        let (board, vector, mask) = unsafe {
+            (
+                self.board.bind(py).as_slice_mut(),
+                self.vector.bind(py).as_slice_mut(),
+                self.mask.bind(py).as_slice_mut(),
+            )
+        };
         // Cannot fail: the environment made these arrays C-contiguous.
         let buffers = StepBuffers {
-            board: board.as_slice_mut().expect("contiguous"),
-            vector: vector.as_slice_mut().expect("contiguous"),
-            mask: mask.as_slice_mut().expect("contiguous"),
+            board: board.expect("contiguous"),
+            vector: vector.expect("contiguous"),
+            mask: mask.expect("contiguous"),
             rewards: rewards.as_slice_mut().expect("contiguous"),
             terminated: terminated.as_slice_mut().expect("contiguous"),
             truncated: truncated.as_slice_mut().expect("contiguous"),
             to_play: to_play.as_slice_mut().expect("contiguous"),
             final_scores: final_scores.as_slice_mut().expect("contiguous"),
         };
-        let env = self.env.get_mut().unwrap_or_else(|e| e.into_inner());
-        let tokens = &self.tokens;
-        py.detach(move || f(env, tokens, buffers)).map_err(step_err)
+        let EnvState { env, tokens, .. } = state;
+        let result = if long {
+            let none: &[Arc<crate::players::PythonPlayer>] = &[];
+            crate::interrupt::interruptible(py, none, |stop| f(env, tokens, buffers, stop))
+        } else {
+            Ok(py.detach(|| f(env, tokens, buffers, &Stop::new())))
+        };
+        match result {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(StepError::Interrupted)) | Err(_) => {
+                state.interrupted = true;
+                Err(result.err().unwrap_or_else(|| {
+                    pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted")
+                }))
+            }
+            Ok(Err(e)) => Err(step_err(e)),
+        }
     }
 
     /// (observations, info) as the returned dicts.
     fn outputs<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
         let obs = PyDict::new(py);
-        if self.core().config().observe {
-            obs.set_item("board", self.lent[0].bind(py))?;
-            obs.set_item("vector", self.lent[1].bind(py))?;
+        if self.observe {
+            obs.set_item("board", self.board.bind(py))?;
+            obs.set_item("vector", self.vector.bind(py))?;
         }
-        obs.set_item("action_mask", self.lent[2].bind(py))?;
+        obs.set_item("action_mask", self.mask.bind(py))?;
         let info = PyDict::new(py);
         info.set_item("to_play", self.to_play.bind(py))?;
         info.set_item("final_scores", self.final_scores.bind(py))?;
@@ -708,6 +786,46 @@ fn step_err(e: StepError) -> PyErr {
         StepError::Codec(c) => codec_err(c),
         other => ActionSpaceError::new_err(message(other)),
     }
+}
+
+/// The study roots of a `reset`: None, an integer, or a sequence of one per game.
+fn studies_arg(seed: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Option<Vec<u64>>> {
+    let root = |v: &Bound<'_, PyAny>, name: &str| -> PyResult<u64> {
+        let i: Int = v.extract().map_err(|_| {
+            ActionSpaceError::new_err(format!("{name} must be an integer, not {}", type_name(v)))
+        })?;
+        i.within(name, 0, crate::args::U64_MAX, ActionSpaceError::new_err)
+    };
+    let Some(seed) = seed.filter(|s| !s.is_none()) else {
+        return Ok(None);
+    };
+    if seed.is_instance_of::<PyString>()
+        || seed.is_instance_of::<PyBytes>()
+        || seed.is_instance_of::<PyDict>()
+    {
+        return Err(ActionSpaceError::new_err(format!(
+            "seed must be an integer or a sequence of {n} integers, not {}",
+            type_name(seed)
+        )));
+    }
+    if let Ok(one) = root(seed, "seed") {
+        return Ok(Some(vec![one]));
+    }
+    let len = seed.len().map_err(|_| {
+        ActionSpaceError::new_err(format!(
+            "seed must be an integer or a sequence of {n} integers, not {}",
+            type_name(seed)
+        ))
+    })?;
+    if len != n {
+        return Err(ActionSpaceError::new_err(format!(
+            "seed: {len} study roots for {n} games: give one per game, or a single integer"
+        )));
+    }
+    (0..n)
+        .map(|e| root(&seed.get_item(e)?, &format!("seed[{e}]")))
+        .collect::<PyResult<Vec<u64>>>()
+        .map(Some)
 }
 
 #[pymethods]
@@ -780,7 +898,7 @@ impl VectorEnv {
             shaping: shaping as f32,
             observe: observations,
             window,
-            // The environment's own arrays, lent out read-only (`outputs`).
+            // The environment's own arrays, lent out read-only (`sealed`).
             reuse_buffers: true,
         };
         let space = CoreSpace::new(&rules.inner, window).map_err(codec_err)?;
@@ -807,35 +925,47 @@ impl VectorEnv {
                 MAX_ENV_BYTES >> 20
             )));
         }
-        let env = CoreEnv::new(rules.inner.clone(), config, threads).map_err(step_err)?;
-        let board = PyArrayDyn::<u8>::zeros(py, board_shape, false);
-        let vector = PyArrayDyn::<f32>::zeros(py, vector_shape, false);
-        let mask = PyArrayDyn::<bool>::zeros(py, vec![num_envs, size], false);
-        let lent = [
-            read_only(board.as_any())?,
-            read_only(vector.as_any())?,
-            read_only(mask.as_any())?,
-        ];
-        let mut me = VectorEnv {
-            board: board.unbind(),
-            vector: vector.unbind(),
-            mask: mask.unbind(),
-            lent,
+        let core_rules = rules.inner.clone();
+        drop(rules);
+        // Dealing many games takes a while: on a thread that answers Ctrl-C.
+        let none: &[Arc<crate::players::PythonPlayer>] = &[];
+        let env = crate::interrupt::interruptible(py, none, |stop| {
+            CoreEnv::new_until(core_rules.clone(), config, threads, stop)
+        })?
+        .map_err(step_err)?;
+        let me = VectorEnv {
+            board: sealed::<u8>(py, board_shape)?.unbind(),
+            vector: sealed::<f32>(py, vector_shape)?.unbind(),
+            mask: sealed::<bool>(py, vec![num_envs, size])?.unbind(),
             rewards: PyArrayDyn::<f32>::zeros(py, vec![num_envs, players], false).unbind(),
             terminated: PyArrayDyn::<bool>::zeros(py, vec![num_envs], false).unbind(),
             truncated: PyArrayDyn::<bool>::zeros(py, vec![num_envs], false).unbind(),
             to_play: PyArrayDyn::<i32>::zeros(py, vec![num_envs], false).unbind(),
             final_scores: PyArrayDyn::<i32>::zeros(py, vec![num_envs, players], false).unbind(),
-            tokens: Vec::with_capacity(num_envs),
-            env: std::sync::Mutex::new(env),
+            state: Exclusive::new(EnvState {
+                env,
+                tokens: Vec::with_capacity(num_envs),
+                interrupted: false,
+            }),
+            space,
+            layout,
+            rules: core_rules,
+            num_envs,
+            observe: observations,
+            opponents: opponents.map(|p| p.name()),
         };
-        me.run(py, |env, _, out| env.reset(None, out))?;
+        {
+            let mut state = me.state.take(py, "VectorEnv")?;
+            me.run(py, &mut state, true, |env, _, out, stop| {
+                env.reset_until(Studies::Same, out, stop)
+            })?;
+        }
         Ok(me)
     }
 
     #[getter]
     fn num_envs(&self) -> usize {
-        self.core().config().num_envs
+        self.num_envs
     }
 
     /// Gymnasium's autoreset mode of this environment: "same_step".
@@ -847,46 +977,49 @@ impl VectorEnv {
     /// The action space the tokens belong to.
     #[getter]
     fn action_space(&self) -> ActionSpace {
-        let core = self.core();
         ActionSpace {
-            inner: core.space().clone(),
-            rules: core.rules().clone(),
+            inner: self.space.clone(),
+            rules: self.rules.clone(),
         }
     }
 
     /// The observations' layout (planes and fields, in order).
     #[getter]
     fn observation_space(&self) -> ObservationSpace {
-        let core = self.core();
-        ObservationSpace {
-            layout: core.layout().clone(),
-            scratch: ObservationScratch::default(),
-            rules: core.rules().clone(),
-        }
+        ObservationSpace::of_layout(self.layout.clone(), self.rules.clone())
     }
 
-    /// Starts every game at its first episode (with `seed`: of that study root) and
-    /// returns `(observations, info)`.
+    /// Starts every game at its first episode and returns `(observations, info)`. With
+    /// `seed`, an integer, of that study root; a sequence of `num_envs` integers, game e
+    /// plays episodes e, e + n, ... of study `seed[e]` (n equal roots are that root).
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
-        seed: Option<Int>,
+        seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
-        let seed: Option<u64> = seed
-            .map(|s| s.within("seed", 0, crate::args::U64_MAX, ActionSpaceError::new_err))
-            .transpose()?;
-        self.run(py, move |env, _, out| env.reset(seed, out))?;
+        let roots = studies_arg(seed, self.num_envs)?;
+        let mut state = self.state.take(py, "VectorEnv")?;
+        let studies = match &roots {
+            None => Studies::Same,
+            Some(one) if one.len() == 1 => Studies::All(one[0]),
+            Some(each) => Studies::PerGame(each),
+        };
+        self.run(py, &mut state, true, move |env, _, out, stop| {
+            env.reset_until(studies, out, stop)
+        })?;
+        state.interrupted = false;
+        drop(state);
         self.outputs(py)
     }
 
     /// Plays one token per game; returns `(observations, rewards, terminated,
     /// truncated, info)`. Raises ActionSpaceError, with nothing stepped, for actions of
     /// the wrong shape or type, or one that its game's mask does not allow (naming the
-    /// game and the action).
+    /// game and the action), or after an interrupted step or reset (reset first).
     #[allow(clippy::type_complexity)]
     fn step<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<(
@@ -896,13 +1029,25 @@ impl VectorEnv {
         Bound<'py, PyAny>,
         Bound<'py, PyDict>,
     )> {
-        let n = self.core().config().num_envs;
-        let size = self.core().space().size();
-        let mut tokens = std::mem::take(&mut self.tokens);
-        let read = step_tokens(actions, n, size, &mut tokens);
-        self.tokens = tokens;
-        read?;
-        self.run(py, |env, tokens, out| env.step(tokens, out))?;
+        let n = self.num_envs;
+        let size = self.space.size();
+        // Read before the lock is taken: reading may run Python code (`__index__`).
+        let mut read = Vec::with_capacity(n);
+        step_tokens(actions, n, size, &mut read)?;
+        let mut state = self.state.take(py, "VectorEnv")?;
+        if state.interrupted {
+            return Err(ActionSpaceError::new_err(
+                "a reset or step of this environment was interrupted, leaving some games moved and others not: call reset() before stepping it",
+            ));
+        }
+        state.tokens = read;
+        self.run(
+            py,
+            &mut state,
+            n >= INTERRUPTIBLE_STEP,
+            |env, tokens, out, stop| env.step_until(tokens, out, stop),
+        )?;
+        drop(state);
         let (obs, info) = self.outputs(py)?;
         Ok((
             obs,
@@ -913,23 +1058,14 @@ impl VectorEnv {
         ))
     }
 
-    fn __repr__(&self) -> String {
-        let core = self.core();
-        let c = core.config();
-        format!(
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let seed = self.state.take(py, "VectorEnv")?.env.config().seed;
+        Ok(format!(
             "<VectorEnv num_envs={} seed={} opponents={} observations={}>",
-            c.num_envs,
-            c.seed,
-            c.opponents.map_or("None", |p| p.name()),
-            if c.observe { "True" } else { "False" }
-        )
-    }
-}
-
-impl VectorEnv {
-    /// The core environment, to read (never contended: see the field). One guard per
-    /// statement: the lock is not reentrant.
-    fn core(&self) -> std::sync::MutexGuard<'_, carcassonne_core::learn::vector_env::VectorEnv> {
-        self.env.lock().unwrap_or_else(|e| e.into_inner())
+            self.num_envs,
+            seed,
+            self.opponents.unwrap_or("None"),
+            if self.observe { "True" } else { "False" }
+        ))
     }
 }

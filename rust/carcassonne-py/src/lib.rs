@@ -8,6 +8,7 @@ use std::sync::Arc;
 mod actions;
 mod args;
 mod deprecation;
+mod exclusive;
 mod ferries_view;
 mod friday_view;
 mod game;
@@ -114,6 +115,12 @@ create_exception!(
     EvaluationError,
     CarcassonneError,
     "A search's evaluation function returned what the search cannot use: not a (priors, values) pair, arrays of the wrong shape, a negative or non-finite prior, a value outside -1 to 1; names the batch row."
+);
+create_exception!(
+    _core,
+    BusyError,
+    CarcassonneError,
+    "An object was used from inside one of its own calls (a search started from its own evaluation); nothing was done. Calls from several threads wait for each other instead."
 );
 create_exception!(
     _core,
@@ -277,6 +284,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ActionSpaceError", py.get_type::<ActionSpaceError>())?;
     m.add("WindowOverflowError", py.get_type::<WindowOverflowError>())?;
     m.add("EvaluationError", py.get_type::<EvaluationError>())?;
+    m.add("BusyError", py.get_type::<BusyError>())?;
     m.add("PlayerError", py.get_type::<players::PlayerError>())?;
     m.add(
         "MAX_DATA_FILE_BYTES",

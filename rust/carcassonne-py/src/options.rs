@@ -212,7 +212,13 @@ fn convert(py: Python<'_>, option: &CoreOption, value: &Bound<'_, PyAny>) -> PyR
             Ok(Value::Bool(b.is_true()))
         }
         OptionKind::Int { min, max } => {
-            let n: Int = value.extract()?;
+            let n: Int = value.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{} must be an integer, not {}",
+                    option.label,
+                    type_name(value)
+                ))
+            })?;
             let n: i64 = n.within(option.label, min as i128, max as i128, RulesError::new_err)?;
             Ok(Value::from(n))
         }

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use carcassonne_core::learn::codec;
-use carcassonne_core::learn::observation::{ObservationLayout, ObservationScratch};
+use carcassonne_core::learn::observation::ObservationLayout;
 use carcassonne_core::learn::search::{
     Evaluate, MAX_BATCH, MAX_EXPLORATION, MAX_SIMULATIONS, Puct, PuctReport, PuctTree, SearchError,
 };
@@ -15,6 +15,7 @@ use carcassonne_core::rng::Rng;
 
 use crate::actions::action_to_py;
 use crate::args::Int;
+use crate::exclusive::Exclusive;
 use crate::game::Game;
 use crate::learn::{ActionSpace, ObservationSpace, py_shape, same_rules};
 use crate::rules::Rules;
@@ -33,13 +34,17 @@ use crate::{ActionSpaceError, EvaluationError, GameOverError, message, type_name
 /// position's decider and the others in seat order after him (with two players also (n,):
 /// the decider's, the other's its negative). An action's prior is the product of its
 /// tokens' weights, normalised over the legal actions.
-#[pyclass(module = "carcassonne._core")]
+///
+/// The game searched is copied first: other threads (and `evaluate` itself) may play it
+/// meanwhile. Searches of one `PuctSearch` from several threads wait for each other; one
+/// started from inside its own `evaluate` raises BusyError.
+#[pyclass(frozen, module = "carcassonne._core")]
 pub struct PuctSearch {
     puct: Puct,
     layout: ObservationLayout,
     rules: std::sync::Arc<carcassonne_core::engine::rules::Rules>,
-    tree: PuctTree,
-    rng: Rng,
+    /// The tree and random stream, one search at a time (`exclusive`).
+    state: Exclusive<(PuctTree, Rng)>,
 }
 
 /// What a search found at the root: every legal action once, in `Game.legal_actions()`
@@ -86,8 +91,18 @@ impl PyEvaluation<'_, '_> {
                 "evaluate returned {what} {got}: give an array of floats of shape {want}"
             )))
         };
+        // Numbers only: numpy would read complex numbers (dropping their imaginary part
+        // with a mere warning) and numeric strings as floats.
+        let plain = np
+            .call_method1("asarray", (obj,))
+            .map_err(|e| wrong(format!("that numpy cannot read as an array ({e})")))?;
+        let kind: String = plain.getattr("dtype")?.getattr("kind")?.extract()?;
+        if !matches!(kind.as_str(), "b" | "i" | "u" | "f") {
+            let dtype = plain.getattr("dtype")?.str()?.to_string();
+            return Err(wrong(format!("of dtype {dtype}, not real numbers")));
+        }
         let arr = np
-            .call_method("ascontiguousarray", (obj,), Some(&kwargs))
+            .call_method("ascontiguousarray", (plain,), Some(&kwargs))
             .map_err(|e| wrong(format!("that numpy cannot read as floats ({e})")))?;
         let arr = arr
             .cast_into::<PyArrayDyn<f32>>()
@@ -185,8 +200,7 @@ impl PuctSearch {
             puct,
             rules,
             layout,
-            tree: PuctTree::default(),
-            rng: Rng::for_game(seed, 0),
+            state: Exclusive::new((PuctTree::default(), Rng::for_game(seed, 0))),
         })
     }
 
@@ -217,11 +231,7 @@ impl PuctSearch {
     /// The observations the evaluation is given.
     #[getter]
     fn observation_space(&self) -> ObservationSpace {
-        ObservationSpace {
-            layout: self.layout.clone(),
-            scratch: ObservationScratch::default(),
-            rules: self.rules.clone(),
-        }
+        ObservationSpace::of_layout(self.layout.clone(), self.rules.clone())
     }
 
     /// Searches `game` (left unchanged) with `evaluate`, drawing from the search's random
@@ -232,13 +242,15 @@ impl PuctSearch {
     /// whatever `evaluate` raises through (KeyboardInterrupt included).
     #[pyo3(signature = (game, evaluate, seed=None))]
     fn search(
-        &mut self,
+        &self,
         py: Python<'_>,
         game: PyRef<'_, Game>,
         evaluate: Bound<'_, PyAny>,
         seed: Option<Int>,
     ) -> PyResult<SearchReport> {
-        if !same_rules(game.inner.rules(), &self.rules) {
+        // A copy: the game is not held while `evaluate` runs Python code.
+        let game = game.inner.clone();
+        if !same_rules(game.rules(), &self.rules) {
             return Err(ActionSpaceError::new_err(
                 "the game is of other rules than this search's",
             ));
@@ -249,6 +261,8 @@ impl PuctSearch {
                 type_name(&evaluate)
             )));
         }
+        let mut state = self.state.take(py, "PuctSearch")?;
+        let (tree, stream) = &mut *state;
         let mut own;
         let rng = match seed {
             Some(s) => {
@@ -258,7 +272,7 @@ impl PuctSearch {
                 own = Rng::for_game(s, 0);
                 &mut own
             }
-            None => &mut self.rng,
+            None => stream,
         };
         let (c, w) = (self.layout.planes().len(), self.layout.window() as usize);
         let mut eval = PyEvaluation {
@@ -271,7 +285,7 @@ impl PuctSearch {
         };
         let report = self
             .puct
-            .search(&game.inner, &self.layout, &mut eval, rng, &mut self.tree)
+            .search(&game, &self.layout, &mut eval, rng, tree)
             .map_err(|e| match e {
                 SearchError::Evaluation(e) => e,
                 SearchError::GameOver => GameOverError::new_err(message(&e)),
@@ -286,7 +300,7 @@ impl PuctSearch {
         let mut token_visits = vec![0f32; space.size() as usize];
         let total: u32 = report.actions.iter().map(|a| a.visits).sum();
         // A root that has outgrown the window has no tokens: its shares stay 0.
-        if let Ok(window) = space.window_rule().window_of(&game.inner, space.window()) {
+        if let Ok(window) = space.window_rule().window_of(&game, space.window()) {
             for a in report.actions.iter().filter(|a| a.visits > 0) {
                 // Cannot fail: a legal action fits its position's window.
                 let tokens =
@@ -307,7 +321,7 @@ impl PuctSearch {
     /// the first legal); a game with one legal action is not searched.
     #[pyo3(signature = (game, evaluate, seed=None))]
     fn choose(
-        &mut self,
+        &self,
         py: Python<'_>,
         game: PyRef<'_, Game>,
         evaluate: Bound<'_, PyAny>,

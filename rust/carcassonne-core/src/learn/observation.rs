@@ -281,6 +281,24 @@ impl ObservationLayout {
         &self.planes
     }
 
+    /// Each board plane's largest value, in plane order: 1 for the planes that mark (a
+    /// tile, an open or playable square, an edge's kind, the square chosen), 9 for
+    /// `centre_value` (a monastery's tiles), 255 for counts and points (shown up to 255).
+    /// Learning libraries take these as the board's bounds: with them the board is not
+    /// mistaken for an 8-bit picture whose channel axis is to be guessed.
+    pub fn plane_max(&self) -> Vec<u8> {
+        self.planes
+            .iter()
+            .map(|name| match name.as_str() {
+                "tile" | "open" | "playable" | "chosen_place" | "chosen_ferry" => 1,
+                edge if edge.starts_with("edge_") => 1,
+                // 1 + the tiles around it, as `write_board` shows it.
+                "centre_value" => 9,
+                _ => 255,
+            })
+            .collect()
+    }
+
     /// The vector's fields as (name, length), in order.
     pub fn fields(&self) -> &[(String, usize)] {
         &self.fields

@@ -6,7 +6,7 @@
 //! one that ended: Gymnasium's "same step" autoreset).
 //!
 //! Game `e` of the environment plays episodes `e`, `e + n`, `e + 2n`, ... of the study
-//! with root `seed` (`n` games), each with the deck and random stream of that game index
+//! with root `seed` (`n` games; or of its own study root, `Studies::PerGame`), each with the deck and random stream of that game index
 //! (`Rng::for_game`), as `simulate` plays them: the environment's games are the same as
 //! those games played one by one with the same tokens, whatever the number of threads.
 
@@ -23,7 +23,7 @@ use crate::learn::observation::{ObservationLayout, ObservationScratch};
 use crate::learn::outcome::{self, margins};
 use crate::learn::window::{Extent, Window};
 use crate::limits::MAX_PLAYERS;
-use crate::play::players::{Player, Policy, Scratch};
+use crate::play::players::{Player, Policy, Scratch, Stop};
 use crate::rng::Rng;
 use crate::systems::south_seas::state::Phase;
 
@@ -31,7 +31,8 @@ use crate::systems::south_seas::state::Phase;
 #[derive(Clone, Debug)]
 pub struct EnvConfig {
     pub num_envs: usize,
-    /// The study root of the episodes' decks and random streams.
+    /// The study root of the episodes' decks and random streams (of game 0's, after a
+    /// `reset` with `Studies::PerGame`).
     pub seed: u64,
     /// The built-in player of every seat but `agent_seat`, whose turns the environment
     /// plays itself (None: every seat's tokens come from the caller, self-play).
@@ -64,6 +65,26 @@ pub enum StepError {
     /// A configuration the rules cannot take.
     Config(String),
     Codec(CodecError),
+    /// The caller's stop flag was raised: some games were stepped (or reset) and others
+    /// not, so the environment must be reset before its next step.
+    Interrupted,
+    /// `Studies::PerGame` with a number of roots other than the number of games.
+    Studies {
+        given: usize,
+        games: usize,
+    },
+}
+
+/// The study roots a `reset` starts the games' episodes from.
+#[derive(Clone, Copy, Debug)]
+pub enum Studies<'a> {
+    /// Each game's root as it was.
+    Same,
+    /// One root for every game: game `e` plays episodes `e`, `e + n`, ... of it.
+    All(u64),
+    /// A root per game: game `e` plays episodes `e`, `e + n`, ... of study `roots[e]`
+    /// (so `n` equal roots are `All` of that root).
+    PerGame(&'a [u64]),
 }
 
 impl std::fmt::Display for StepError {
@@ -75,6 +96,13 @@ impl std::fmt::Display for StepError {
             ),
             StepError::Config(why) => f.write_str(why),
             StepError::Codec(e) => e.fmt(f),
+            StepError::Interrupted => f.write_str(
+                "interrupted: some games were stepped and others not; reset the environment",
+            ),
+            StepError::Studies { given, games } => write!(
+                f,
+                "seed: {given} study roots for {games} games: give one per game, or a single integer"
+            ),
         }
     }
 }
@@ -107,6 +135,8 @@ struct Slot {
     rng: Rng,
     /// The game index of the current episode.
     index: u64,
+    /// The study root of its episodes.
+    study: u64,
     scratch: Scratch,
     /// Each seat's virtual margin after the last step (for shaping).
     margins: [i32; MAX_PLAYERS],
@@ -154,6 +184,16 @@ struct Rows<'a> {
 
 impl VectorEnv {
     pub fn new(rules: Arc<Rules>, config: EnvConfig, threads: usize) -> Result<Self, StepError> {
+        Self::new_until(rules, config, threads, &Stop::new())
+    }
+
+    /// `new`, giving up when `stop` is raised (`StepError::Interrupted`).
+    pub fn new_until(
+        rules: Arc<Rules>,
+        config: EnvConfig,
+        threads: usize,
+        stop: &Stop,
+    ) -> Result<Self, StepError> {
         if config.num_envs == 0 {
             return Err(StepError::Config("num_envs must be at least 1".into()));
         }
@@ -168,12 +208,17 @@ impl VectorEnv {
             ActionSpace::new(&rules, config.window).map_err(|e| StepError::Codec(e.into()))?;
         let layout = ObservationLayout::new(&rules, &space);
         let words = (space.size() as usize).div_ceil(64);
-        let slots = (0..config.num_envs)
-            .map(|e| Slot {
+        let mut slots = Vec::with_capacity(config.num_envs);
+        for e in 0..config.num_envs {
+            if e % 256 == 0 {
+                finished(stop)?;
+            }
+            slots.push(Slot {
                 game: Game::shuffled(rules.clone(), config.seed, e as u64),
                 prefix: Vec::with_capacity(MAX_TOKENS),
                 rng: Rng::for_game(config.seed, e as u64),
                 index: e as u64,
+                study: config.seed,
                 scratch: Scratch::default(),
                 margins: [0; MAX_PLAYERS],
                 legal: vec![0; words],
@@ -184,8 +229,8 @@ impl VectorEnv {
                 window: None,
                 extent: None,
                 extent_of: 0,
-            })
-            .collect();
+            });
+        }
         Ok(VectorEnv {
             rules,
             space,
@@ -219,8 +264,36 @@ impl VectorEnv {
     /// Starts every game at its first episode (or, with `seed`, at the first episode of
     /// that study root) and writes the first observations.
     pub fn reset(&mut self, seed: Option<u64>, out: StepBuffers<'_>) -> Result<(), StepError> {
-        if let Some(s) = seed {
-            self.config.seed = s;
+        let studies = seed.map_or(Studies::Same, Studies::All);
+        self.reset_until(studies, out, &Stop::new())
+    }
+
+    /// `reset` from `studies`, giving up when `stop` is raised (then
+    /// `StepError::Interrupted`: some games were reset, others not).
+    pub fn reset_until(
+        &mut self,
+        studies: Studies<'_>,
+        out: StepBuffers<'_>,
+        stop: &Stop,
+    ) -> Result<(), StepError> {
+        match studies {
+            Studies::Same => {}
+            Studies::All(s) => {
+                self.config.seed = s;
+                self.slots.iter_mut().for_each(|slot| slot.study = s);
+            }
+            Studies::PerGame(roots) => {
+                if roots.len() != self.slots.len() {
+                    return Err(StepError::Studies {
+                        given: roots.len(),
+                        games: self.slots.len(),
+                    });
+                }
+                self.config.seed = roots[0];
+                for (slot, &s) in self.slots.iter_mut().zip(roots) {
+                    slot.study = s;
+                }
+            }
         }
         let config = self.config.clone();
         let dims = self.dims();
@@ -231,7 +304,7 @@ impl VectorEnv {
             threads,
             ..
         } = self;
-        for_each(slots, *threads, dims, out, |e, slot, rows| {
+        for_each(slots, *threads, dims, out, stop, |e, slot, rows| {
             slot.index = e as u64;
             // The buffers may be new: every row is written whole.
             slot.rows_written = false;
@@ -242,13 +315,24 @@ impl VectorEnv {
             rows.final_scores.fill(0);
             finish_rows(slot, &config, space, layout, rows);
         });
-        Ok(())
+        finished(stop)
     }
 
     /// Plays `tokens[e]` in game `e` for its decider, then (with opponents) the others'
     /// turns, and writes the results. Refuses, with nothing stepped, a token its game's
     /// mask does not allow.
     pub fn step(&mut self, tokens: &[u32], out: StepBuffers<'_>) -> Result<(), StepError> {
+        self.step_until(tokens, out, &Stop::new())
+    }
+
+    /// `step`, giving up when `stop` is raised (then `StepError::Interrupted`: some games
+    /// were stepped, others not).
+    pub fn step_until(
+        &mut self,
+        tokens: &[u32],
+        out: StepBuffers<'_>,
+        stop: &Stop,
+    ) -> Result<(), StepError> {
         assert_eq!(tokens.len(), self.slots.len(), "one token per game");
         for (e, (slot, &t)) in self.slots.iter().zip(tokens).enumerate() {
             let ok = (t as usize) < self.space.size() as usize
@@ -270,7 +354,7 @@ impl VectorEnv {
             threads,
             ..
         } = self;
-        for_each(slots, *threads, dims, out, |e, slot, rows| {
+        for_each(slots, *threads, dims, out, stop, |e, slot, rows| {
             rows.rewards.fill(0.0);
             rows.final_scores.fill(0);
             *rows.terminated = false;
@@ -311,7 +395,7 @@ impl VectorEnv {
                 debug_assert!(again, "a new game fits its window");
             }
         });
-        Ok(())
+        finished(stop)
     }
 
     /// The row lengths of the buffers: board, vector, mask, players.
@@ -339,12 +423,23 @@ struct Dims {
     players: usize,
 }
 
-/// Runs `f` on every game with its rows of `out`, on `threads` threads.
+/// Whether a pass over the games ran to its end: `Interrupted` if `stop` was raised.
+fn finished(stop: &Stop) -> Result<(), StepError> {
+    if stop.is_raised() {
+        Err(StepError::Interrupted)
+    } else {
+        Ok(())
+    }
+}
+
+/// Runs `f` on every game with its rows of `out`, on `threads` threads; once `stop` is
+/// raised, on no further game.
 fn for_each(
     slots: &mut [Slot],
     threads: usize,
     dims: Dims,
     out: StepBuffers<'_>,
+    stop: &Stop,
     f: impl Fn(usize, &mut Slot, &mut Rows<'_>) + Sync,
 ) {
     {
@@ -361,6 +456,9 @@ fn for_each(
         assert!(out.rewards.len() == n * p && out.final_scores.len() == n * p);
         assert!(out.terminated.len() == n && out.truncated.len() == n && out.to_play.len() == n);
         let work = |(e, (slot, rows)): (usize, (&mut Slot, Rows<'_>))| {
+            if stop.is_raised() {
+                return;
+            }
             let mut rows = rows;
             f(e, slot, &mut rows);
         };
@@ -412,9 +510,9 @@ fn for_each(
 /// Starts `slot`'s game at episode `slot.index`, and plays the opponents up to the
 /// agent's first decision.
 fn start_episode(slot: &mut Slot, config: &EnvConfig) {
-    slot.rng = Rng::for_game(config.seed, slot.index);
+    slot.rng = Rng::for_game(slot.study, slot.index);
     slot.game.reset_shuffled(&mut slot.rng);
-    slot.game.seed = Some((config.seed, slot.index));
+    slot.game.seed = Some((slot.study, slot.index));
     slot.prefix.clear();
     slot.window = None;
     slot.extent = None;
