@@ -1,6 +1,7 @@
 """Ctrl-C in every long call: a search (best_move, analyse, a timed search, a PUCT search
 with a fast and with a slow evaluation), a study with
-a searching or a slow Python player, a replay, a Study of cells. Each runs in a child
+a searching or a slow Python player, a replay, a Study of cells, the construction of a
+large VectorEnv. Each runs in a child
 process that is sent SIGINT 1 s in; the child must raise KeyboardInterrupt within 0.5 s,
 use no CPU afterwards (no thread left running) and leave the game it searched unchanged."""
 
@@ -71,6 +72,10 @@ CALLS = {
     "replay_mcts": 'carcassonne.replay(carcassonne.Rules(), players=[MCTS(playouts=200_000), "random"])',
     "puct_search": "carcassonne.PuctSearch(carcassonne.Rules(), simulations=10**6).search(game, uniform)",
     "puct_search_slow_evaluation": "carcassonne.PuctSearch(carcassonne.Rules()).search(game, slow_evaluation)",
+    # Dealing many games: each build takes about a second, so the signal lands in one.
+    "vector_env_build": (
+        'while True: carcassonne.VectorEnv(carcassonne.Rules(), 20_000, opponents="greedy", observations=False)'
+    ),
     "study_mcts": (
         'carcassonne.Study(configs={"base": carcassonne.Rules()}, seats=[2], '
         'lineups={"mcts": [MCTS(playouts=200_000), "random"]}, games=10).run()'

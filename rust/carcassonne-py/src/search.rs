@@ -244,12 +244,12 @@ impl PuctSearch {
     fn search(
         &self,
         py: Python<'_>,
-        game: PyRef<'_, Game>,
+        game: &Bound<'_, Game>,
         evaluate: Bound<'_, PyAny>,
         seed: Option<Int>,
     ) -> PyResult<SearchReport> {
         // A copy: the game is not held while `evaluate` runs Python code.
-        let game = game.inner.clone();
+        let game = game.try_borrow()?.inner.clone();
         if !same_rules(game.rules(), &self.rules) {
             return Err(ActionSpaceError::new_err(
                 "the game is of other rules than this search's",
@@ -323,11 +323,11 @@ impl PuctSearch {
     fn choose(
         &self,
         py: Python<'_>,
-        game: PyRef<'_, Game>,
+        game: &Bound<'_, Game>,
         evaluate: Bound<'_, PyAny>,
         seed: Option<Int>,
     ) -> PyResult<Py<PyAny>> {
-        let legal = game.inner.legal_actions();
+        let legal = game.try_borrow()?.inner.legal_actions();
         if let [only] = legal[..] {
             return action_to_py(py, only);
         }
