@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+from typing import SupportsIndex
 
 import numpy as np
 from gymnasium import spaces
@@ -119,7 +120,7 @@ def _integer(value: object) -> int | None:
     Python int, a numpy integer, a 0-d integer tensor of an array library; not a bool),
     else None."""
     # A numpy duration is an integer type to numpy, but a length of time, not a token.
-    if isinstance(value, (bool, np.bool_, np.timedelta64)) or not hasattr(type(value), "__index__"):
+    if isinstance(value, (bool, np.bool_, np.timedelta64)) or not isinstance(value, SupportsIndex):
         return None
     try:
         return operator.index(value)
