@@ -46,7 +46,8 @@ side:
   with coats of arms as pennants of the city (M-7) and 2 each on a completed border road
   or ferry connection (1 each at the end, M-5, M-6); a tile on an island square scores 2
   per coat of arms printed there at once (kind "map");
-* the small-town variants (squares ``t``): 1 covering one gives the same player an extra
+* the small-town variants (squares ``t``, and start squares ``S`` left without a start
+  tile; ``s`` is a start square that is no small town): 1 covering one gives the same player an extra
   turn, never two in a row; 2 covering one costs 2 points (kind "map"); 3 a scored road
   gains 2 per uncovered small town beside a square of the road (real tiles and large-city
   squares: never border pieces or ferry connections, which stand on no square);
@@ -206,7 +207,8 @@ count = 1
 """
 
 # Four start squares: (5, 1) with a printed road on its north side, (7, 2) beside a
-# large-city square whose road faces it.
+# large-city square whose road faces it and no small town (s); the others are small
+# towns too (S), counted by the small-town variants when no start tile lies there.
 STARTS = """
 name = "starts"
 title = "Start squares (oracle test map)"
@@ -215,7 +217,7 @@ start_squares = 2
 grid = '''
 ..........
 .oSooSooo.
-.oooooAS..
+.oooooAs..
 .ooSooooo.
 ..........
 '''
@@ -257,6 +259,8 @@ LOCAL_CONFIGS: dict[str, dict[str, Any]] = {
     ),
     # The first three start squares, only the start tile's rotation asked.
     "starts-turned-3p": dict(players=3, map=LOCAL_FILES["starts"], start_squares=3, start_rotations=[3]),
+    # Two start squares used: (3, 3), a small town, and (7, 2), none, left without a tile.
+    "starts-towns-2p": dict(players=2, map=LOCAL_FILES["starts"], small_towns=(1, 2, 3)),
 }
 
 CONFIGS = {**MAPS_CONFIGS, **LOCAL_CONFIGS}
@@ -434,14 +438,14 @@ class MapData:
         self.height = 1 + max(y for _, y in self.grid)
         self.width = 1 + max(x for x, _ in self.grid)
         letters = set("ABCDEFGHIJKLMNOPQRTUVWXYZ")
-        assert set(self.grid.values()) <= set(".otS~^ih") | letters
+        assert set(self.grid.values()) <= set(".otSs~^ih") | letters
         for (x, _), c in self.grid.items():
             if c == "h":  # alone, a map's half squares stand in its join column
                 join = sources[0]["join"]
                 assert not self.joined and x == (self.width - 1 if join == "E" else 0), (name, x)
-        self.starts = sorted((xy for xy, c in self.grid.items() if c == "S"), key=lambda p: (p[1], p[0]))
+        self.starts = sorted((xy for xy, c in self.grid.items() if c in "Ss"), key=lambda p: (p[1], p[0]))
         # Squares that ever take a tile (island squares included, M-10).
-        self.playable = {xy for xy, c in self.grid.items() if c in "otSi"}
+        self.playable = {xy for xy, c in self.grid.items() if c in "otSsi"}
         self.pieces: dict[str, Piece] = {}  # every printed piece, by tile id
         self.printed: dict[Key, Piece] = {}  # the same by key: large-city squares by square
         self.city_of: dict[XY, str] = {}  # large-city square -> the city's name
@@ -516,7 +520,8 @@ class MapData:
             for island in sorted({self.island_of[at] for at, _ in f.sides if at in self.island_of}):
                 self.island_ferries.setdefault(island, []).append(f)
         # Squares by what they are.
-        self.towns = {xy for xy, c in self.grid.items() if c == "t"}
+        # Small towns: ``t``, and the start squares that are one (``S``; ``s`` is not).
+        self.towns = {xy for xy, c in self.grid.items() if c in "tS"}
         self.halves = sorted(xy for xy, c in self.grid.items() if c == "h")  # alone: no square
         self.blocked = sorted(xy for xy, c in self.grid.items() if c in "~^")  # waves, highlights
         self.cities: dict[str, list[XY]] = {}

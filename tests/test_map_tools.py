@@ -19,7 +19,7 @@ from carcassonne.cli import main
 
 SVG = "{http://www.w3.org/2000/svg}"
 
-SYMBOL_KIND = {".": "outside", "o": "land", "t": "town", "S": "start", "~": "wave", "^": "highlight", "i": "island", "h": "half"}
+SYMBOL_KIND = {".": "outside", "o": "land", "t": "town", "S": "start", "s": "start", "~": "wave", "^": "highlight", "i": "island", "h": "half"}
 SUMMARY_KIND = {"land": "ordinary", "town": "small town", "start": "start", "wave": "wave", "highlight": "highlight",
                 "island": "island", "city": "large city", "half": "half"}  # fmt: skip
 
@@ -137,7 +137,7 @@ def test_a_transcription_using_the_new_freedom_loads_and_is_summarised(tmp_path:
     text = str(report)
     for fragment in ("island 1: 3 squares, 2 coats of arms, beside the mainland; opened by ferry 1, 2",
                      "road on side W of [3, 1], facing outside, 1 coat of arms",
-                     "start squares: [1, 1], [3, 4] (the first 2 used by default)"):  # fmt: skip
+                     "start squares: [1, 1] small town, [3, 4] small town (the first 2 used by default)"):  # fmt: skip
         assert fragment in text, text
 
 

@@ -263,3 +263,97 @@ def test_views_show_the_map_the_open_squares_and_the_printed_pieces_scored() -> 
             break
     assert named and all(p.startswith("map/continental/") for p in named)
     assert set(named) <= set(rules.tile_ids())
+
+
+# Start squares are small towns too (S), but for those marked s: one left without a start
+# tile counts for the small-town variants as any other small town.
+START_TOWNS = """
+name = "start-towns"
+tiles = 5
+start_squares = 1
+grid = '''
+.......
+.S{a}S{b}s.
+.......
+'''
+"""
+
+
+def start_towns_game(tmp_path: Path, variants: list[int], deck: list[str], plain: bool = False) -> Game:
+    """A game on a row of squares: the start tile on the start square (1, 1), then (2, 1),
+    the unused start square (3, 1), (4, 1) and the start square (5, 1) that is no small
+    town (with ``plain``, (3, 1) is none either)."""
+    text = START_TOWNS.replace("{a}", "o").replace("{b}", "o")
+    if plain:
+        text = text.replace(".SoSos.", ".Sosos.")
+    path = tmp_path / ("plain.toml" if plain else "towns.toml")
+    path.write_text(text)
+    return Game(Rules(map=path, tile_sets=["base"], small_towns=variants), deck=deck)
+
+
+def place(game: Game, x: int, y: int, meeple: str | None = None) -> None:
+    """Plays the first legal move at (x, y): without a meeple, or with one on the feature
+    whose description starts with ``meeple``."""
+    for m in game.legal_moves():
+        described = game.describe_meeple(m)
+        if (m.x, m.y) == (x, y) and (described is None if meeple is None else (described or "").startswith(meeple)):
+            game.play(m)
+            return
+    raise AssertionError(f"no move at ({x}, {y}) with {meeple}")
+
+
+def test_an_unused_start_square_is_a_small_town(tmp_path: Path) -> None:
+    road = ["base/U"] * 4
+    # Variant 2: covering it costs 2 points; the start square marked s costs nothing.
+    game = start_towns_game(tmp_path, [2], road)
+    place(game, 2, 1)
+    place(game, 3, 1)
+    assert game.scores == [0, -2]
+    place(game, 4, 1)
+    place(game, 5, 1)
+    assert game.scores == [0, -2] and game.is_over
+    # Variant 1: covering it gives the player another turn; the s square does not.
+    game = start_towns_game(tmp_path, [1], road)
+    place(game, 2, 1)
+    assert game.current_player == 1
+    place(game, 3, 1)
+    assert game.current_player == 1
+    place(game, 4, 1)
+    assert game.current_player == 0
+    place(game, 5, 1)
+    assert game.is_over
+    # Without the town mark on (3, 1), covering it is an ordinary placement.
+    game = start_towns_game(tmp_path, [1, 2], road, plain=True)
+    place(game, 2, 1)
+    place(game, 3, 1)
+    assert game.current_player == 0 and game.scores == [0, 0]
+    # The start square used, covered by the start tile before the first turn, is neither
+    # a penalty nor an extra turn (the start tile is no player's placement).
+    assert start_towns_game(tmp_path, [1, 2], road).scores == [0, 0]
+
+
+def test_an_uncovered_start_square_counts_for_the_road_bonus(tmp_path: Path) -> None:
+    # Variant 3: the road of the start tile and (2, 1), unfinished at the end: 2 tiles,
+    # plus 2 for the uncovered small town (3, 1) beside (2, 1).
+    game = start_towns_game(tmp_path, [3], ["base/U"])
+    place(game, 2, 1, meeple="road")
+    assert game.is_over and game.scores == [4, 0]
+    plain = start_towns_game(tmp_path, [3], ["base/U"], plain=True)
+    place(plain, 2, 1, meeple="road")
+    assert plain.is_over and plain.scores == [2, 0]
+
+
+def test_the_summary_says_which_start_squares_are_small_towns(tmp_path: Path) -> None:
+    from carcassonne.maps import check
+
+    path = tmp_path / "towns.toml"
+    path.write_text(START_TOWNS.replace("{a}", "o").replace("{b}", "o"))
+    summary = check(path).summary
+    assert summary is not None
+    assert summary.starts == [(1, 1), (3, 1), (5, 1)]
+    assert summary.start_towns == [True, True, False]
+    assert "start squares: [1, 1] small town, [3, 1] small town, [5, 1] (the first 1 used by default)" in str(summary)
+    # The built-in maps' start squares are small towns, as on the printed maps.
+    for name in ("continental", "coastal", "northern", "west", "east"):
+        s = check(name).summary
+        assert s is not None and s.start_towns == [True] * len(s.starts), name

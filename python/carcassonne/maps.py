@@ -120,6 +120,9 @@ class MapSummary:
     island_arms: list[tuple[int, int, int]]
     #: Start squares in file (reading) order; games use the first ``start_squares``.
     starts: list[Square]
+    #: Whether each start square (in ``starts`` order) is a small town too (``S``; ``s``:
+    #: not): left without a start tile, it counts for the small-town variants.
+    start_towns: list[bool]
     start_squares: int
     join: str | None
 
@@ -147,6 +150,7 @@ class MapSummary:
             islands=[Island(i["number"], i["squares"], i["arms"], i["ferries"], i["beside_mainland"]) for i in d["islands"]],
             island_arms=[(c, r, n) for c, r, n in d["island_arms"]],
             starts=[(c, r) for c, r in d["starts"]],
+            start_towns=[bool(t) for t in d["start_towns"]],
             start_squares=d["start_squares"],
             join=d["join"],
         )
@@ -182,7 +186,9 @@ class MapSummary:
             lines.append(
                 f"  island {i.number}: {i.squares} squares, {_arms(i.arms)}{beside}; opened by ferry {opened}"
             )
-        starts = ", ".join(f"[{x}, {y}]" for x, y in self.starts)
+        starts = ", ".join(
+            f"[{x}, {y}]" + (" small town" if town else "") for (x, y), town in zip(self.starts, self.start_towns)
+        )
         lines.append(f"start squares: {starts} (the first {self.start_squares} used by default)")
         if self.join:
             lines.append(f"joins another map along its {self.join} column of half squares")

@@ -17,6 +17,7 @@ _MAP_SYMBOLS = {
     "o": "land",
     "t": "town",
     "S": "start",
+    "s": "start",
     "~": "wave",
     "^": "highlight",
     "i": "island",
@@ -42,7 +43,8 @@ def _map_layer(parent: ET.Element, grid: Sequence[str]) -> None:
                 stroke_width="1",
                 **{"class": f"square {kind}", "data-x": str(col), "data-y": str(row), "data-symbol": symbol},
             )
-            if kind == "town":
+            if kind == "town" or symbol == "S":
+                # A small town; a start square marked S is one too.
                 _el(
                     g,
                     "path",
@@ -51,7 +53,8 @@ def _map_layer(parent: ET.Element, grid: Sequence[str]) -> None:
                     stroke="#a89c78",
                     stroke_width="2",
                 )
-            elif kind == "start":
+            if kind == "start":
+                # Red: a start square that is a small town (S); brown: one that is not (s).
                 _el(
                     g,
                     "rect",
@@ -60,7 +63,7 @@ def _map_layer(parent: ET.Element, grid: Sequence[str]) -> None:
                     width="88",
                     height="88",
                     fill="none",
-                    stroke="#a0522d",
+                    stroke="#b22222" if symbol == "S" else "#a0522d",
                     stroke_width="4",
                 )
             elif kind == "wave":

@@ -173,7 +173,7 @@ impl MapBoard {
                 if let Square::City(i) = sq {
                     city[c] = i;
                 }
-                town[c] = sq == Square::Town;
+                town[c] = sq.small_town();
                 if let Square::Island(i) = sq {
                     island[c] = i;
                     island_cells[i as usize].push(c as u32);

@@ -170,7 +170,7 @@ fn faces_highlight(l: &Layout, (at, side): (At, usize)) -> bool {
 }
 
 fn is_mainland(sq: Square) -> bool {
-    matches!(sq, Square::Ordinary | Square::Town | Square::Start)
+    matches!(sq, Square::Ordinary | Square::Town | Square::Start { .. })
 }
 
 /// What a side may face to hold a printed piece or ferry end (M-13).
@@ -459,7 +459,7 @@ pub fn generate(seed: u64, shape: &MapShape) -> Result<String, String> {
             .filter(|&(c, r)| starts.first().is_none_or(|&(c0, r0)| (r, c) > (r0, c0)))
             .collect();
         let Some(at) = l.pick(&candidates) else { break };
-        l.set(at, Square::Start);
+        l.set(at, Square::Start { town: true });
         starts.push(at);
     }
     if starts.is_empty() {

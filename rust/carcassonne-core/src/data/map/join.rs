@@ -129,7 +129,7 @@ pub fn join_maps(west: &MapDef, east: &MapDef) -> Result<MapDef, String> {
     // Start squares in reading order of the joined grid.
     out.starts = (0..out.height)
         .flat_map(|row| (0..width).map(move |col| (col, row)))
-        .filter(|&(col, row)| out.squares[row * width + col] == Square::Start)
+        .filter(|&(col, row)| matches!(out.squares[row * width + col], Square::Start { .. }))
         .collect();
     Ok(out)
 }

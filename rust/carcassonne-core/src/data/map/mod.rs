@@ -8,7 +8,8 @@
 //! | `.` | no square: outside the map (or sea) |
 //! | `o` | an ordinary square |
 //! | `t` | a small town (an ordinary square; the small-town variants look at it) |
-//! | `S` | a start square (a small town with a red or brown border), anywhere (M-12) |
+//! | `S` | a start square that is a small town (red border, as on the maps this format is modelled on), anywhere (M-12) |
+//! | `s` | a start square that is no small town (a brown border or a mountain, as some maps print them) |
 //! | `~` | a wave square: takes no tile, closes the features facing it (M-9) |
 //! | `^` | a Nordic-style highlight: takes no tile, closes the features facing it |
 //! | `A`-`Z` except `S` | a square of the large city with that letter (see `[cities]`) |
@@ -68,7 +69,11 @@ pub enum Square {
     None,
     Ordinary,
     Town,
-    Start,
+    /// A start square; `town`: it is a small town too (covered without a start tile, it
+    /// counts for the small-town variants as any other).
+    Start {
+        town: bool,
+    },
     Wave,
     Highlight,
     /// A square of large city `i` (index into `MapDef::cities`).
@@ -88,7 +93,8 @@ impl Square {
             Square::None => '.',
             Square::Ordinary => 'o',
             Square::Town => 't',
-            Square::Start => 'S',
+            Square::Start { town: true } => 'S',
+            Square::Start { town: false } => 's',
             Square::Wave => '~',
             Square::Highlight => '^',
             Square::City(i) => letter(i),
@@ -99,7 +105,13 @@ impl Square {
 
     /// Whether a tile may ever stand here.
     pub fn playable(self) -> bool {
-        matches!(self, Square::Ordinary | Square::Town | Square::Start)
+        matches!(self, Square::Ordinary | Square::Town | Square::Start { .. })
+    }
+
+    /// Whether the small-town variants look at this square: a small town, or a start
+    /// square that is one.
+    pub fn small_town(self) -> bool {
+        matches!(self, Square::Town | Square::Start { town: true })
     }
 
     /// Whether a monastery counts this square among its neighbours (M-9: squares that take

@@ -386,9 +386,9 @@ fn read_grid<'r>(
                 '.' | ' ' => Square::None,
                 'o' => Square::Ordinary,
                 't' => Square::Town,
-                'S' => {
+                'S' | 's' => {
                     starts.push((col, row));
-                    Square::Start
+                    Square::Start { town: c == 'S' }
                 }
                 '~' => Square::Wave,
                 '^' => Square::Highlight,
@@ -405,7 +405,7 @@ fn read_grid<'r>(
                     fault(
                         faults,
                         format!(
-                            "unknown symbol {} (use . o t S ~ ^ i h or a city letter)",
+                            "unknown symbol {} (use . o t S s ~ ^ i h or a city letter)",
                             quote(&other.to_string())
                         ),
                     );
@@ -1054,7 +1054,7 @@ arms = 2
         assert_eq!(
             starts,
             [
-                "unknown symbol \"x\" (use . o t S ~ ^ i h or a city letter)",
+                "unknown symbol \"x\" (use . o t S s ~ ^ i h or a city letter)",
                 "border piece 1",
                 "ferry 1",
                 "ferry 1",

@@ -29,6 +29,8 @@ pub struct MapSummary {
     pub island_arms: Vec<(usize, usize, u8)>,
     /// Start squares in file (reading) order, and how many a game uses by default.
     pub starts: Vec<(usize, usize)>,
+    /// Whether each start square (in `starts` order) is a small town too.
+    pub start_towns: Vec<bool>,
     pub start_squares: u32,
     /// The side holding the half squares for joining ("E" or "W"), if any.
     pub join: Option<String>,
@@ -112,7 +114,7 @@ pub fn summarize(map: &MapDef) -> MapSummary {
             Square::None => continue,
             Square::Ordinary => 0,
             Square::Town => 1,
-            Square::Start => 2,
+            Square::Start { .. } => 2,
             Square::Wave => 3,
             Square::Highlight => 4,
             Square::Island(_) => 5,
@@ -206,7 +208,7 @@ pub fn summarize(map: &MapDef) -> MapSummary {
                 island.beside_mainland |= (0..4).any(|side| {
                     matches!(
                         map.beside((col, row), side),
-                        Square::Ordinary | Square::Town | Square::Start
+                        Square::Ordinary | Square::Town | Square::Start { .. }
                     )
                 });
             }
@@ -245,6 +247,11 @@ pub fn summarize(map: &MapDef) -> MapSummary {
             .map(|&((c, r), n)| (c, r, n))
             .collect(),
         starts: map.starts.clone(),
+        start_towns: map
+            .starts
+            .iter()
+            .map(|&(c, r)| map.square(c as i64, r as i64).small_town())
+            .collect(),
         start_squares: map.start_squares,
         join: map.join.map(|s| SIDE_NAMES[s].to_string()),
     }
