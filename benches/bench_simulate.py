@@ -124,6 +124,6 @@ def test_game_to_json(benchmark: Any, finished_record: str) -> None:
 
 def test_game_from_json(benchmark: Any, finished_record: str) -> None:
     # Replayed through the checked play; the rules are validated once (Rules::shared) and
-    # shared by later loads of the same spec. Issue 24: within 5 times to_json.
+    # shared by later loads of the same spec. Target: within 5 times to_json.
     game = benchmark(Game.from_json, finished_record)
     assert game.to_json() == finished_record and game.is_over

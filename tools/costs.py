@@ -16,7 +16,7 @@ the same on every run of the same binary, whatever else the machine is doing.
 The gate fails (exit 1) when the instructions grow by more than 2% over the recorded count,
 the branch mispredictions by more than 6%, or when the games' checksum differs (the seeded
 results changed). Mispredictions get the wider margin because code layout alone moves
-them by 2-6% with the instructions flat (issue 24: three re-recordings for that before). Updating ``benches/costs.toml``
+them by 2-6% with the instructions flat (three re-recordings for that before). Updating ``benches/costs.toml``
 (``--write``) is a deliberate act: commit it with the reason. With another compiler or
 valgrind than the file records, the gate reports the differences and passes, so a
 toolchain update never blocks a landing. Needs cargo, valgrind and Python 3.11+ (tomllib).

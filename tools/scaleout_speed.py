@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Speed of a study through Dask on this machine against a local run with the same number
-of threads (issue 14's benchmark: Dask should reach 90% of the local speed).
+of threads (the target: Dask should reach 90% of the local speed).
 
     python3 tools/scaleout_speed.py                       # 10,000,000 random base games
     python3 tools/scaleout_speed.py --games 1000000 --threads 2 --rows

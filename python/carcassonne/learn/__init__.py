@@ -1,4 +1,4 @@
-"""Learning environments on the engine's action space and observations (issue 25).
+"""Learning environments on the engine's action space and observations.
 
 The core pieces live in the native module and are exported by ``carcassonne``:
 ``ActionSpace`` (the integer tokens and their masks), ``ObservationSpace`` (observations
