@@ -48,7 +48,7 @@ def test_the_stub_declares_every_option_with_its_default() -> None:
 
 def test_declarations_are_complete() -> None:
     names = [o.name for o in OPTIONS]
-    assert len(names) == len(set(names)) == 18
+    assert len(names) == len(set(names)) == 19
     systems = {"every", "classic", "ferries", "maps", "south-seas", "friday"}
     kinds = {"bool", "int", "text", "file", "files", "map", "start squares", "rotations", "variants"}
     for o in OPTIONS:

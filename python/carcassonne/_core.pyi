@@ -229,6 +229,7 @@ class Rules:
         map: str | os.PathLike[str] | tuple[str | os.PathLike[str], str | os.PathLike[str]] | None = None,
         start_squares: SupportsIndex | Iterable[tuple[SupportsIndex, SupportsIndex]] | None = None,
         start_rotations: Iterable[SupportsIndex | None] | None = None,
+        tile_set_copies: SupportsIndex | None = None,
         deck_size: SupportsIndex | None = None,
         small_towns: Iterable[SupportsIndex] | None = None,
     ) -> Rules:
@@ -270,7 +271,12 @@ class Rules:
           (column, row); default the map's recommendation (M-12).
         - ``start_rotations`` (maps): Maps: quarter turns of each start square's tile, None
           for the first that fits (M-12).
-        - ``deck_size`` (maps): Maps: tiles in the deck; default the map's recommendation.
+        - ``tile_set_copies`` (maps): Maps: times the tile sets are taken (one start tile
+          out); default the multiple nearest the map's recommended tiles (2 for west+east's
+          230, 1 for 110-120).
+        - ``deck_size`` (maps): Maps: tiles in the deck, at most the sets' tiles taken
+          tile_set_copies times less the start tile; default the map's recommendation as far
+          as they reach.
         - ``small_towns`` (maps): Maps: small-town variants 1 (extra turn), 2 (penalty), 3
           (road bonus) (M-4).
         """
@@ -356,9 +362,16 @@ class Rules:
         square's tile, None for the first that fits (M-12)."""
 
     @property
+    def tile_set_copies(self) -> int:
+        """Option ``tile_set_copies`` as in effect. Maps: times the tile sets are taken (one
+        start tile out); default the multiple nearest the map's recommended tiles (2 for
+        west+east's 230, 1 for 110-120)."""
+
+    @property
     def deck_size(self) -> int:
-        """Option ``deck_size`` as in effect. Maps: tiles in the deck; default the map's
-        recommendation."""
+        """Option ``deck_size`` as in effect. Maps: tiles in the deck, at most the sets'
+        tiles taken tile_set_copies times less the start tile; default the map's
+        recommendation as far as they reach."""
 
     @property
     def small_towns(self) -> list[int]:
@@ -419,7 +432,8 @@ class Rules:
         """Ids of every tile layout in the chosen sets."""
 
     def full_deck(self) -> list[str]:
-        """The full deck (one id per tile copy, start tile excluded), in set order."""
+        """The full deck (one id per tile copy of the sets taken ``tile_set_copies`` times, start
+        tile excluded), in set order."""
 
     def tile_features(self, tile: str, rotation: SupportsIndex = 0) -> list[str]:
         """Features of a tile as meeple targets, in index order, described in board

@@ -12,3 +12,6 @@ pub const MAX_MEEPLES: u32 = 99;
 /// against it when its file is read, and the sum of all counts by `Rules::new`, before any
 /// deck is built.
 pub const MAX_DECK: usize = 4000;
+/// Most times a game may take its tile sets (`RulesSpec::tile_set_copies`, Carcassonne
+/// Maps): the joined USA maps ask for two; a deck still holds at most `MAX_DECK` tiles.
+pub const MAX_TILE_SET_COPIES: u32 = 8;

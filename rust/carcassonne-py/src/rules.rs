@@ -157,7 +157,8 @@ impl Rules {
     pub(crate) fn tile_ids(&self) -> Vec<String> {
         self.inner.tiles.iter().map(|t| t.id.clone()).collect()
     }
-    /// The full deck (one id per tile copy, start tile excluded), in set order.
+    /// The full deck (one id per tile copy of the sets taken ``tile_set_copies`` times,
+    /// start tile excluded), in set order.
     pub(crate) fn full_deck(&self) -> Vec<String> {
         self.inner
             .full_deck

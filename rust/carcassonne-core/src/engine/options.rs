@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::data::tileset::System;
 use crate::data::{DataKind, DataSource};
 use crate::engine::rules::{Rules, RulesError, RulesSpec};
-use crate::limits::{MAX_DECK, MAX_MEEPLES, MAX_PLAYERS, MIN_PLAYERS};
+use crate::limits::{MAX_DECK, MAX_MEEPLES, MAX_PLAYERS, MAX_TILE_SET_COPIES, MIN_PLAYERS};
 
 /// What an option takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,7 +184,7 @@ pub struct RuleOption {
 }
 
 /// Every option, in the order of `Rules(...)`'s keywords.
-pub const OPTIONS: [RuleOption; 18] = [
+pub const OPTIONS: [RuleOption; 19] = [
     RuleOption {
         name: "players",
         kind: OptionKind::Int {
@@ -397,6 +397,26 @@ pub const OPTIONS: [RuleOption; 18] = [
         }),
     },
     RuleOption {
+        name: "tile_set_copies",
+        kind: OptionKind::Int {
+            min: 1,
+            max: MAX_TILE_SET_COPIES as i64,
+        },
+        default: "None",
+        scope: Scope::Maps,
+        flag: "tile-set-copies",
+        label: "tile_set_copies",
+        summary: "tile sets taken {} times",
+        doc: "Maps: times the tile sets are taken (one start tile out); default the multiple nearest the map's recommended tiles (2 for west+east's 230, 1 for 110-120).",
+        property: "tile_set_copies",
+        in_effect: Some(|r| {
+            r.spec
+                .map
+                .as_ref()
+                .map_or(Value::Null, |_| r.tile_set_copies.into())
+        }),
+    },
+    RuleOption {
         name: "deck_size",
         kind: OptionKind::Int {
             min: 0,
@@ -407,7 +427,7 @@ pub const OPTIONS: [RuleOption; 18] = [
         flag: "deck-size",
         label: "deck_size",
         summary: "{} tiles in the deck",
-        doc: "Maps: tiles in the deck; default the map's recommendation.",
+        doc: "Maps: tiles in the deck, at most the sets' tiles taken tile_set_copies times less the start tile; default the map's recommendation as far as they reach.",
         property: "deck_size",
         in_effect: Some(|r| r.deck_limit.into()),
     },
@@ -569,6 +589,7 @@ mod tests {
             join_map: Some(DataSource::Builtin("east".into())),
             start_squares: Some(crate::engine::rules::StartSquares::Count(1)),
             start_rotations: vec![None],
+            tile_set_copies: Some(2),
             deck_size: Some(10),
             small_towns: vec![1],
             ..RulesSpec::default()

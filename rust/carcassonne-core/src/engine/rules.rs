@@ -21,7 +21,9 @@ use crate::quote::quote;
 use crate::systems::south_seas::friday_tiles::{FridayTile, parse_friday};
 use crate::systems::south_seas::ships::{AffordTable, Ship, parse_ships};
 
-pub use crate::limits::{MAX_DECK, MAX_MEEPLES, MAX_PLAYERS, MAX_PLAYERS_SOUTH_SEAS, MIN_PLAYERS};
+pub use crate::limits::{
+    MAX_DECK, MAX_MEEPLES, MAX_PLAYERS, MAX_PLAYERS_SOUTH_SEAS, MAX_TILE_SET_COPIES, MIN_PLAYERS,
+};
 
 /// Bumped whenever the behaviour of the rules changes (not for refactors); stored with
 /// every result so that studies run on different versions are never silently mixed.
@@ -34,7 +36,13 @@ pub use crate::limits::{MAX_DECK, MAX_MEEPLES, MAX_PLAYERS, MAX_PLAYERS_SOUTH_SE
 /// distribution (uniform over placement and meeple option), another random stream, so
 /// seeded random Maps games (and MCTS playouts on maps) differ from version 3. Records
 /// replay unchanged (they hold the moves); the shuffles are the same.
-pub const RULES_VERSION: u32 = 4;
+/// 5: a map may take the tile sets several times (`RulesSpec::tile_set_copies`), by
+/// default the multiple nearest its recommended tiles: the joined USA maps (230 tiles)
+/// take them twice, a deck of 227 tiles instead of 113, so their seeded games differ from
+/// version 4. Single maps and the open table keep their decks and games. A record of an
+/// earlier version that names no `tile_set_copies` replays with the sets taken once, as
+/// it was played (`Game::from_record`).
+pub const RULES_VERSION: u32 = 5;
 
 /// The user-facing configuration. Unknown keys are refused when it is read from JSON (a
 /// misspelt `"fridayy"` must not silently give a game without Friday).
@@ -92,9 +100,15 @@ pub struct RulesSpec {
     /// edges fit the square's printed sides and the tiles already there (M-12).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub start_rotations: Vec<Option<u8>>,
+    /// Maps: how many times the tile sets are taken (every tile's count multiplied; one
+    /// start tile taken out), 1 to `MAX_TILE_SET_COPIES`; none: the multiple of the sets
+    /// nearest the map's recommended tiles, at least 1 (`tile_set_copies` below): once for
+    /// a map recommending 110-120 tiles, twice for the joined USA maps (230).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tile_set_copies: Option<u32>,
     /// Maps: tiles in the deck (every tile of a game but the start tile; the start squares
-    /// after the first take theirs from it), drawn from the shuffled tile sets; none: the
-    /// map's recommendation.
+    /// after the first take theirs from it), drawn from the shuffled tile sets (taken
+    /// `tile_set_copies` times); none: the map's recommendation, as far as they reach.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deck_size: Option<u32>,
     /// Maps: the seed's small-town variants played (M-4; each at most once, 1 to 3):
@@ -156,6 +170,7 @@ impl Default for RulesSpec {
             join_map: None,
             start_squares: None,
             start_rotations: Vec::new(),
+            tile_set_copies: None,
             deck_size: None,
             small_towns: Vec::new(),
         }
@@ -240,6 +255,15 @@ pub enum RulesError {
         asked: u32,
         least: u32,
         most: u64,
+        /// Times the tile sets are taken (`RulesSpec::tile_set_copies` in effect).
+        copies: u32,
+    },
+    /// `tile_set_copies` outside 1..=`most`: `MAX_TILE_SET_COPIES`, or fewer where the
+    /// sets' `set_tiles` tiles taken that many times would pass `MAX_DECK`.
+    TileSetCopies {
+        asked: u32,
+        most: u32,
+        set_tiles: u64,
     },
     SmallTowns(Vec<u8>),
     /// An option value of the wrong type (`Rules::from_options`).
@@ -348,10 +372,41 @@ impl fmt::Display for RulesError {
             RulesError::StartSquareList(why)
             | RulesError::StartRotations(why)
             | RulesError::StartRotationMismatch(why) => write!(f, "{why}"),
-            RulesError::DeckSize { asked, least, most } => write!(
+            RulesError::DeckSize {
+                asked,
+                least,
+                most,
+                copies: 1,
+            } => write!(
                 f,
                 "deck_size must be between {least} (a tile for each start square after the first) and {most} (every tile of the sets but the start tile), got {asked}"
             ),
+            RulesError::DeckSize {
+                asked,
+                least,
+                most,
+                copies,
+            } => write!(
+                f,
+                "deck_size must be between {least} (a tile for each start square after the first) and {most} (every tile of the sets taken {copies} times, tile_set_copies, but the start tile), got {asked}"
+            ),
+            RulesError::TileSetCopies {
+                asked,
+                most,
+                set_tiles,
+            } => {
+                if *most < MAX_TILE_SET_COPIES {
+                    write!(
+                        f,
+                        "tile_set_copies must be between 1 and {most} (the tile sets hold {set_tiles} tiles, and a deck at most {MAX_DECK} besides the start tile), got {asked}"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "tile_set_copies must be between 1 and {most}, got {asked}"
+                    )
+                }
+            }
             RulesError::TooManySymbols { symbol, total } => write!(
                 f,
                 "the deck holds {total} {symbol} symbols; a feature can count at most {}",
@@ -588,6 +643,9 @@ fn load_map(
             if !spec.start_rotations.is_empty() {
                 return Err(RulesError::NeedsMap("start_rotations"));
             }
+            if spec.tile_set_copies.is_some() {
+                return Err(RulesError::NeedsMap("tile_set_copies"));
+            }
             if spec.deck_size.is_some() {
                 return Err(RulesError::NeedsMap("deck_size"));
             }
@@ -639,14 +697,45 @@ fn load_map(
     })
 }
 
+/// How many times the tile sets are taken (`RulesSpec::tile_set_copies`), checked: as
+/// asked, or by default the multiple of the sets' `set_tiles` tiles (the start tile
+/// included) nearest the map's recommended tiles, at least 1 (halves round up): once for
+/// the single maps (110-120 tiles against 114), twice for the joined USA maps (230). Never
+/// so many that the deck passes `MAX_DECK`. 1 without a map (where an asked value was
+/// refused by `load_map`).
+fn tile_set_copies(
+    spec: &RulesSpec,
+    map: Option<&MapBoard>,
+    set_tiles: u64,
+) -> Result<u32, RulesError> {
+    let Some(map) = map else {
+        return Ok(1);
+    };
+    // `set_tiles` >= 1 (a start tile) and `set_tiles - 1 <= MAX_DECK`: at least 1.
+    let most = ((MAX_DECK as u64 + 1) / set_tiles).min(u64::from(MAX_TILE_SET_COPIES)) as u32;
+    match spec.tile_set_copies {
+        Some(asked) if !(1..=most).contains(&asked) => Err(RulesError::TileSetCopies {
+            asked,
+            most,
+            set_tiles,
+        }),
+        Some(asked) => Ok(asked),
+        None => {
+            let nearest = (2 * u64::from(map.def.tiles) + set_tiles) / (2 * set_tiles);
+            Ok(nearest.clamp(1, u64::from(most)) as u32)
+        }
+    }
+}
+
 /// The board a game is played on: the open table, or the map with its start squares
 /// (`start_tile` on the first) and the number of tiles its deck holds (the map's
-/// recommendation as far as the `deck_len` tiles of the sets reach, or as asked).
+/// recommendation as far as the `deck_len` tiles of the sets taken `copies` times reach,
+/// or as asked).
 fn board_geometry(
     map: Option<MapBoard>,
     spec: &RulesSpec,
     start_tile: &TileDef,
-    deck_len: usize,
+    (deck_len, copies): (usize, u32),
     (legal, deck_tiles): (&[u8], usize),
 ) -> Result<(Geometry, u32, Vec<StartSquare>, usize), RulesError> {
     Ok(match map {
@@ -658,7 +747,8 @@ fn board_geometry(
             let most = deck_len as u64;
             let least = used - 1;
             // The map's recommendation (tiles in a game, the start tile included), as
-            // far as the sets reach: 113 drawn tiles for maps recommending 110-120.
+            // far as the sets reach: 113 drawn tiles for maps recommending 110-120, 227
+            // for the joined USA maps (230, the sets taken twice).
             let size = spec
                 .deck_size
                 .unwrap_or_else(|| map.def.tiles.saturating_sub(1).min(most as u32));
@@ -667,6 +757,7 @@ fn board_geometry(
                     asked: size,
                     least,
                     most,
+                    copies,
                 });
             }
             (
@@ -812,8 +903,12 @@ pub struct Rules {
     pub spec: RulesSpec,
     pub tiles: Vec<TileDef>,
     pub start_tile: u16,
-    /// Every tile copy of the chosen sets except one start tile, in set order.
+    /// Every tile copy of the chosen sets, taken `tile_set_copies` times, except one start
+    /// tile, in set order (each tile's copies together).
     pub full_deck: Vec<u16>,
+    /// Times the tile sets are taken (`RulesSpec::tile_set_copies` in effect; 1 without a
+    /// map).
+    pub tile_set_copies: u32,
     /// Per tile: segments a meeple may stand on (bit i = segment i).
     pub meeple_segments: Vec<u16>,
     /// Per tile: segments of kinds that close by their edges (roads, cities, bridges,
@@ -915,14 +1010,28 @@ impl Rules {
             &mut reconstructions,
         )?;
         // Counted before the deck is built: a file's counts may add up to anything.
-        let copies = |i: usize, t: &TileDef| u64::from(t.count) - u64::from(i as u16 == start);
-        // Symbol totals count a map's printed pieces (count 0 in no deck) once each.
-        let on_table =
-            |i: usize, t: &TileDef| u64::from(t.count.max(u32::from(i as u16 >= printed_from)));
-        let deck_size: u64 = tiles.iter().enumerate().map(|(i, t)| copies(i, t)).sum();
-        if deck_size > MAX_DECK as u64 {
-            return Err(RulesError::DeckTooLarge(deck_size));
+        let set_tiles: u64 = tiles[..printed_from as usize]
+            .iter()
+            .map(|t| u64::from(t.count))
+            .sum();
+        if set_tiles - 1 > MAX_DECK as u64 {
+            return Err(RulesError::DeckTooLarge(set_tiles - 1));
         }
+        let tile_set_copies = tile_set_copies(&spec, map.as_ref(), set_tiles)?;
+        let times = u64::from(tile_set_copies);
+        let copies =
+            |i: usize, t: &TileDef| u64::from(t.count) * times - u64::from(i as u16 == start);
+        // Symbol totals count a map's printed pieces (count 0 in no deck) once each.
+        let on_table = |i: usize, t: &TileDef| {
+            if i as u16 >= printed_from {
+                u64::from(t.count.max(1))
+            } else {
+                u64::from(t.count) * times
+            }
+        };
+        let deck_size: u64 = tiles.iter().enumerate().map(|(i, t)| copies(i, t)).sum();
+        // Within MAX_DECK by `tile_set_copies`' checks.
+        debug_assert!(deck_size <= MAX_DECK as u64);
         // Feature totals count symbols in 16 bits: a deck with more of a symbol than that
         // could overflow them in one feature.
         let symbols: [(&'static str, SymbolCount); 5] = [
@@ -1030,7 +1139,7 @@ impl Rules {
             map,
             &spec,
             &tiles[start as usize],
-            full_deck.len(),
+            (full_deck.len(), tile_set_copies),
             (&legal, printed_from as usize),
         )?;
         Ok(Rules {
@@ -1057,6 +1166,7 @@ impl Rules {
             tiles,
             start_tile: start,
             full_deck,
+            tile_set_copies,
             meeple_segments,
             closing_segments,
             monastery,

@@ -182,6 +182,11 @@ impl Game {
             Some(r) if r.spec == record.rules => r,
             _ => Rules::shared(&record.rules).map_err(RecordError::Rules)?,
         };
+        let rules = if record.rules_version < 5 {
+            as_played_before_copies(rules)?
+        } else {
+            rules
+        };
         let deck = rules
             .deck_from_ids(&record.deck)
             .map_err(RecordError::Rules)?;
@@ -233,6 +238,22 @@ impl Game {
         let record: GameRecord = serde_json::from_str(text).map_err(RecordError::Json)?;
         Game::from_record(&record, None)
     }
+}
+
+/// The rules a record of rules version 4 or older was played under: before version 5 a
+/// map took the tile sets once, so where its spec names no `tile_set_copies` and today's
+/// default takes them more often (the joined USA maps), the record's game had the sets
+/// once (and a deck of at most one set): replayed with `tile_set_copies = 1`, its seed
+/// gives its deck again. Other rules are returned unchanged.
+fn as_played_before_copies(rules: Arc<Rules>) -> Result<Arc<Rules>, RecordError> {
+    if rules.tile_set_copies == 1 || rules.spec.tile_set_copies.is_some() {
+        return Ok(rules);
+    }
+    Rules::shared(&RulesSpec {
+        tile_set_copies: Some(1),
+        ..rules.spec.clone()
+    })
+    .map_err(RecordError::Rules)
 }
 
 /// Plays a record's moves and decisions into `game` through the checked play and compares
