@@ -72,8 +72,9 @@ MAPS_CONFIGS: dict[str, dict[str, Any]] = {
     "west-alone-2p": dict(players=2, map="west"),
     "east-alone-2p": dict(players=2, map="east"),
     "continental-towns-2p": dict(players=2, map="continental", small_towns=(1, 3)),
-    # Start squares left without a start tile are small towns too (two of four used here).
-    "west-east-towns-2p": dict(players=2, map="west+east", small_towns=(1, 2, 3)),
+    # Start squares left without a start tile are small towns too (two of four used here);
+    # half the doubled deck keeps its games as long as a single map's.
+    "west-east-towns-2p": dict(players=2, map="west+east", small_towns=(1, 2, 3), deck_size=113),
 }
 
 ALL_CONFIGS: dict[str, dict[str, Any]] = {
