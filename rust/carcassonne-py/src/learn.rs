@@ -754,15 +754,16 @@ impl VectorEnv {
         } else {
             Ok(py.detach(|| f(env, tokens, buffers, &Stop::new())))
         };
+        // Some games moved and others not: the environment is to be reset.
+        let interrupted = matches!(result, Err(_) | Ok(Err(StepError::Interrupted)));
+        state.interrupted |= interrupted;
         match result {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(StepError::Interrupted)) | Err(_) => {
-                state.interrupted = true;
-                Err(result.err().unwrap_or_else(|| {
-                    pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted")
-                }))
-            }
-            Ok(Err(e)) => Err(step_err(e)),
+            Ok(Err(e)) if !interrupted => Err(step_err(e)),
+            Ok(Err(_)) => Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+                "interrupted",
+            )),
+            Err(signal) => Err(signal),
         }
     }
 
@@ -1031,16 +1032,16 @@ impl VectorEnv {
     )> {
         let n = self.num_envs;
         let size = self.space.size();
-        // Read before the lock is taken: reading may run Python code (`__index__`).
-        let mut read = Vec::with_capacity(n);
-        step_tokens(actions, n, size, &mut read)?;
         let mut state = self.state.take(py, "VectorEnv")?;
         if state.interrupted {
             return Err(ActionSpaceError::new_err(
                 "a reset or step of this environment was interrupted, leaving some games moved and others not: call reset() before stepping it",
             ));
         }
-        state.tokens = read;
+        // Into the state's own buffer. Reading may run Python code (`__index__`) with the
+        // lock held: other threads wait with the GIL released, and a step from inside
+        // that code is refused as busy.
+        step_tokens(actions, n, size, &mut state.tokens)?;
         self.run(
             py,
             &mut state,
