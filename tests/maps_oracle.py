@@ -1,4 +1,4 @@
-"""The Carcassonne Maps oracle, checking random games move by move.
+"""The Carcassonne Maps oracle, checking random games decision by decision.
 
 Games on the built-in maps (``MAPS_CONFIGS``: one to four start squares, a short deck,
 The Ferries' lake tiles on a map, islands and ferry connections, two half maps joined and
@@ -7,7 +7,7 @@ a start square on the coast whose printed city turns the start tile, a bay where
 printed roads face one outside square, printed cities facing a highlight, a strait with
 ferries across waves to an island that touches the mainland and is reached by three
 ferries, one ending at a highlight, chosen start squares and rotations) are drawn with
-Hypothesis (deck seed and the seed of the move choices) and checked move by move against
+Hypothesis (deck seed and the seed of the choices) and checked decision by decision against
 an oracle written here in Python from the map files and tile files alone (read with
 ``tomllib``; see ``oracle.py``), ``game.board`` and ``game.ferries``; no engine table of
 the map is used. Printed border pieces and ferry connections belong to sides of squares
@@ -35,7 +35,9 @@ side:
 * every listed move is accepted; large-city squares, waves, highlights, lone half squares,
   outside squares (those printed pieces face, the outside next to a real tile, far
   away), squares not yet open (islands not reached), occupied squares and non-matching
-  turns are refused and change nothing;
+  turns are refused and change nothing, and so are the extra-turn decisions outside their
+  phase and South Seas' decisions; while an extra turn is offered, both decisions are
+  accepted and every placement (those of the tile to come too) is refused;
 * a recount of every feature by flood fill (each printed piece one piece of its feature,
   meeting only the squares it belongs to, through their sides; a ferry connection one
   road piece touching both its ends; a side facing the outside, a wave or a highlight
@@ -47,11 +49,20 @@ side:
   or ferry connection (1 each at the end, M-5, M-6); a tile on an island square scores 2
   per coat of arms printed there at once (kind "map");
 * the small-town variants (squares ``t``, and start squares ``S`` left without a start
-  tile; ``s`` is a start square that is no small town): 1 covering one gives the same player an extra
-  turn, never two in a row; 2 covering one costs 2 points (kind "map"); 3 a scored road
-  gains 2 per uncovered small town beside a square of the road (real tiles and large-city
-  squares: never border pieces or ferry connections, which stand on no square);
-* the deck is used up (placed + discarded + start-square tiles).
+  tile; ``s`` is a start square that is no small town): 1 covering one, in a turn that is
+  not itself an extra turn, offers the same player an extra turn if a tile still to come
+  fits somewhere (phase "extra_turn": no tile in hand, exactly the two decisions listed,
+  that player to decide, nothing drawn yet); taken, the same player draws the next tile
+  and covering a small town in that turn offers none; declined, the next player draws;
+  with no tile to come fitting, the game ends without an offer (``EXTRA_TURN_COUNTS``
+  are what the oracle counts of them); 2 covering one costs 2 points (kind "map"); 3 a
+  scored road gains 2 per uncovered small town beside a square of the road (real tiles
+  and large-city squares: never border pieces or ferry connections, which stand on no
+  square);
+* every draw: the tile drawn is the first still to come that fits somewhere, those before
+  it discarded at this turn (after the move, or after the extra-turn decision);
+* the deck is used up (placed + discarded + start-square tiles); the record lists every
+  extra-turn decision at its turn.
 
 ``MapsOracle`` and ``MapsProbe`` run it in the shared harness (``harness.py``), which also
 checks what holds for every system (meeples conserved, clones and JSON records mid-game
@@ -68,6 +79,7 @@ seeds, records and batch determinism of the built-in configurations are covered 
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import tempfile
@@ -82,6 +94,7 @@ from typing import Any, Union
 import pytest
 
 from carcassonne import (
+    Decision,
     Game,
     Move,
     PositionError,
@@ -264,7 +277,19 @@ LOCAL_CONFIGS: dict[str, dict[str, Any]] = {
 }
 
 CONFIGS = {**MAPS_CONFIGS, **LOCAL_CONFIGS}
-RULES: dict[str, Rules] = {name: Rules(**kw) for name, kw in CONFIGS.items()}
+
+# Small-town variant 1 alone and all three variants, on the continental map and on the
+# joined west+east map (the last one of ``MAPS_CONFIGS``): the extra turn, a choice, taken
+# and declined in games checked by ``test_maps_invariants.py`` (not registered with the
+# shared harness, which runs each of ``CONFIGS`` through every invariant test).
+EXTRA_TURN_CONFIGS: dict[str, dict[str, Any]] = {
+    "continental-extra-turn-2p": dict(players=2, map="continental", small_towns=(1,)),
+    "continental-all-towns-2p": dict(players=2, map="continental", small_towns=(1, 2, 3)),
+    "west-east-extra-turn-2p": dict(players=2, map="west+east", small_towns=(1,), deck_size=113),
+    "west-east-towns-2p": MAPS_CONFIGS["west-east-towns-2p"],
+}
+
+RULES: dict[str, Rules] = {name: Rules(**kw) for name, kw in {**CONFIGS, **EXTRA_TURN_CONFIGS}.items()}
 
 
 TILES = load_tiles(sorted({s for r in RULES.values() for s in r.tile_sets}))
@@ -651,6 +676,9 @@ class Board:
         self._parts: dict[Key, tuple[Part, ...]] = {k: p.parts for k, p in mp.printed.items()}
         for xy, p in self.real.items():
             self._parts[xy] = tile_parts(p.tile, p.rotation)
+        # Worked out once (a board is never changed): the open squares, the demands.
+        self._open: frozenset[XY] | None = None
+        self._demands: dict[XY, str] = {}
 
     def neighbour(self, xy: XY, side: str) -> Key | None:
         """What a tile on square ``xy`` meets across ``side``: the printed piece on that
@@ -686,11 +714,15 @@ class Board:
     def demand(self, x: int, y: int) -> str:
         """The edge a tile on (x, y) must show on each side N E S W ("." for any): the
         printed piece on that side, the large-city square or tile across."""
+        known = self._demands.get((x, y))
+        if known is not None:
+            return known
         out = []
         for side in SIDES:
             n = self.neighbour((x, y), side)
             out.append("." if n is None else self.edges(n)[SIDES.index(OPPOSITE[side])])
-        return "".join(out)
+        self._demands[(x, y)] = demand = "".join(out)
+        return demand
 
     def connected_cities(self) -> set[str]:
         """Large cities with a real tile orthogonally next to one of their squares (M-8)."""
@@ -717,6 +749,11 @@ class Board:
         """Empty squares that take a tile now: next to a real tile or a connected large
         city, or at the far end of a linked connection; island squares only once their
         island is linked (then also beside a mainland tile, M-13)."""
+        if self._open is None:
+            self._open = frozenset(self.find_open_squares())
+        return set(self._open)
+
+    def find_open_squares(self) -> set[XY]:
         connected = self.connected_cities()
         islands, far = self.linked()
         out = set()
@@ -746,6 +783,15 @@ class Board:
                 if all(d in (".", e) for d, e in zip(demand, MODEL.edges(tile, r))):
                     out.add((x, y, r))
         return out
+
+    def fits_somewhere(self, tile: str) -> bool:
+        """Whether ``placements(tile)`` is not empty (stops at the first)."""
+        edges = [MODEL.edges(tile, r) for r in range(4)]
+        for x, y in self.open_squares():
+            demand = self.demand(x, y)
+            if any(all(d in (".", e) for d, e in zip(demand, turned)) for turned in edges):
+                return True
+        return False
 
     def towns_beside(self, keys: Iterable[Key]) -> int:
         """Small-town variant 3: the uncovered small towns orthogonally beside a square of a
@@ -1173,7 +1219,7 @@ def check_setup(game: Game, mp: MapData, board: Board) -> int:
     return len(setup) - 1
 
 
-CONFIGS_BY_RULES = {RULES[name]: kw for name, kw in CONFIGS.items()}
+CONFIGS_BY_RULES = {RULES[name]: kw for name, kw in {**CONFIGS, **EXTRA_TURN_CONFIGS}.items()}
 
 
 # ----- squares no tile may take now --------------------------------------------------------
@@ -1223,16 +1269,55 @@ def unlisted_squares(board: Board, rnd: random.Random) -> list[tuple[str, XY]]:
 # ----- the hooks of the shared harness --------------------------------------------------------
 
 
+# Small-town variant 1: the decisions listed while an extra turn is offered, in this order.
+EXTRA_TURN = [Decision.extra_turn(False), Decision.extra_turn(True)]
+
+# What ``MapsOracle.extra_turns`` counts: extra turns offered, taken, declined; small towns
+# covered in a taken extra turn (no offer); covered when no tile to come fits (the game
+# ends, no offer); offered to the next player right after one declined.
+EXTRA_TURN_COUNTS = (
+    "offered",
+    "taken",
+    "declined",
+    "covered in an extra turn",
+    "covered, none to come",
+    "offered after a decline",
+)
+
+
+def check_draw(game: Game, board: Board, remaining: list[str], discarded: int) -> None:
+    """A draw (C-3): the tile drawn is the first of ``remaining`` (the tiles still to come,
+    in order) that fits somewhere on ``board``, those before it discarded at this turn; with
+    none fitting, all are discarded and the game is over."""
+    new = game.discarded[discarded:]
+    assert all(turn == game.turn for turn, _ in new), new
+    k = next((i for i, t in enumerate(remaining) if board.fits_somewhere(t)), len(remaining))
+    assert [t for _, t in new] == remaining[:k], f"discarded {new}, the rules say {remaining[:k]}"
+    if k == len(remaining):
+        assert game.is_over and game.tile is None and game.remaining_tiles == []
+    else:
+        assert not game.is_over and game.tile == remaining[k], (game.tile, remaining[k])
+        assert list(game.remaining_tiles) == remaining[k + 1 :]
+
+
 class MapsOracle(Oracle):
-    """Every move of a game on any map file (``map_of`` reads it) against the oracle: the
-    set-up, the listed moves, the recount and the scorings of every turn and of the end, the
-    discards, the next player. ``seen`` collects the rule elements of the small-town
-    variants and ferry connections the game went through (see ``rule_elements`` in
-    ``test_maps_invariants.py`` for the rest)."""
+    """Every decision of a game on any map file (``map_of`` reads it) against the oracle:
+    the set-up, the phase, who moves, the listed moves or extra-turn decisions, the recount
+    and the scorings of every turn and of the end, every draw and its discards, the next
+    player. ``seen`` collects the rule elements of the small-town variants and ferry
+    connections the game went through (see ``rule_elements`` in ``test_maps_invariants.py``
+    for the rest); ``extra_turns`` counts variant 1's offers and decisions
+    (``EXTRA_TURN_COUNTS``)."""
 
     def __init__(self) -> None:
         self.seen: set[str] = set()
-        self.in_extra_turn = False  # variant 1: the turn being played is an extra turn
+        self.extra_turns: Counter[str] = Counter()
+        # Variant 1: the turn being played is a taken extra turn; an extra turn is offered
+        # to ``self.offered_to`` (None: none is); the last decision declined one.
+        self.in_extra_turn = False
+        self.offered_to: int | None = None
+        self.declined = False
+        self.decisions: list[Any] = []  # as the game's record lists them
 
     def start(self, game: Game) -> None:
         self.mp = map_of(game)
@@ -1242,8 +1327,30 @@ class MapsOracle(Oracle):
 
     def before(self, game: Game, action: Action) -> None:
         mp, board = self.mp, self.board
+        assert not game.is_over
+        assert game.decider == game.current_player, (game.decider, game.current_player)
+        self.player = game.current_player
+        self.tile = game.tile
+        self.scores = list(game.scores)
+        self.events = len(game.events)
+        self.discarded = len(game.discarded)
+        self.remaining = list(game.remaining_tiles)
+        if self.offered_to is not None:
+            # Variant 1's offer: the player who covered the small town decides, before
+            # the next tile is drawn; nothing else may be done.
+            assert game.phase == "extra_turn", game.phase
+            assert game.current_player == self.offered_to
+            assert game.tile is None and game.legal_moves() == []
+            assert game.legal_actions() == EXTRA_TURN
+            assert all(game.is_legal(d) for d in EXTRA_TURN)
+            assert action[0] == "extra_turn", action
+            return
+        assert game.phase == "place", f"turn {game.turn}: phase {game.phase}, the rules say place"
+        assert not any(game.is_legal(d) for d in EXTRA_TURN), "an extra turn decision outside its phase"
+        assert action[0] == "play", action
         legal = game.legal_moves()
         assert legal, "a game that is not over must have a legal move"
+        assert game.legal_actions() == legal
         check_listed_moves(game, board, self.groups, legal)
         if mp.island_of and mp.city_squares:
             _, far = board.linked()
@@ -1252,16 +1359,40 @@ class MapsOracle(Oracle):
                 for xy in board.open_squares()
             ):
                 self.seen.add("island square open beside a connected large city alone")
-        self.player = game.current_player
-        self.tile = game.tile
-        self.scores = list(game.scores)
-        self.events = len(game.events)
-        self.discarded = len(game.discarded)
         self.meeples: dict[Seg, int] = {
             ((p.x, p.y), p.meeple[1]): p.meeple[0] for p in board.real.values() if p.meeple is not None
         }
 
     def after(self, game: Game, action: Action) -> None:
+        if action[0] == "extra_turn":
+            self.after_extra_turn(game, action)
+        else:
+            self.after_move(game, action)
+
+    def after_extra_turn(self, game: Game, action: Action) -> None:
+        """Taken, the same player draws the next tile and plays the extra turn; declined, the
+        next player draws. Nothing else changes: the board, the scores, the events."""
+        (take,) = action[1]
+        assert isinstance(take, bool)
+        player, players = self.player, game.rules.players
+        assert len(game.board) == len(self.board.real) + len(self.mp.pieces)
+        assert list(game.scores) == self.scores and len(game.events) == self.events
+        check_draw(game, self.board, self.remaining, self.discarded)
+        # The offer came only with a fitting tile to come: the game goes on.
+        assert not game.is_over and game.phase == "place", game.phase
+        want = player if take else (player + 1) % players
+        assert game.current_player == want, (
+            f"turn {game.turn}: extra turn {'taken' if take else 'declined'} by {player}, "
+            f"next {game.current_player}, the rules say {want}"
+        )
+        self.offered_to = None
+        self.in_extra_turn = take
+        self.declined = not take
+        self.decisions.append([game.turn, {"extra_turn": take}])
+        self.extra_turns["taken" if take else "declined"] += 1
+        self.seen.add("extra turn taken" if take else "extra turn declined")
+
+    def after_move(self, game: Game, action: Action) -> None:
         (move,) = action[1]
         rules = game.rules
         players = rules.players
@@ -1296,26 +1427,49 @@ class MapsOracle(Oracle):
         assert got == want, f"turn {game.turn}, {tile} played as {move}: scored {got}, rules say {want}"
         if want[("map", -2, (player,), ((move.x, move.y),), (0, 0, 0), True, ())]:
             seen.add("town penalty")
-        # A tile is discarded only when it fits nowhere.
-        for t_turn, t in game.discarded[self.discarded :]:
-            assert t_turn == game.turn
-            assert not board.placements(t), f"{t} was discarded at turn {t_turn} but fits"
-        # The next player: the same one once after covering a small town with variant 1
-        # (never two extra turns in a row).
-        extra = 1 in variants and (move.x, move.y) in mp.towns and not self.in_extra_turn
-        if not game.is_over:
-            assert game.current_player == (player if extra else (player + 1) % players), (
-                f"turn {game.turn}, {tile} played as {move} by {player}: next {game.current_player}, "
-                f"rules say {player if extra else (player + 1) % players}"
+        # Variant 1: covering a small town, in a turn that is no extra turn itself, offers
+        # an extra turn, before anything is drawn, if a tile still to come fits somewhere
+        # (the tile drawn next is the first that fits, whoever draws it); with none, the
+        # game ends as it would anyway.
+        town = at in mp.towns
+        due = 1 in variants and town and not self.in_extra_turn
+        if due and any(board.fits_somewhere(t) for t in self.remaining):
+            assert game.phase == "extra_turn", (
+                f"turn {game.turn}: {tile} covered the small town {at}: phase {game.phase}, the rules say extra_turn"
             )
-            if extra:
-                seen.add("extra turn")
-            elif self.in_extra_turn and (move.x, move.y) in mp.towns:
+            assert not game.is_over and game.tile is None
+            assert game.current_player == game.decider == player, (game.current_player, game.decider, player)
+            assert list(game.remaining_tiles) == self.remaining and len(game.discarded) == self.discarded
+            self.offered_to = player
+            self.extra_turns["offered"] += 1
+            seen.add("extra turn offered")
+            if self.declined:
+                # The player after one who declined covers a small town at once: his own
+                # offer (declining passes the turn on, it takes nothing away).
+                self.extra_turns["offered after a decline"] += 1
+                seen.add("extra turn offered right after one declined")
+        else:
+            check_draw(game, board, self.remaining, self.discarded)
+            if due:
+                assert game.is_over
+                self.extra_turns["covered, none to come"] += 1
+                seen.add("small town covered with no tile to come: no extra turn")
+            elif 1 in variants and town:
+                self.extra_turns["covered in an extra turn"] += 1
                 seen.add("no second extra turn in a row")
-        self.in_extra_turn = extra
+            if not game.is_over:
+                assert game.phase == "place", f"turn {game.turn}, {tile} played as {move}: phase {game.phase}"
+                assert game.current_player == (player + 1) % players, (
+                    f"turn {game.turn}, {tile} played as {move} by {player}: next {game.current_player}, "
+                    f"rules say {(player + 1) % players}"
+                )
+        self.in_extra_turn = False
+        self.declined = False
 
     def end(self, game: Game) -> None:
         rules = game.rules
+        assert self.offered_to is None, "the game ended with an extra turn offered"
+        assert game.phase == "over"
         # The deck is used up; the final scoring is the recount's.
         assert game.turn + len(game.discarded) + self.start_tiles == rules.deck_size
         assert game.legal_moves() == [] and game.tile is None and game.remaining_tiles == []
@@ -1325,13 +1479,36 @@ class MapsOracle(Oracle):
         want = expected_final_events(game, self.groups, self.seen)
         assert got == want, f"final scoring {got - want} where the rules say {want - got}"
         assert game.points_by_kind == points_from_events(game)
+        # The record keeps every extra-turn decision, at the turn it was made.
+        # (A record with none leaves the list out.)
+        assert json.loads(game.to_json()).get("decisions", []) == self.decisions
+
+
+def other_decisions(game: Game) -> list[tuple[str, Choice]]:
+    """Decisions of South Seas, which a game on a map never asks for."""
+    x, y = (game.moves[-1].x, game.moves[-1].y) if game.moves else map_of(game).starts[0]
+    return [
+        ("a South Seas decision on a map", d)
+        for d in (
+            Decision.deliver(None),
+            Decision.market_ship(0),
+            Decision.move_friday(0),
+            Decision.take_home(x, y, 0),
+            Decision.trade(0, 1),
+        )
+    ]
 
 
 class MapsProbe(Probe):
     """On the first turn and 3 others: every listed move played on a clone, and over the
     whole map and a margin exactly the listed placements legal; on every turn, squares no
     tile may take now (``unlisted_squares``) and turns that do not match on open squares
-    refused, with or without a meeple."""
+    refused, with or without a meeple, and so are the extra-turn decisions (outside their
+    phase) and South Seas' decisions. Small-town variant 1's offer: both decisions played on
+    clones (the right player draws next; after a taken extra turn, covering a small town
+    offers none; after a declined one, the next player covering one is offered his own),
+    while every placement (those the next tile will have among them) and South Seas'
+    decisions are refused."""
 
     def __init__(self, game: Game, rnd: random.Random) -> None:
         self.mp = map_of(game)
@@ -1346,6 +1523,9 @@ class MapsProbe(Probe):
         return MODEL.road_pairs(tile)[0] if TILES[tile].lake else None
 
     def listed(self, game: Game, legal: list[Choice], rnd: random.Random) -> list[Choice]:
+        if game.phase == "extra_turn":
+            assert legal == EXTRA_TURN
+            return legal
         if game.turn not in self.deep_turns:
             return []
         self.checked += 1
@@ -1358,12 +1538,55 @@ class MapsProbe(Probe):
                     assert game.is_legal(Move(x, y, r, ferry=ferry)) == ((x, y, r) in placements), (x, y, r)
         return legal
 
+    def accepted(self, game: Game, clone: Game, action: Choice) -> None:
+        if not isinstance(action, Decision):
+            super().accepted(game, clone, action)
+            return
+        assert action.kind == "extra_turn" and action.take is not None, action
+        take = action.take
+        player, players = game.current_player, game.rules.players
+        assert clone.phase == "place" and clone.tile is not None, clone.phase
+        assert clone.current_player == clone.decider == (player if take else (player + 1) % players)
+        assert (clone.turn, clone.moves, clone.scores) == (game.turn, game.moves, game.scores)
+        assert json.loads(clone.to_json())["decisions"][-1] == [game.turn, {"extra_turn": take}]
+        # The next turn covering a small town, if its tile can: after a taken extra turn,
+        # no offer (never two in a row); after a declined one, the next player's own offer,
+        # if a tile still to come fits somewhere then.
+        towns = [m for m in clone.legal_moves() if (m.x, m.y) in self.mp.towns]
+        if not towns:
+            return
+        after = clone.clone()
+        remaining = list(after.remaining_tiles)
+        after.play(towns[0])
+        if take:
+            assert after.phase != "extra_turn", "a second extra turn in a row"
+        elif any(Board(self.mp, after.board).fits_somewhere(t) for t in remaining):
+            assert after.phase == "extra_turn" and after.decider == (player + 1) % players
+        else:
+            assert after.is_over
+
     def near(self, game: Game, legal: list[Choice], rnd: random.Random) -> list[tuple[str, Choice]]:
+        board = Board(self.mp, game.board)
+        listed = set(legal)
+        if game.phase == "extra_turn":
+            # No tile in hand: every placement is refused, among them the moves the next
+            # tile will have (as a clone taking the extra turn lists them).
+            taken = game.clone()
+            taken.apply(Decision.extra_turn(True))
+            upcoming = taken.legal_moves()
+            last = game.moves[-1]
+            moves: list[tuple[str, Choice]] = [
+                ("placement while an extra turn is offered", m) for m in rnd.sample(upcoming, min(6, len(upcoming)))
+            ]
+            moves.append(("placement on the square just covered, while offered", Move(last.x, last.y, 0)))
+            moves += [
+                (f"placement on a square no tile may take ({why}), while an extra turn is offered", Move(x, y, 0))
+                for why, (x, y) in unlisted_squares(board, rnd)[:4]
+            ]
+            return moves + other_decisions(game)
         tile = game.tile
         assert tile is not None
-        board = Board(self.mp, game.board)
         ferry = self.ferry(game)
-        listed = set(legal)
         placements = {(m.x, m.y, m.rotation) for m in legal if isinstance(m, Move)}
         candidates = [
             (why, Move(x, y, rnd.randrange(4), meeple, ferry=ferry))
@@ -1380,12 +1603,13 @@ class MapsProbe(Probe):
             assert (mv.x, mv.y, mv.rotation) not in placements, f"{mv} is listed, but {why}"
             assert mv not in listed
             out.append((why, mv))
-        return out
+        out += [("an extra-turn decision outside its phase", d) for d in EXTRA_TURN]
+        return out + other_decisions(game)
 
     def end(self, game: Game) -> None:
         assert self.checked >= 1
 
 
 def over_actions(game: Game) -> list[Choice]:
-    """Moves tried once a game on a map is over."""
-    return [*game.moves[-1:], Move(*map_of(game).starts[0], 0)]
+    """Moves and extra-turn decisions tried once a game on a map is over."""
+    return [*game.moves[-1:], Move(*map_of(game).starts[0], 0), *EXTRA_TURN]

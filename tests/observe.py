@@ -91,18 +91,22 @@ def tied_ships(rules: Rules) -> list[str]:
 
 Action = tuple[str, tuple[Any, ...]]
 """A decision as a name ("play", or the kind of a ``Decision``: "deliver", "market_ship",
-"move_friday" with a Friday tile id, "take_home", "trade") and its arguments, so it can be
-applied to copies and compared (see ``as_action`` for the action it stands for)."""
+"move_friday" with a Friday tile id, "take_home", "trade", "extra_turn") and its
+arguments, so it can be applied to copies and compared (see ``as_action`` for the action
+it stands for)."""
 
 
 def random_action(game: Game, rnd: random.Random) -> Action:
-    """A random decision for the current phase: a listed move (see ``pick``), or a South
-    Seas decision (market ship, Friday's move, homecoming, a trade now and then, a delivery
-    or none)."""
+    """A random decision for the current phase: a listed move (see ``pick``), the Maps
+    extra turn taken or not (evens), or a South Seas decision (market ship, Friday's move,
+    homecoming, a trade now and then, a delivery or none)."""
     if game.phase == "place":
         return ("play", (pick(game.legal_moves(), rnd),))
+    if game.phase == "extra_turn":
+        # Maps, small-town variant 1: the extra turn taken or declined at evens.
+        return ("extra_turn", (rnd.random() < 0.5,))
     sea, friday = game.sea, game.friday
-    assert sea is not None, "only South Seas has other phases"
+    assert sea is not None, "only South Seas and the Maps extra turn have other phases"
     if game.phase == "market":
         slots = sea.market_ships()
         return ("market_ship", (slots[rnd.randrange(len(slots))],))

@@ -117,6 +117,13 @@ def test_blocks_tile_the_space_and_follow_the_rule_system() -> None:
     assert names(tile_sets=["south-seas"]) == ["place", "meeple", "islander", "deliver", "market"]
     assert names(tile_sets=["south-seas"], friday=True)[-2:] == ["friday", "trade"]
     assert names(map="continental") == ["place", "meeple"]
+    # Maps' small-town variant 1: the extra turn, a decision of its own, after every other
+    # block (variants 2 and 3 are no decision).
+    assert names(map="continental", small_towns=[1]) == ["place", "meeple", "extra_turn"]
+    assert names(map="continental", small_towns=[2, 3]) == ["place", "meeple"]
+    assert names(map="continental", tile_sets=["base", "ferries"], small_towns=[1, 3]) == [
+        "place", "meeple", "ferry", "ferry_at", "ferries_done", "extra_turn"
+    ]
     base = Rules().action_space
     assert (base.window, base.blocks[0].shape) == (23, [23, 23, 4])
     assert ActionSpace(Rules(), window=31).blocks[0].shape == [31, 31, 4]

@@ -5,7 +5,8 @@
   views' ``sea.legal_deliveries()``, ``friday.targets()``, ...), and applying an action
   gives the same game as the per-phase method (``play``, and the deprecated ``deliver``,
   ``take_market_ship``, ... while they last), in every rule system; actions of the other
-  phase and non-actions are refused, the game unchanged.
+  phase and non-actions are refused, the game unchanged. The Maps extra turn has no
+  per-phase method: its two decisions are checked as listed and applied with ``apply``.
 - Determinization never changes what the player to move can see and keeps the multiset
   of what he cannot; it does reorder the hidden part.
 - Per-seat lineups: each game of a study is the game played alone, whatever the threads;
@@ -51,6 +52,10 @@ def per_phase_list(game: Game) -> list[Move | Decision]:
         return []
     if game.phase == "place":
         return list(game.legal_moves())
+    if game.phase == "extra_turn":
+        # Maps, small-town variant 1: declining, then taking; nothing in hand meanwhile.
+        assert game.tile is None and game.legal_moves() == []
+        return [Decision.extra_turn(False), Decision.extra_turn(True)]
     sea, friday = game.sea, game.friday
     assert sea is not None
     if game.phase == "deliver":
@@ -75,6 +80,7 @@ def test_actions_are_the_per_phase_api(config: str) -> None:
     rules = RULES[config]
     rnd = random.Random(config)
     decisions = 0
+    extra_turns = 0
     for game_index in range(2):
         by_phase = Game(rules, seed=21, game_index=game_index)
         by_action = by_phase.clone()
@@ -82,27 +88,40 @@ def test_actions_are_the_per_phase_api(config: str) -> None:
             listed = by_action.legal_actions()
             assert listed == per_phase_list(by_phase)
             assert isinstance(by_action.phase, Phase) and by_action.phase == by_phase.phase
+            before = snapshot(by_action)
             if by_action.phase == Phase.PLACE:
                 # A decision in the "place" phase is refused and changes nothing.
-                before = snapshot(by_action)
                 with pytest.raises(IllegalMoveError):
                     by_action.apply(Decision.deliver(None))
-                assert snapshot(by_action) == before
             else:
                 decisions += 1
-                before = snapshot(by_action)
                 with pytest.raises(IllegalMoveError):
                     by_action.apply(Move(0, 0, 0))
-                assert snapshot(by_action) == before
+            if by_action.phase == Phase.EXTRA_TURN:
+                extra_turns += 1
+                # Any other action names the pending decision.
+                for other in (Move(0, 0, 0), Decision.deliver(None)):
+                    with pytest.raises(IllegalMoveError, match="extra turn"):
+                        by_action.apply(other)
+            else:
+                # An extra-turn decision when none is offered is refused.
+                with pytest.raises(IllegalMoveError, match="no extra turn is offered"):
+                    by_action.apply(Decision.extra_turn(True))
+            assert snapshot(by_action) == before
             step = random_action(by_phase, rnd)
             action = as_action(by_phase, step)
             assert action in listed and by_action.is_legal(action)
-            apply_per_phase(by_phase, step)
+            if step[0] == "extra_turn":
+                by_phase.apply(action)
+            else:
+                apply_per_phase(by_phase, step)
             by_action.apply(action)
             assert by_action.to_json() == by_phase.to_json()
         assert by_action.phase == "over" and by_action.legal_actions() == []
     if config in SOUTH_SEAS_CONFIGS:
         assert decisions > 0
+    if 1 in rules.small_towns:
+        assert extra_turns > 0
 
 
 def test_non_actions_are_refused() -> None:
@@ -125,7 +144,20 @@ def test_decision_values() -> None:
     assert Decision.move_friday(4).friday_tile == 4
     assert Decision.take_home(1, -2, 0).spot == (1, -2, 0)
     assert Decision.trade(0, 2).trade_wares == (0, 2)
-    for x in (d, Decision.deliver(), Decision.market_ship(1), Decision.move_friday(2), Decision.take_home(1, 2, 3), Decision.trade(1, 0)):
+    take, decline = Decision.extra_turn(True), Decision.extra_turn(False)
+    assert (take.kind, take.take, decline.take, d.take) == ("extra_turn", True, False, None)
+    assert (repr(take), repr(decline)) == ("Decision.extra_turn(True)", "Decision.extra_turn(False)")
+    assert take != decline and take == Decision.extra_turn(True) and take.slot is None
+    for x in (
+        d,
+        Decision.deliver(),
+        Decision.market_ship(1),
+        Decision.move_friday(2),
+        Decision.take_home(1, 2, 3),
+        Decision.trade(1, 0),
+        take,
+        decline,
+    ):
         assert pickle.loads(pickle.dumps(x)) == x
         assert hash(x) == hash(pickle.loads(pickle.dumps(x)))
     with pytest.raises(IllegalMoveError):
@@ -139,7 +171,8 @@ def test_decision_values() -> None:
 def test_phase_is_a_string_enum() -> None:
     game = Game(Rules(), seed=1)
     assert game.phase is Phase.PLACE and game.phase == "place" and str(game.phase) == "place"
-    assert {p.value for p in Phase} == {"place", "deliver", "market", "move_friday", "homecoming", "over"}
+    assert {p.value for p in Phase} == {"place", "deliver", "market", "move_friday", "homecoming", "extra_turn", "over"}
+    assert Phase("extra_turn") is Phase.EXTRA_TURN
 
 
 def visible(game: Game) -> tuple[Any, ...]:

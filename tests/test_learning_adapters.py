@@ -27,7 +27,9 @@ ADVISORY = [
 ]
 
 
-@pytest.mark.parametrize("name", ["base-2p", "C3-2p", "south-seas-friday-2p", "all-sets-3p", "continental-2p"])
+@pytest.mark.parametrize(
+    "name", ["base-2p", "C3-2p", "south-seas-friday-2p", "all-sets-3p", "continental-2p", "continental-towns-2p"]
+)
 @pytest.mark.filterwarnings(*ADVISORY)
 def test_pettingzoo_api_and_seed_tests_pass(name: str) -> None:
     rules = Rules(**ALL_CONFIGS[name])

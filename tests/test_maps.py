@@ -1,9 +1,11 @@
 """Carcassonne Maps through the Python API: the built-in maps and their defaults, the
 seed's worked examples as positions on a map file written here, refused moves and rules,
-records, and the command line."""
+records, the command line, and the small-town extra turn as the player's decision."""
 
 from __future__ import annotations
 
+import json
+import pickle
 import random
 import tomllib
 from pathlib import Path
@@ -12,11 +14,17 @@ import numpy as np
 import pytest
 
 from carcassonne import (
+    Decision,
     Game,
+    GameOverError,
     IllegalMoveError,
+    Move,
+    Phase,
+    RecordError,
     Rules,
     RulesError,
     TileDataError,
+    replay,
     simulate,
 )
 from carcassonne.cli import main
@@ -219,13 +227,17 @@ def test_records_clones_and_studies_of_maps_games() -> None:
     rng = random.Random(2)
     game = Game(rules, seed=9, game_index=4)
     while not game.is_over:
-        if game.turn == 40:
+        if game.turn == 40 or game.phase == "extra_turn":
+            # Also saved while an extra turn is to be decided: the record stops there.
             copy = game.clone()
             replayed = Game.from_json(game.to_json())
             assert snapshot(copy) == snapshot(game) == snapshot(replayed)
-        game.play(rng.choice(game.legal_moves()))
+        # Every action at random: placements and the extra turns taken or declined.
+        game.apply(rng.choice(game.legal_actions()))
+    assert game.decisions and {d.kind for _, d in game.decisions} == {"extra_turn"}
     again = Game.from_json(game.to_json())
     assert again.scores == game.scores and snapshot(again) == snapshot(game)
+    assert again.decisions == game.decisions
     one = simulate(rules, 200, seed=5, threads=1, policy="greedy")
     two = simulate(rules, 200, seed=5, threads=2, policy="greedy")
     np.testing.assert_array_equal(one.scores, two.scores)
@@ -312,16 +324,18 @@ def test_an_unused_start_square_is_a_small_town(tmp_path: Path) -> None:
     place(game, 4, 1)
     place(game, 5, 1)
     assert game.scores == [0, -2] and game.is_over
-    # Variant 1: covering it gives the player another turn; the s square does not.
+    # Variant 1: covering it offers the player another turn; the s square does not.
     game = start_towns_game(tmp_path, [1], road)
     place(game, 2, 1)
     assert game.current_player == 1
     place(game, 3, 1)
-    assert game.current_player == 1
+    assert game.phase == "extra_turn" and game.decider == 1
+    game.apply(Decision.extra_turn(True))
+    assert game.current_player == 1 and game.phase == "place"
     place(game, 4, 1)
     assert game.current_player == 0
     place(game, 5, 1)
-    assert game.is_over
+    assert game.is_over and game.decisions == [(2, Decision.extra_turn(True))]
     # Without the town mark on (3, 1), covering it is an ordinary placement.
     game = start_towns_game(tmp_path, [1, 2], road, plain=True)
     place(game, 2, 1)
@@ -357,3 +371,183 @@ def test_the_summary_says_which_start_squares_are_small_towns(tmp_path: Path) ->
     for name in ("continental", "coastal", "northern", "west", "east"):
         s = check(name).summary
         assert s is not None and s.start_towns == [True] * len(s.starts), name
+
+
+# The Rust position tests' map with two small towns east of the start square (tests/maps.rs).
+TOWNS = """
+name = "towns"
+tiles = 10
+start_squares = 1
+grid = '''
+.......
+.ooooo.
+.oSott.
+.ooooo.
+.......
+'''
+"""
+
+# The road, then the two towns: P0 the road's west end with a meeple on it, P1 its east
+# end beside the town at (4, 2), P0 covers that town; whoever moves next covers (5, 2).
+ROAD = [Move(1, 2, 3, 1), Move(3, 2, 1)]
+TOWN, SECOND_TOWN = Move(4, 2, 0), Move(5, 2, 0)
+DECK = ["base/A", "base/A", "base/B", "base/B", "base/B"]
+
+
+def towns_game(tmp_path: Path, variants: list[int], deck: list[str] = DECK) -> Game:
+    path = tmp_path / "towns.toml"
+    path.write_text(TOWNS)
+    return Game(Rules(map=path, meeples=9, small_towns=variants), deck=deck)
+
+
+def town_covered(tmp_path: Path, variants: list[int], deck: list[str] = DECK) -> Game:
+    """The game after P0 covered the town at (4, 2)."""
+    game = towns_game(tmp_path, variants, deck)
+    for mv in [*ROAD, TOWN]:
+        game.play(mv)
+    return game
+
+
+@pytest.mark.parametrize(
+    ("variants", "take", "road", "mover", "scores", "then"),
+    [
+        # Variants 1, 2, 3: the road scores 3 + 2 for the uncovered town beside it, each
+        # town covered costs 2. Taken, P0 covers the second town too and is offered no
+        # other extra turn (the extra turn's own town gives none); declined, P1 covers it
+        # and is offered one in turn.
+        ([1, 2, 3], True, 5, 0, [1, 0], "place"),
+        ([1, 2, 3], False, 5, 1, [3, -2], "extra_turn"),
+        ([1], True, 3, 0, [3, 0], "place"),
+        ([1], False, 3, 1, [3, 0], "extra_turn"),
+    ],
+)
+def test_the_extra_turn_for_a_small_town_is_the_players_choice(
+    tmp_path: Path, variants: list[int], take: bool, road: int, mover: int, scores: list[int], then: str
+) -> None:
+    game = towns_game(tmp_path, variants)
+    for mv in ROAD:
+        game.play(mv)
+    assert game.scores == [road, 0]
+    game.play(TOWN)
+    # Offered before the next draw: no tile in hand, the two decisions only, P0 decides.
+    assert isinstance(game.phase, Phase) and game.phase == "extra_turn"
+    assert game.tile is None and game.remaining_tiles == ["base/B", "base/B"]
+    assert game.decider == game.current_player == 0
+    assert game.legal_actions() == [Decision.extra_turn(False), Decision.extra_turn(True)]
+    assert game.legal_moves() == [] and game.scores == [road - 2 if 2 in variants else road, 0]
+    assert game.decisions == [] and not game.is_legal(SECOND_TOWN)
+    before = snapshot(game)
+    pending = r"must first decide whether to take the extra turn \(decision extra_turn"
+    with pytest.raises(IllegalMoveError, match=pending):
+        game.play(SECOND_TOWN)
+    for other in (SECOND_TOWN, Decision.deliver(None)):
+        with pytest.raises(IllegalMoveError, match=pending):
+            game.apply(other)
+    # Questions about the tile in hand say the same, not that the game is over.
+    with pytest.raises(IllegalMoveError, match=pending):
+        game.make_move(5, 2, 0, meeple="N")
+    with pytest.raises(IllegalMoveError, match=pending):
+        game.describe_meeple(Move(5, 2, 0, 0))
+    assert snapshot(game) == before
+    game.apply(Decision.extra_turn(take))
+    assert game.decisions == [(3, Decision.extra_turn(take))]
+    assert game.phase == "place" and game.tile == "base/B" and game.current_player == mover
+    assert game.remaining_tiles == ["base/B"]
+    # Decided once: a second decision is refused, the game unchanged.
+    before = snapshot(game)
+    with pytest.raises(IllegalMoveError, match="no extra turn is offered"):
+        game.apply(Decision.extra_turn(take))
+    assert not game.is_legal(Decision.extra_turn(True)) and snapshot(game) == before
+    game.play(SECOND_TOWN)
+    assert game.scores == scores and game.phase == then and game.decider == 1
+
+
+def test_without_variant_1_or_a_tile_to_come_no_extra_turn_is_offered(tmp_path: Path) -> None:
+    # Without variant 1 covering a town is an ordinary placement.
+    game = town_covered(tmp_path, [2, 3])
+    assert game.phase == "place" and game.tile == "base/B" and game.current_player == 1
+    assert game.scores == [3, 0]
+    with pytest.raises(IllegalMoveError, match="no extra turn is offered"):
+        game.apply(Decision.extra_turn(True))
+    # Covering a town with the last tile offers nothing: the game ends.
+    game = town_covered(tmp_path, [1], ["base/A", "base/A", "base/B"])
+    assert game.is_over and game.phase == "over" and game.legal_actions() == []
+    assert game.decisions == []
+    with pytest.raises(GameOverError):
+        game.apply(Decision.extra_turn(True))
+
+
+def test_records_keep_the_extra_turn_decisions(tmp_path: Path) -> None:
+    # Saved while the decision is pending, the record replays to the same position.
+    pending = town_covered(tmp_path, [1, 2, 3])
+    replayed = Game.from_json(pending.to_json())
+    assert replayed.phase == "extra_turn" and snapshot(replayed) == snapshot(pending)
+    for take in (False, True):
+        game = town_covered(tmp_path, [1, 2, 3])
+        game.apply(Decision.extra_turn(take))
+        game.play(SECOND_TOWN)
+        if not take:
+            game.apply(Decision.extra_turn(True))
+        record = json.loads(game.to_json())
+        assert record["decisions"] == [[3, {"extra_turn": take}], *([] if take else [[4, {"extra_turn": True}]])]
+        for again in (Game.from_json(game.to_json()), pickle.loads(pickle.dumps(game))):
+            assert again.decisions == game.decisions and snapshot(again) == snapshot(game)
+        # A record without its decisions, or with another choice, does not replay.
+        with pytest.raises(RecordError, match="lacks the decisions of turn 3"):
+            Game.from_json(json.dumps({**record, "decisions": []}))
+        other = [[3, {"extra_turn": not take}], *record["decisions"][1:]]
+        with pytest.raises(RecordError):
+            Game.from_json(json.dumps({**record, "decisions": other}))
+
+
+def test_records_of_rules_version_5_replay_with_every_extra_turn_taken(tmp_path: Path) -> None:
+    # Before rules version 6 the extra turn was always taken and records list no decision
+    # for it: such a record replays with the extra turn taken.
+    game = town_covered(tmp_path, [1, 2, 3])
+    game.apply(Decision.extra_turn(True))
+    game.play(SECOND_TOWN)
+    game.play(game.legal_moves()[0])
+    assert game.is_over and game.scores == [1, 0]
+    old = {**json.loads(game.to_json()), "rules_version": 5}
+    del old["decisions"]
+    replayed = Game.from_json(json.dumps(old))
+    assert replayed.decisions == [(3, Decision.extra_turn(True))]
+    assert replayed.moves == game.moves and replayed.scores == [1, 0] and replayed.is_over
+    # A game where it was declined gives other scores under version 5: refused, saying so.
+    declined = town_covered(tmp_path, [1, 2, 3])
+    declined.apply(Decision.extra_turn(False))
+    declined.play(SECOND_TOWN)
+    declined.apply(Decision.extra_turn(False))
+    old = {**json.loads(declined.to_json()), "rules_version": 5}
+    del old["decisions"]
+    with pytest.raises(RecordError, match="played under rules version 5"):
+        Game.from_json(json.dumps(old))
+
+
+def test_every_player_is_asked_for_the_extra_turn(tmp_path: Path) -> None:
+    game = town_covered(tmp_path, [1, 2, 3])
+    seen: list[tuple[str, str | None, list[Decision | Move]]] = []
+
+    def take_it(g: Game) -> Decision | Move:
+        seen.append((g.phase, g.tile, g.legal_actions()))
+        return Decision.extra_turn(True) if g.phase == "extra_turn" else g.legal_actions()[0]
+
+    # A Python function is asked like for any decision, on a copy in the same phase.
+    assert game.best_move(take_it) == Decision.extra_turn(True)
+    assert seen == [("extra_turn", None, [Decision.extra_turn(False), Decision.extra_turn(True)])]
+    # The built-in players choose one of the two.
+    for player in ("random", "greedy", "mcts"):
+        assert game.best_move(player, seed=1) in game.legal_actions()
+    values = game.analyse("mcts", seed=1)
+    assert [v.action for v in values] == game.legal_actions() and sum(v.visits for v in values) > 0
+    # In a study, the function decides every extra turn of its seat; replayed, the
+    # decisions are its own.
+    rules = game.rules
+
+    def decline(g: Game) -> Decision | Move:
+        return Decision.extra_turn(False) if g.phase == "extra_turn" else g.legal_actions()[0]
+
+    result = simulate(rules, 20, seed=3, threads=1, players=[decline, decline])
+    assert result.scores.shape == (20, 2)
+    decided = [d for i in range(20) for _, d in replay(rules, 3, i, players=[decline, decline]).decisions]
+    assert decided and set(decided) == {Decision.extra_turn(False)}

@@ -46,7 +46,9 @@ def played(rules: Rules, moves: int, seed: int = 3) -> Game:
     return game
 
 
-@pytest.mark.parametrize("name", ["base-2p", "C3-2p", "south-seas-friday-2p", "continental-2p", "all-sets-3p"])
+@pytest.mark.parametrize(
+    "name", ["base-2p", "C3-2p", "south-seas-friday-2p", "continental-2p", "all-sets-3p", "continental-towns-2p"]
+)
 def test_a_uniform_evaluation_spreads_the_simulations(name: str) -> None:
     rules = Rules(**ALL_CONFIGS[name])
     search = PuctSearch(rules, simulations=64, batch=8, seed=1)

@@ -27,7 +27,9 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return keys.argmax(axis=1)
 
 
-@pytest.mark.parametrize("name", ["base-2p", "C3-2p", "south-seas-friday-2p", "continental-2p", "all-sets-3p"])
+@pytest.mark.parametrize(
+    "name", ["base-2p", "C3-2p", "south-seas-friday-2p", "continental-2p", "all-sets-3p", "continental-towns-2p"]
+)
 def test_the_environment_plays_the_studys_games_one_by_one(name: str) -> None:
     rules = Rules(**ALL_CONFIGS[name])
     n = 3

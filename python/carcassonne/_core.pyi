@@ -95,7 +95,10 @@ class CarcassonneError(ValueError):
     ValueError): catch it to catch them all."""
 
 class IllegalMoveError(CarcassonneError):
-    """A move the rules do not allow; the game is unchanged."""
+    """A move the rules do not allow; the game is unchanged. Also a placement (or any
+    other action) while the Maps extra turn is to be decided (the message names the
+    pending ``extra_turn`` decision), and ``Decision.extra_turn`` when no extra turn is
+    offered."""
 
 class GameOverError(IllegalMoveError):
     """A move was played after the game ended."""
@@ -924,8 +927,8 @@ class ActionValue:
 @final
 class Decision:
     """A decision other than placing a tile (South Seas step 4, a market pick, Friday's
-    move or homecoming, a Friday trade), as ``Game.legal_actions()`` lists it; build one
-    with the static methods."""
+    move or homecoming, a Friday trade, the Carcassonne Maps extra turn), as
+    ``Game.legal_actions()`` lists it; build one with the static methods."""
 
     @staticmethod
     def deliver(delivery: Delivery | None = None) -> Decision:
@@ -942,8 +945,14 @@ class Decision:
     @staticmethod
     def trade(give: SupportsIndex, take: SupportsIndex) -> Decision:
         """Friday's trading: one ware ``give`` for one ware ``take`` (indices into ``WARES``)."""
+    @staticmethod
+    def extra_turn(take: bool) -> Decision:
+        """Carcassonne Maps (small-town variant 1): after covering a small town, take
+        another turn at once (``take=True``: the same player draws the next tile) or not
+        (``False``: the next player draws)."""
     @property
-    def kind(self) -> Literal["deliver", "market_ship", "move_friday", "take_home", "trade"]: ...
+    def kind(self) -> Literal["deliver", "market_ship", "move_friday", "take_home", "trade", "extra_turn"]:
+        """"deliver", "market_ship", "move_friday", "take_home", "trade" or "extra_turn"."""
     @property
     def delivery(self) -> Delivery | None:
         """"deliver": the delivery, or None for not delivering."""
@@ -959,6 +968,9 @@ class Decision:
     @property
     def trade_wares(self) -> tuple[int, int] | None:
         """"trade": (ware given, ware taken)."""
+    @property
+    def take(self) -> bool | None:
+        """"extra_turn": whether the extra turn is taken."""
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Callable[[str], Decision], tuple[str]]: ...
@@ -1292,9 +1304,9 @@ class Game:
     @property
     def phase(self) -> Phase:
         """The phase, a ``Phase`` (a ``str`` enum equal to "place", "deliver", "market",
-        "move_friday", "homecoming" or "over"): "place" while the current player places
-        the drawn tile, a South Seas decision otherwise (``legal_actions``), "over" once the
-        game has ended."""
+        "move_friday", "homecoming", "extra_turn" or "over"): "place" while the current
+        player places the drawn tile, a South Seas decision or the Maps extra turn
+        otherwise (``legal_actions``), "over" once the game has ended."""
 
     @property
     def decider(self) -> int:
@@ -1328,7 +1340,9 @@ class Game:
 
     @property
     def tile(self) -> str | None:
-        """Id of the tile the current player must place, or None when the game is over."""
+        """Id of the tile the current player must place, or None when the game is over or
+        while the Maps extra turn is decided (the "extra_turn" phase: nothing is drawn
+        before)."""
 
     @property
     def is_over(self) -> bool:
@@ -1346,7 +1360,8 @@ class Game:
         """Each player's score if the game ended now: the points scored so far plus the
         end-of-game scoring of every unfinished occupied feature (and South Seas wares),
         what the greedy player and the MCTS cut-off judge by. Once the game is over, the
-        final scores. Pending South Seas decisions are not anticipated."""
+        final scores. Pending decisions (South Seas', the Maps extra turn) are not
+        anticipated."""
 
     @property
     def supply(self) -> list[int]:
@@ -1382,6 +1397,12 @@ class Game:
         """``(turn, tile id)`` of every tile removed because it could not be placed."""
 
     @property
+    def decisions(self) -> list[tuple[int, Decision]]:
+        """The decisions made so far other than placements (South Seas', Friday's, the
+        Maps extra turn), in order, each with its turn: the number of the move it followed
+        (from 1). With ``moves``, what the record (``to_json``) replays."""
+
+    @property
     def moves(self) -> list[Move]:
         """Moves played so far."""
 
@@ -1398,7 +1419,8 @@ class Game:
         that take a tile now), sorted. Whether the current tile fits is ``legal_moves``."""
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move for the current tile (empty once the game is over)."""
+        """Every legal move for the current tile (empty outside the "place" phase: once the
+        game is over, and while a decision is pending)."""
 
     def play(self, mv: Move) -> None:
         """Plays a move; raises IllegalMoveError (a ValueError) and changes nothing if illegal."""
@@ -1408,8 +1430,9 @@ class Game:
 
     def legal_actions(self) -> list[Move | Decision]:
         """Every legal action of ``decider``, in a fixed order: the sorted ``legal_moves()``
-        in the "place" phase, else the ``Decision``s open; empty once the game is over. The
-        one list players, search and learning agents choose from."""
+        in the "place" phase, else the ``Decision``s open (in the "extra_turn" phase
+        ``Decision.extra_turn(False)``, then ``Decision.extra_turn(True)``); empty once the
+        game is over. The one list players, search and learning agents choose from."""
 
     def legal_action_mask(
         self, prefix: Sequence[SupportsIndex] | None = None, space: ActionSpace | None = None
@@ -1421,7 +1444,8 @@ class Game:
     def apply(self, action: Move | Decision) -> None:
         """Applies an action for ``decider``; raises IllegalMoveError (a ValueError) and
         changes nothing if it is not legal now (a ``Move`` outside the "place" phase, a
-        ``Decision`` inside it, anything that is not an action)."""
+        ``Decision`` inside it, a ``Decision.extra_turn`` outside the "extra_turn" phase,
+        anything that is not an action)."""
 
     def best_move(
         self, player: str | Any | Callable[[Game], Move | Decision] = "mcts", *, seed: SupportsIndex = 0
@@ -1455,11 +1479,15 @@ class Game:
     ) -> Move:
         """Builds a move for the current tile, naming the meeple's feature by index, by a
         board-oriented side or half-edge it touches ("N", "EL", ...), "I" for an inner
-        field, or "monastery". The move is not checked; ``play`` does that.
+        field, or "monastery". The move is not checked; ``play`` does that. A meeple named
+        by side needs the tile in hand: GameOverError once the game is over,
+        IllegalMoveError while the Maps extra turn is decided.
         """
 
     def describe_meeple(self, mv: Move) -> str | None:
-        """Description of the meeple target of a move for the current tile ("city N", ...)."""
+        """Description of the meeple target of a move for the current tile ("city N", ...);
+        GameOverError once the game is over, IllegalMoveError while the Maps extra turn is
+        decided (no tile in hand)."""
 
     def clone(self) -> Game:
         """An independent copy of the game."""

@@ -18,6 +18,9 @@ class Phase(StrEnum):
     """Friday: the player who emptied one of stacks 7-10 moves Friday."""
     HOMECOMING = "homecoming"
     """Friday's homecoming: each player in turn takes one islander back."""
+    EXTRA_TURN = "extra_turn"
+    """Carcassonne Maps (small-town variant 1): the player who covered a small town
+    takes another turn or not (``Decision.extra_turn``); no tile is in hand meanwhile."""
     OVER = "over"
     """The game has ended: no actions."""
 

@@ -37,7 +37,8 @@ NAMES = ("random", "greedy", "mcts")
 
 @dataclass(frozen=True)
 class Random:
-    """Uniform over the legal actions (placement and meeple choice jointly)."""
+    """Uniform over the legal actions (placement and meeple choice jointly; the Maps
+    extra turn taken or not at evens)."""
 
     @property
     def name(self) -> str:
@@ -50,7 +51,9 @@ class Random:
 @dataclass(frozen=True)
 class Greedy:
     """The action that most improves the player's virtual score (the score if the game
-    ended now) over the best opponent's; ties uniform."""
+    ended now) over the best opponent's; ties uniform. The Maps extra turn, which changes
+    no score itself, by the lead expected after the next tile (averaged over the unseen
+    tile kinds that fit, each placed by the greedy move of whoever draws it)."""
 
     @property
     def name(self) -> str:

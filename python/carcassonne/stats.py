@@ -374,11 +374,12 @@ def tiles_by_seat(result: SimulationResult) -> npt.NDArray[np.int64]:
     moves first and turns pass round the table, one placement per turn, so in a game of
     ``T`` placements seat ``s`` places ``T // players`` tiles, plus one if
     ``s < T % players``. This is exact for every rule system the engine plays except
-    Carcassonne Maps with small-town variant 1 (an extra turn for covering a small town),
-    where the order depends on the board: that case raises ``StatsError``. A tile that
-    cannot be placed is removed and the same player draws again, so discarded tiles do not
-    shift the order; South Seas decisions (deliveries, market ships, Friday) are not
-    placements and do not end or add turns.
+    Carcassonne Maps with small-town variant 1 (an extra turn, if the player takes it, for
+    covering a small town), where the order depends on the board and the players'
+    choices: that case raises ``StatsError``. A tile that cannot be placed is removed and
+    the same player draws again, so discarded tiles do not shift the order; South Seas
+    decisions (deliveries, market ships, Friday) are not placements and do not end or add
+    turns.
     """
     _require_result(result, "result")
     if result.rules.map is not None and 1 in result.rules.small_towns:

@@ -98,8 +98,9 @@ def replay(
     """Rebuilds game ``game_index`` of a study (``simulate(rules, ..., seed=seed,
     players=players)``, or ``policy=``) exactly as the study played it, with its event log
     (``game.events``, ``game.sea.events``) and its record: ``game.moves``,
-    ``game.to_json()`` (which ``carcassonne render`` and ``Game.from_json`` replay move by
-    move). Its final scores are the study's row ``game_index - first_game``.
+    ``game.decisions``, ``game.to_json()`` (which ``carcassonne render`` and
+    ``Game.from_json`` replay move by move). Its final scores are the study's row
+    ``game_index - first_game``.
 
     Built-in players are replayed in Rust (an MCTS player searches again, so replaying its
     game takes as long as playing it); a Python function is called again, so it must be

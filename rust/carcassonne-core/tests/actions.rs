@@ -13,12 +13,12 @@ use common::configs;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use carcassonne_core::engine::decision::{Decision, Phase};
 use carcassonne_core::engine::rules::{Rules, RulesSpec};
 use carcassonne_core::play::players::{Lineup, Player, PlayerError, Policy, Scratch, Stop};
 use carcassonne_core::play::simulate::{SimulateError, Study, play_game, seat_scratch};
 use carcassonne_core::rng::Rng;
 use carcassonne_core::systems::south_seas::errors::IllegalSouthSeasPlay;
-use carcassonne_core::systems::south_seas::state::{Decision, Phase};
 use carcassonne_core::{Action, Game, IllegalMove};
 
 /// Everything the player to move can see (and the game's identity for the rest).

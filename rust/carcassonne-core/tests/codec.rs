@@ -1,4 +1,6 @@
-//! The action codec over random games of every configuration (`common::configs`):
+//! The action codec over random games of every configuration (`learning_configs`: one
+//! of every rule system, and maps with small-town variant 1, whose extra turn is a
+//! decision of its own):
 //! - every legal action encodes, decodes back to itself, and no two share their tokens;
 //! - no action's tokens are a proper prefix of another's;
 //! - the tokens legal after each prefix of a legal action are exactly the next tokens of
@@ -7,11 +9,14 @@
 //!   prefix no legal action has, and a game that outgrows the window.
 
 mod common;
+mod learning_configs;
 use common::configs;
+use learning_configs::learning_configs;
 
 use std::collections::{BTreeSet, HashMap};
 
 use carcassonne_core::Game;
+use carcassonne_core::engine::decision::Phase;
 use carcassonne_core::learn::action_space::{ActionSpace, BlockKind, PAIRS, pair_index, pair_of};
 use carcassonne_core::learn::codec::{CodecError, decode, encode, legal_tokens, resolve};
 use carcassonne_core::learn::window::WindowError;
@@ -85,9 +90,10 @@ fn check_position(space: &ActionSpace, game: &Game) -> usize {
 
 #[test]
 fn every_legal_action_has_its_own_tokens_and_masks_follow_them() {
-    for (name, rules) in configs() {
+    for (name, rules) in learning_configs() {
         let space = ActionSpace::new(&rules, None).unwrap();
         let (mut positions, mut actions, mut overflows) = (0, 0, 0);
+        let mut extra_turns = 0;
         for g in 0..12u64 {
             let mut game = Game::shuffled(rules.clone(), 5, g);
             let mut rng = Rng::for_game(6, g);
@@ -99,8 +105,11 @@ fn every_legal_action_has_its_own_tokens_and_masks_follow_them() {
                     }
                     r => assert!(r.is_ok(), "{name}: {r:?}"),
                 }
-                // Every position of the first games, every fifth of the others.
-                if g < 2 || game.turn() % 5 == 0 {
+                let extra_turn = game.phase() == Phase::ExtraTurn;
+                extra_turns += extra_turn as u32;
+                // Every position of the first games, every fifth of the others, every
+                // extra turn offered.
+                if g < 2 || game.turn() % 5 == 0 || extra_turn {
                     actions += check_position(&space, &game);
                     positions += 1;
                 }
@@ -123,6 +132,12 @@ fn every_legal_action_has_its_own_tokens_and_masks_follow_them() {
             overflows <= 1,
             "{name}: {overflows} games outgrew the window"
         );
+        // The extra turn is offered exactly where variant 1 is played.
+        assert_eq!(
+            extra_turns > 10,
+            rules.town_extra_turn,
+            "{name}: {extra_turns} extra turns"
+        );
     }
 }
 
@@ -144,7 +159,11 @@ fn pairs_of_road_ends_are_numbered_in_order() {
 #[test]
 fn blocks_follow_the_rule_system() {
     let kinds = |name: &str| -> Vec<BlockKind> {
-        let rules = configs().into_iter().find(|(n, _)| *n == name).unwrap().1;
+        let rules = learning_configs()
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .unwrap()
+            .1;
         let space = ActionSpace::new(&rules, None).unwrap();
         let mut start = 0;
         for b in space.blocks() {
@@ -168,6 +187,11 @@ fn blocks_follow_the_rule_system() {
     assert_eq!(
         kinds("friday"),
         [Place, Meeple, Islander, Deliver, Market, Friday, Trade]
+    );
+    assert_eq!(kinds("maps-extra-turn"), [Place, Meeple, ExtraTurn]);
+    assert_eq!(
+        kinds("maps-ferries-extra-turn"),
+        [Place, Meeple, Ferry, FerryAt, FerriesDone, ExtraTurn]
     );
     let base = configs().remove(0).1;
     let space = ActionSpace::new(&base, None).unwrap();

@@ -241,6 +241,13 @@ fn play_checked(rules: Arc<Rules>, seed: u64, games: u64, policy: Policy) {
         let mut buf = Vec::new();
         let meeples = rules.spec.meeples as u8;
         while !game.is_over() {
+            // Maps, variant 1: the extra turn is a decision of its own.
+            if game.phase() != carcassonne_core::engine::decision::Phase::Place {
+                let d = policy.choose_decision(&game, &mut rng);
+                assert!(game.legal_decisions().contains(&d), "unlisted {d:?}");
+                game.decide(d).unwrap();
+                continue;
+            }
             let legal = game.legal_moves();
             let mv = policy.choose_move(&game, &mut rng, &mut buf);
             assert!(legal.contains(&mv), "policy chose an unlisted move {mv:?}");
@@ -462,7 +469,7 @@ fn single_segment_check_agrees_with_meeple_options() {
             let mut rng = Rng::for_game(92, g);
             let mut buf = Vec::new();
             while !game.is_over() {
-                if game.phase() == carcassonne_core::systems::south_seas::state::Phase::Place {
+                if game.phase() == carcassonne_core::engine::decision::Phase::Place {
                     let tile = game.tile().unwrap();
                     game.placements_into(tile, &mut placements);
                     let segments = rules.tiles[tile as usize].segments.len();

@@ -18,12 +18,13 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use carcassonne_core::data::{DataKind, SourceError};
+use carcassonne_core::engine::decision::{Decision, Delivery, Phase, Spot};
 use carcassonne_core::engine::rules::{DataSource, Rules, RulesError, RulesSpec};
 use carcassonne_core::play::players::Policy;
 use carcassonne_core::rng::Rng;
 use carcassonne_core::systems::south_seas::errors::IllegalSouthSeasPlay;
 use carcassonne_core::systems::south_seas::friday_tiles::{Bonus, parse_friday};
-use carcassonne_core::systems::south_seas::state::{Decision, Delivery, Phase, SeaEvent, Spot};
+use carcassonne_core::systems::south_seas::state::SeaEvent;
 use carcassonne_core::{Game, IllegalMove, Move};
 
 const SHELL: u8 = 0;
@@ -163,7 +164,7 @@ fn snapshot(g: &Game) -> String {
         g.turn(),
         g.tile(),
         g.moves().len(),
-        g.sea().unwrap().decisions,
+        g.decisions(),
         g.friday().unwrap(),
         g.meeples_on_board(),
         g.legal_decisions(),
@@ -177,9 +178,7 @@ fn friday_state(g: &Game) -> (usize, Option<u8>, usize) {
 }
 
 fn friday_moves(g: &Game) -> Vec<(u32, u8)> {
-    g.sea()
-        .unwrap()
-        .decisions
+    g.decisions()
         .iter()
         .filter_map(|(turn, d)| match d {
             Decision::MoveFriday(t) => Some((*turn, *t)),
@@ -195,7 +194,7 @@ fn assert_round_trip(g: &Game) {
     assert_eq!(all_wares(&h), all_wares(g));
     assert_eq!(h.friday().unwrap().order, g.friday().unwrap().order);
     assert_eq!(friday_state(&h), friday_state(g));
-    assert_eq!(h.sea().unwrap().decisions, g.sea().unwrap().decisions);
+    assert_eq!(h.decisions(), g.decisions());
     assert_eq!(h.phase(), g.phase());
     assert_eq!(h.is_over(), g.is_over());
 }
@@ -994,9 +993,7 @@ fn trading_week_allows_one_swap_per_turn() {
     }
     // The swaps are recorded and replayed.
     let trades: Vec<(u32, Decision)> = g
-        .sea()
-        .unwrap()
-        .decisions
+        .decisions()
         .iter()
         .filter(|(_, d)| matches!(d, Decision::Trade(..)))
         .copied()
@@ -1343,6 +1340,7 @@ fn check_position(g: &Game) {
                 ))
             );
         }
+        Phase::ExtraTurn => panic!("South Seas offers no extra turn (a Maps rule)"),
     }
 }
 
@@ -1372,7 +1370,7 @@ fn play_friday(rules: &Arc<Rules>, seed: u64, index: u64, policy: Policy, seen: 
         }
         let wares = all_wares(&g);
         let events = g.sea().unwrap().events.len();
-        let decisions = g.sea().unwrap().decisions.len();
+        let decisions = g.decisions().len();
         let at = g.friday().unwrap().at;
         let phase = g.phase();
         let current = g.current_player();
@@ -1427,7 +1425,7 @@ fn play_friday(rules: &Arc<Rules>, seed: u64, index: u64, policy: Policy, seen: 
                 _ => {}
             }
         }
-        for (_, dec) in &g.sea().unwrap().decisions[decisions..] {
+        for (_, dec) in &g.decisions()[decisions..] {
             match *dec {
                 Decision::Trade(give, take) => {
                     assert_eq!(phase, Phase::Deliver);
@@ -1547,9 +1545,7 @@ fn random_games_without_friday_see_no_friday() {
         assert!(g.friday().is_none());
         assert_eq!(g.friday_bonus(), None);
         assert!(
-            g.sea()
-                .unwrap()
-                .decisions
+            g.decisions()
                 .iter()
                 .all(|(_, d)| matches!(d, Decision::Deliver(_) | Decision::MarketShip(_)))
         );
@@ -1576,7 +1572,7 @@ fn same_seed_same_friday_game() {
             let b = play_friday(&rules, 41, index, Policy::Random, &mut seen);
             assert_eq!(a.moves(), b.moves());
             assert_eq!(a.sea().unwrap().events, b.sea().unwrap().events);
-            assert_eq!(a.sea().unwrap().decisions, b.sea().unwrap().decisions);
+            assert_eq!(a.decisions(), b.decisions());
             assert_eq!(a.friday().unwrap().order, b.friday().unwrap().order);
             assert_eq!(friday_state(&a), friday_state(&b));
             assert_eq!(a.scores(), b.scores());

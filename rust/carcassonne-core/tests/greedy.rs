@@ -3,10 +3,12 @@
 //!   `virtual_thirds` does not change when the game ends;
 //! - the greedy player's value of every legal action (worked out without playing it) is
 //!   the lead (own virtual score minus the best opponent's) after playing it on a copy,
-//!   and the action it chooses has the best value.
+//!   and the action it chooses has the best value; the Maps extra turn's value is the
+//!   expected lead after the next tile, worked out by playing every move of every tile.
 
 use std::sync::Arc;
 
+use carcassonne_core::engine::decision::{Decision, Phase};
 use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
 use carcassonne_core::play::players::policy::greedy::greedy_values;
 use carcassonne_core::play::players::{Player, Policy, Scratch};
@@ -130,6 +132,7 @@ fn virtual_scores_are_the_scores_of_ending_now() {
 fn greedy_values_are_the_leads_after_playing() {
     for (name, rules) in configs() {
         let (mut positions, mut actions, mut decisions) = (0, 0, 0);
+        let mut extra_turns = 0;
         let games = if name.starts_with("maps") || name == "ferries" {
             3
         } else {
@@ -149,18 +152,31 @@ fn greedy_values_are_the_leads_after_playing() {
                 assert_eq!(listed, legal, "{name}: every legal action, once");
                 let mut best = i32::MIN;
                 for (a, v) in &values {
-                    let mut copy = g.clone();
-                    copy.apply(*a).unwrap();
-                    assert_eq!(*v, lead(&copy, player), "{name} seed {seed}: {a:?}");
+                    if let Action::Decide(Decision::ExtraTurn(take)) = a {
+                        let (lo, hi) = extra_turn_value(g, *take);
+                        assert!(
+                            (lo..=hi).contains(v),
+                            "{name} seed {seed}: {a:?} valued {v}, not in {lo}..={hi}"
+                        );
+                        extra_turns += 1;
+                    } else {
+                        let mut copy = g.clone();
+                        copy.apply(*a).unwrap();
+                        assert_eq!(*v, lead(&copy, player), "{name} seed {seed}: {a:?}");
+                    }
                     best = best.max(*v);
                 }
                 // The greedy choice has the best value.
                 let mut scratch = Scratch::default();
                 let mut rng = Rng::for_game(seed, positions as u64);
                 let chosen = Policy::Greedy.choose(g, &mut rng, &mut scratch).unwrap();
-                let mut copy = g.clone();
-                copy.apply(chosen).unwrap();
-                assert_eq!(lead(&copy, player), best, "{name}: {chosen:?}");
+                let chosen_value = values.iter().find(|(a, _)| *a == chosen).unwrap().1;
+                assert_eq!(chosen_value, best, "{name}: {chosen:?}");
+                if !matches!(chosen, Action::Decide(Decision::ExtraTurn(_))) {
+                    let mut copy = g.clone();
+                    copy.apply(chosen).unwrap();
+                    assert_eq!(lead(&copy, player), best, "{name}: {chosen:?}");
+                }
                 positions += 1;
                 actions += values.len();
                 if !matches!(chosen, Action::Place(_)) {
@@ -168,9 +184,52 @@ fn greedy_values_are_the_leads_after_playing() {
                 }
             });
         }
-        eprintln!("{name}: {positions} positions, {actions} actions, {decisions} decisions");
+        eprintln!(
+            "{name}: {positions} positions, {actions} actions, {decisions} decisions, {extra_turns} extra-turn values"
+        );
         assert!(positions > 100, "{name}: {positions} positions");
+        if rules.town_extra_turn {
+            assert!(extra_turns > 0, "{name}: an extra turn was valued");
+        }
     }
+}
+
+/// The extra turn's value worked out by playing every move: over the unseen tile kinds
+/// that fit (weighted by their unseen counts), put next and drawn by the decider (taking)
+/// or the next player (declining), the decider's lead after the mover's best move. With
+/// several best moves of another player the decider's lead may differ between them: the
+/// bounds then span the least and the most of it (equal when there is one).
+fn extra_turn_value(g: &Game, take: bool) -> (i32, i32) {
+    let player = g.decider();
+    let mut unseen = Vec::new();
+    g.unseen_counts(&mut unseen);
+    let (mut lo, mut hi, mut weight) = (0i64, 0i64, 0i64);
+    for (tile, &count) in unseen.iter().enumerate() {
+        if count == 0 {
+            continue;
+        }
+        let mut copy = g.clone();
+        copy.put_next(tile as u16);
+        copy.decide(Decision::ExtraTurn(take)).unwrap();
+        if copy.tile() != Some(tile as u16) {
+            continue; // fits nowhere: put aside, never placed next
+        }
+        let mover = copy.current_player();
+        assert_eq!(mover == player, take);
+        let mut outcomes = Vec::new();
+        for mv in copy.legal_moves() {
+            let mut after = copy.clone();
+            after.play(mv).unwrap();
+            outcomes.push((lead(&after, mover), lead(&after, player)));
+        }
+        let best = outcomes.iter().map(|o| o.0).max().unwrap();
+        let mine = outcomes.iter().filter(|o| o.0 == best).map(|o| o.1);
+        lo += count as i64 * mine.clone().min().unwrap() as i64;
+        hi += count as i64 * mine.max().unwrap() as i64;
+        weight += count as i64;
+    }
+    let mean = |s: i64| (s as f64 / weight as f64).round() as i32;
+    (mean(lo), mean(hi))
 }
 
 /// Self-play makes the greedy ferry choices after placing the tile (`Policy::step`):
@@ -187,10 +246,16 @@ fn greedy_self_play_moves_are_legal() {
             let mut rng = Rng::for_game(seed, 1);
             Policy::Greedy.run(&mut game, &mut rng, &mut Vec::new(), false);
             let mut replay = Game::shuffled(Arc::clone(&rules), seed, 0);
+            let mut decisions = game.decisions().iter();
             for mv in game.moves() {
                 replay
                     .play(*mv)
                     .unwrap_or_else(|e| panic!("{name}: {mv:?}: {e}"));
+                // Maps, variant 1: the extra turn decided as in the game.
+                while replay.phase() == Phase::ExtraTurn {
+                    let (_, d) = decisions.next().expect("the game decided it");
+                    replay.decide(*d).unwrap();
+                }
             }
             assert!(replay.is_over(), "{name}");
             assert_eq!(replay.scores(), game.scores(), "{name}");

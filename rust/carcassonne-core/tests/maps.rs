@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use carcassonne_core::engine::game::{Game, Move};
+use carcassonne_core::engine::decision::{Decision, Phase};
+use carcassonne_core::engine::game::{Game, IllegalMove, Move};
 use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
 
 /// A map with printed border pieces on its west and north edges (roads with coats of
@@ -290,37 +291,108 @@ grid = '''
 '''
 "#;
 
+fn towns_game(small_towns: Vec<u8>, deck: &[&str]) -> Game {
+    let spec = RulesSpec {
+        map: Some(DataSource::File {
+            path: "towns.toml".into(),
+            toml: TOWNS.into(),
+        }),
+        meeples: 9,
+        small_towns,
+        ..RulesSpec::default()
+    };
+    let rules = Arc::new(Rules::new(spec).unwrap());
+    Game::new(Arc::clone(&rules), rules.deck_from_ids(deck).unwrap())
+}
+
+/// What a player sees after covering a small town: (his score, the phase, the tile in
+/// hand).
+type AfterTown = (i32, Phase, Option<u16>);
+
 #[test]
 fn small_town_variants_give_an_extra_turn_a_penalty_and_a_road_bonus() {
-    let play_variants = |small_towns: Vec<u8>| {
-        let spec = RulesSpec {
-            map: Some(DataSource::File {
-                path: "towns.toml".into(),
-                toml: TOWNS.into(),
-            }),
-            meeples: 9,
-            small_towns,
-            ..RulesSpec::default()
-        };
-        let rules = Arc::new(Rules::new(spec).unwrap());
+    // P0 covers the town at (4, 2); with variant 1 he takes the extra turn or not
+    // (`take`), and whoever moves next covers the town at (5, 2). Returns the road's
+    // points, what P0 sees after covering, who covered the second town, the scores and
+    // the phase and player to move after it.
+    let play_variants = |small_towns: Vec<u8>, take: bool| {
         let deck = ["base/A", "base/A", "base/B", "base/B", "base/B"];
-        let mut g = Game::new(Arc::clone(&rules), rules.deck_from_ids(&deck).unwrap());
+        let mut g = towns_game(small_towns, &deck);
         play(&mut g, 1, 2, 3, Some(1)); // P0: the road's west end
         play(&mut g, 3, 2, 1, None); // P1: its east end, beside the town at (4, 2)
         let road = g.scores()[0];
         play(&mut g, 4, 2, 0, None); // P0 covers a town
-        let after_town = (g.scores()[0], g.current_player());
-        if after_town.1 == 0 {
-            play(&mut g, 5, 2, 0, None); // P0's extra turn covers the other town
+        let after_town: AfterTown = (g.scores()[0], g.phase(), g.tile());
+        if g.phase() == Phase::ExtraTurn {
+            // Decided before the next draw, by the player who covered the town; no
+            // placement meanwhile.
+            assert_eq!(
+                g.legal_decisions(),
+                vec![Decision::ExtraTurn(false), Decision::ExtraTurn(true)]
+            );
+            assert_eq!(g.decider(), 0);
+            assert_eq!(
+                g.check(Move::place(5, 2, 0, None)),
+                Err(IllegalMove::ExtraTurnPending)
+            );
+            assert_eq!(g.legal_moves(), vec![]);
+            assert_eq!(g.remaining().len(), 2, "nothing drawn before deciding");
+            g.decide(Decision::ExtraTurn(take)).unwrap();
+            assert_eq!(
+                g.decide(Decision::ExtraTurn(take)),
+                Err(IllegalMove::NoExtraTurn)
+            );
         }
-        (road, after_town, g.scores()[0], g.current_player())
+        let mover = g.current_player();
+        play(&mut g, 5, 2, 0, None); // the other town
+        (
+            road,
+            after_town,
+            mover,
+            g.scores().to_vec(),
+            g.phase(),
+            g.current_player(),
+        )
     };
+    let b = towns_game(vec![], &["base/B"]).rules().tile_index("base/B");
     // Without variants: a 3-tile road, and covering a town changes nothing.
-    assert_eq!(play_variants(vec![]), (3, (3, 1), 3, 1));
+    for take in [false, true] {
+        assert_eq!(
+            play_variants(vec![], take),
+            (3, (3, Phase::Place, b), 1, vec![3, 0], Phase::Place, 0)
+        );
+    }
     // Variant 3: +2 for the uncovered town beside the road. Variant 2: -2 per town
-    // covered. Variant 1: an extra turn, but not a second one from the extra turn.
-    assert_eq!(play_variants(vec![1, 2, 3]), (5, (3, 0), 1, 1));
-    assert_eq!(play_variants(vec![1]), (3, (3, 0), 3, 1));
+    // covered. Variant 1: an extra turn if the player wants it, but not a second one
+    // from the extra turn; declined, the next player covering a town is offered one.
+    let offered = (3, Phase::ExtraTurn, None);
+    assert_eq!(
+        play_variants(vec![1, 2, 3], true),
+        (5, offered, 0, vec![1, 0], Phase::Place, 1)
+    );
+    assert_eq!(
+        play_variants(vec![1, 2, 3], false),
+        (5, offered, 1, vec![3, -2], Phase::ExtraTurn, 1)
+    );
+    assert_eq!(
+        play_variants(vec![1], true),
+        (3, offered, 0, vec![3, 0], Phase::Place, 1)
+    );
+    assert_eq!(
+        play_variants(vec![1], false),
+        (3, offered, 1, vec![3, 0], Phase::ExtraTurn, 1)
+    );
+    // Covering a town with the last tile offers nothing: the game ends.
+    let mut g = towns_game(vec![1], &["base/A", "base/A", "base/B"]);
+    play(&mut g, 1, 2, 3, Some(1));
+    play(&mut g, 3, 2, 1, None);
+    play(&mut g, 4, 2, 0, None);
+    assert!(g.is_over());
+    assert_eq!(g.legal_decisions(), vec![]);
+    assert_eq!(
+        g.decide(Decision::ExtraTurn(true)),
+        Err(IllegalMove::GameOver)
+    );
     assert!(
         Rules::new(RulesSpec {
             small_towns: vec![2, 2],
@@ -754,4 +826,64 @@ fn fields_never_join_through_a_ferry_whichever_way_its_ends_face() {
             vec!["map/ferry-fields/ferry1".to_string()]
         );
     }
+}
+
+/// Records keep the extra-turn decisions and replay them; a record of rules version 5,
+/// when the extra turn was always taken and no decision was listed, replays with every
+/// extra turn taken.
+#[test]
+fn records_replay_the_extra_turn_decisions() {
+    use carcassonne_core::play::players::Policy;
+    use carcassonne_core::rng::Rng;
+    let rules = Arc::new(
+        Rules::new(RulesSpec {
+            small_towns: vec![1, 2, 3],
+            ..RulesSpec::maps("continental", 2)
+        })
+        .unwrap(),
+    );
+    let (mut taken, mut declined) = (0, 0);
+    for index in 0..6 {
+        let mut g = Game::shuffled(Arc::clone(&rules), 31, index);
+        let mut rng = Rng::for_game(32, index);
+        Policy::Random.run(&mut g, &mut rng, &mut Vec::new(), false);
+        for (_, d) in g.decisions() {
+            match d {
+                Decision::ExtraTurn(true) => taken += 1,
+                Decision::ExtraTurn(false) => declined += 1,
+                other => panic!("not a Maps decision: {other:?}"),
+            }
+        }
+        let replayed = Game::from_json(&g.to_json()).unwrap();
+        assert_eq!(replayed.scores(), g.scores());
+        assert_eq!(replayed.decisions(), g.decisions());
+        assert_eq!(replayed.moves(), g.moves());
+    }
+    assert!(
+        taken > 5 && declined > 5,
+        "taken {taken}, declined {declined}"
+    );
+
+    // Version 5: every extra turn taken, none listed.
+    let mut g = Game::shuffled(Arc::clone(&rules), 33, 0);
+    let mut offers = 0;
+    while !g.is_over() {
+        if g.phase() == Phase::ExtraTurn {
+            g.decide(Decision::ExtraTurn(true)).unwrap();
+            offers += 1;
+        } else {
+            let mv = g.legal_moves()[0];
+            g.play(mv).unwrap();
+        }
+    }
+    assert!(offers > 0);
+    let mut old = g.to_record();
+    old.rules_version = 5;
+    old.decisions.clear();
+    let replayed = Game::from_record(&old, None).unwrap();
+    assert_eq!(replayed.scores(), g.scores());
+    assert_eq!(replayed.decisions(), g.decisions());
+    // Under today's rules the same record lacks its decisions.
+    old.rules_version = 6;
+    assert!(Game::from_record(&old, None).is_err());
 }

@@ -6,13 +6,13 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use carcassonne_core::engine::decision::{Decision, Delivery, Phase, Spot};
 use carcassonne_core::engine::rules::{DataSource, MAX_PLAYERS, Rules, RulesSpec};
 use carcassonne_core::play::players::Policy;
 use carcassonne_core::play::record::GameRecord;
 use carcassonne_core::rng::Rng;
 use carcassonne_core::systems::ferries::errors::IllegalFerryPart;
 use carcassonne_core::systems::ferries::state::{FerryMove, FerryMoves, lake_ends};
-use carcassonne_core::systems::south_seas::state::{Decision, Delivery, Phase, Spot};
 use carcassonne_core::{Game, Move, Placement};
 
 mod common;

@@ -9,10 +9,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use carcassonne_core::engine::decision::Phase;
 use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
 use carcassonne_core::play::players::Policy;
 use carcassonne_core::rng::Rng;
-use carcassonne_core::systems::south_seas::state::Phase;
 use carcassonne_core::{Game, Move};
 
 /// Draws per listed move: enough for every move to come up and for a fair test.

@@ -17,12 +17,13 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use carcassonne_core::data::tileset::FeatureKind;
+use carcassonne_core::engine::decision::{Decision, Delivery, Phase, Spot};
 use carcassonne_core::engine::rules::{Rules, RulesSpec};
 use carcassonne_core::engine::scoring::ScoreKind;
 use carcassonne_core::play::players::Policy;
 use carcassonne_core::rng::Rng;
 use carcassonne_core::systems::south_seas::errors::IllegalSouthSeasPlay;
-use carcassonne_core::systems::south_seas::state::{Decision, Delivery, Phase, SeaEvent, Spot};
+use carcassonne_core::systems::south_seas::state::SeaEvent;
 use carcassonne_core::{Game, IllegalMove, Move};
 
 const RED: usize = 0;
@@ -1600,6 +1601,7 @@ fn check_decision(g: &Game) {
                 }
             }
         }
+        Phase::ExtraTurn => panic!("South Seas offers no extra turn (a Maps rule)"),
         Phase::MoveFriday | Phase::Homecoming => {
             // Friday's decisions: every listed one passes, placing a tile does not.
             assert!(g.legal_moves().is_empty());
@@ -1747,7 +1749,7 @@ fn same_seed_same_south_seas_game() {
             let b = play_checked(&rules, 21, index, Policy::Random, false);
             assert_eq!(a.moves(), b.moves());
             assert_eq!(a.sea().unwrap().events, b.sea().unwrap().events);
-            assert_eq!(a.sea().unwrap().decisions, b.sea().unwrap().decisions);
+            assert_eq!(a.decisions(), b.decisions());
             assert_eq!(a.scores(), b.scores());
             assert_eq!(all_wares(&a), all_wares(&b));
         }

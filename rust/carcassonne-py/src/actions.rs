@@ -4,17 +4,15 @@
 
 use pyo3::prelude::*;
 
+use carcassonne_core::engine::decision::{Decision as CoreDecision, Delivery as CoreDelivery};
 use carcassonne_core::play::action::Action;
-use carcassonne_core::systems::south_seas::state::{
-    Decision as CoreDecision, Delivery as CoreDelivery,
-};
 
 use crate::args::Int;
 use crate::south_seas::Delivery;
 use crate::{IllegalMoveError, Move, spot_arg};
 
 /// A decision other than placing a tile (South Seas step 4, a market pick, Friday's move
-/// or homecoming, a Friday trade). Listed by `Game.legal_actions()` in the phases that
+/// or homecoming, a Friday trade, the Maps extra turn). Listed by `Game.legal_actions()` in the phases that
 /// ask for one, and built with the static methods below.
 #[pyclass(frozen, eq, hash, module = "carcassonne._core")]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -80,10 +78,20 @@ impl Decision {
         })
     }
 
-    /// "deliver", "market_ship", "move_friday", "take_home" or "trade".
+    /// Carcassonne Maps (small-town variant 1): after covering a small town, take another
+    /// turn at once (`take=True`: the same player draws the next tile) or not.
+    #[staticmethod]
+    fn extra_turn(take: bool) -> Self {
+        Decision {
+            inner: CoreDecision::ExtraTurn(take),
+        }
+    }
+
+    /// "deliver", "market_ship", "move_friday", "take_home", "trade" or "extra_turn".
     #[getter]
     fn kind(&self) -> &'static str {
         match self.inner {
+            CoreDecision::ExtraTurn(_) => "extra_turn",
             CoreDecision::Deliver(_) => "deliver",
             CoreDecision::MarketShip(_) => "market_ship",
             CoreDecision::MoveFriday(_) => "move_friday",
@@ -137,6 +145,15 @@ impl Decision {
         }
     }
 
+    /// "extra_turn": whether the extra turn is taken.
+    #[getter]
+    fn take(&self) -> Option<bool> {
+        match self.inner {
+            CoreDecision::ExtraTurn(t) => Some(t),
+            _ => None,
+        }
+    }
+
     fn __repr__(&self) -> String {
         match self.inner {
             CoreDecision::Deliver(None) => "Decision.deliver(None)".into(),
@@ -150,6 +167,8 @@ impl Decision {
                 format!("Decision.take_home({}, {}, {})", s.x, s.y, s.segment)
             }
             CoreDecision::Trade(g, t) => format!("Decision.trade({g}, {t})"),
+            CoreDecision::ExtraTurn(true) => "Decision.extra_turn(True)".into(),
+            CoreDecision::ExtraTurn(false) => "Decision.extra_turn(False)".into(),
         }
     }
 

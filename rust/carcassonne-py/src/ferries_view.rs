@@ -11,7 +11,7 @@ use carcassonne_core::engine::rules::Rules as CoreRules;
 
 use crate::args::Int;
 use crate::system_view::GameRef;
-use crate::{GameOverError, IllegalMoveError, coordinate, move_err, rotation_arg};
+use crate::{IllegalMoveError, coordinate, move_err, no_tile_err, rotation_arg};
 
 /// Whether a game of these rules has a `FerriesView`: any lake tile in its sets.
 pub(crate) fn plays(rules: &CoreRules) -> bool {
@@ -31,9 +31,7 @@ pub(crate) fn links(g: &CoreGame) -> Vec<(i32, i32, u8, u8)> {
 pub(crate) fn movable(g: &CoreGame, x: Int, y: Int, rotation: Int) -> PyResult<Vec<(i32, i32)>> {
     let rotation = rotation_arg(rotation, IllegalMoveError::new_err)?;
     let (x, y) = (coordinate("x", x)?, coordinate("y", y)?);
-    let tile = g
-        .tile()
-        .ok_or_else(|| GameOverError::new_err("the game is over"))?;
+    let tile = g.tile().ok_or_else(|| no_tile_err(g))?;
     let Some(cell) = g
         .board()
         .cell(x, y)

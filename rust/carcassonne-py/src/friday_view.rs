@@ -8,9 +8,9 @@
 
 use pyo3::prelude::*;
 
+use carcassonne_core::engine::decision::Decision;
 use carcassonne_core::engine::game::Game as CoreGame;
 use carcassonne_core::engine::rules::Rules as CoreRules;
-use carcassonne_core::systems::south_seas::state::Decision;
 
 use crate::system_view::GameRef;
 

@@ -67,9 +67,9 @@ impl Game {
     }
 
     /// The phase, a `Phase` (a `str` enum: it equals "place", "deliver", "market",
-    /// "move_friday", "homecoming" or "over"): "place" while the current player places
-    /// the drawn tile, a South Seas decision otherwise (see `legal_actions`), "over" once
-    /// the game has ended.
+    /// "move_friday", "homecoming", "extra_turn" or "over"): "place" while the current
+    /// player places the drawn tile, a South Seas decision or the Maps extra turn
+    /// otherwise (see `legal_actions`), "over" once the game has ended.
     #[getter]
     pub(crate) fn phase<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
@@ -85,6 +85,7 @@ impl Game {
                 Phase::Market => "market",
                 Phase::MoveFriday => "move_friday",
                 Phase::Homecoming => "homecoming",
+                Phase::ExtraTurn => "extra_turn",
             }
         };
         drop(this);
@@ -149,7 +150,9 @@ impl Game {
     pub(crate) fn current_player(&self) -> usize {
         self.inner.current_player()
     }
-    /// Id of the tile the current player must place, or None when the game is over.
+    /// Id of the tile the current player must place, or None when the game is over or
+    /// while the Maps extra turn is decided (the "extra_turn" phase: nothing is drawn
+    /// before).
     #[getter]
     pub(crate) fn tile(&self) -> Option<String> {
         self.inner
@@ -172,7 +175,8 @@ impl Game {
     /// Each player's score if the game ended now: the points scored so far plus the
     /// end-of-game scoring of every unfinished occupied feature (and South Seas wares),
     /// what the greedy player and the MCTS cut-off judge by. Once the game is over, the
-    /// final scores. Pending South Seas decisions are not anticipated.
+    /// final scores. Pending decisions (South Seas', the Maps extra turn) are not
+    /// anticipated.
     pub(crate) fn virtual_scores(&self) -> Vec<i32> {
         self.inner.virtual_scores()[..self.inner.rules().players()].to_vec()
     }
@@ -232,6 +236,18 @@ impl Game {
             .collect()
     }
     /// Moves played so far.
+    /// The decisions made so far other than placements (South Seas', Friday's, the Maps
+    /// extra turn), in order, each with its turn: the number of the move it followed
+    /// (from 1). With `moves`, what the record (`to_json`) replays.
+    #[getter]
+    pub(crate) fn decisions(&self) -> Vec<(u32, actions::Decision)> {
+        self.inner
+            .decisions()
+            .iter()
+            .map(|&(turn, inner)| (turn, actions::Decision { inner }))
+            .collect()
+    }
+
     #[getter]
     pub(crate) fn moves(&self) -> Vec<Move> {
         self.inner
@@ -258,8 +274,9 @@ impl Game {
     }
 
     /// Every legal action of `decider`, in a fixed order: the sorted `legal_moves()` in
-    /// the "place" phase, else the decisions open (`Decision`s); empty once the game is
-    /// over. The one list players, search and learning agents choose from.
+    /// the "place" phase, else the decisions open (`Decision`s; in the "extra_turn"
+    /// phase `Decision.extra_turn(False)`, then `Decision.extra_turn(True)`); empty once
+    /// the game is over. The one list players, search and learning agents choose from.
     pub(crate) fn legal_actions(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
         self.inner
             .legal_actions()
@@ -401,7 +418,9 @@ impl Game {
     }
     /// Builds a move for the current tile, naming the meeple's feature by index, by a
     /// board-oriented side or half-edge it touches ("N", "EL", ...), "I" for an inner
-    /// field, or "monastery". The move is not checked; `play` does that.
+    /// field, or "monastery". The move is not checked; `play` does that. A meeple named
+    /// by side needs the tile in hand: GameOverError once the game is over,
+    /// IllegalMoveError while the Maps extra turn is decided.
     #[pyo3(signature = (x, y, rotation=Int::of(0), meeple=None, ferry=None, ferry_moves=Vec::new()))]
     #[pyo3(text_signature = "($self, x, y, rotation=0, meeple=None, ferry=None, ferry_moves=())")]
     pub(crate) fn make_move(
@@ -419,9 +438,7 @@ impl Game {
             return Move::new(x, y, rotation, Some(i), ferry, ferry_moves, None);
         }
         let name: String = m.extract()?;
-        let tile = self.inner.tile().ok_or_else(|| {
-            GameOverError::new_err("the game is over; no more moves can be played")
-        })?;
+        let tile = self.inner.tile().ok_or_else(|| no_tile_err(&self.inner))?;
         let def = &self.inner.rules().tiles[tile as usize];
         let r = base.inner.rotation;
         let seg = if name == "monastery" {
@@ -454,15 +471,14 @@ impl Game {
             None,
         )
     }
-    /// Description of the meeple target of a move for the current tile ("city N", ...).
+    /// Description of the meeple target of a move for the current tile ("city N", ...);
+    /// GameOverError once the game is over, IllegalMoveError while the Maps extra turn is
+    /// decided (no tile in hand).
     pub(crate) fn describe_meeple(&self, mv: PyRef<'_, Move>) -> PyResult<Option<String>> {
         let Some(seg) = mv.inner.meeple else {
             return Ok(None);
         };
-        let tile = self
-            .inner
-            .tile()
-            .ok_or_else(|| GameOverError::new_err("the game is over"))?;
+        let tile = self.inner.tile().ok_or_else(|| no_tile_err(&self.inner))?;
         let def = &self.inner.rules().tiles[tile as usize];
         if seg as usize >= def.segments.len() {
             return Err(move_err(IllegalMove::NoSuchSegment {

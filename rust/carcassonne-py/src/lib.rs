@@ -39,6 +39,7 @@ pub(crate) use views::{Feature, PlacedTile, ScoreEvent};
 
 use carcassonne_core::data::tileset::{FeatureKind, NO_SEGMENT, System};
 use carcassonne_core::data::{DataKind, SourceError};
+use carcassonne_core::engine::decision::{Decision, Phase, Spot};
 use carcassonne_core::engine::game::{Game as CoreGame, IllegalMove, Move as CoreMove};
 use carcassonne_core::engine::rules::{
     DataSource, MAX_DECK, RULES_VERSION, Rules as CoreRules, RulesError as CoreRulesError,
@@ -48,7 +49,6 @@ use carcassonne_core::engine::scoring::ScoreKind;
 use carcassonne_core::play::record::{ENGINE_VERSION, RecordError as CoreRecordError};
 use carcassonne_core::quote::{cap, quote};
 use carcassonne_core::systems::ferries::state::{FerryMove, FerryMoves, MAX_FERRY_MOVES};
-use carcassonne_core::systems::south_seas::state::{Decision, Phase, Spot};
 use carcassonne_core::topology::{SLOT_NAMES, parse_slot};
 use numpy::IntoPyArray;
 use pyo3::create_exception;
@@ -170,6 +170,17 @@ pub(crate) fn move_err(e: IllegalMove) -> PyErr {
     match e {
         IllegalMove::GameOver => GameOverError::new_err(message(e)),
         _ => IllegalMoveError::new_err(message(e)),
+    }
+}
+
+/// Why a question about the tile in hand has no answer now that no tile is in hand: the
+/// game is over (GameOverError), or the Maps extra turn is to be decided first
+/// (IllegalMoveError, as a placement then is).
+pub(crate) fn no_tile_err(g: &CoreGame) -> PyErr {
+    if !g.is_over() && g.phase() == Phase::ExtraTurn {
+        move_err(IllegalMove::ExtraTurnPending)
+    } else {
+        move_err(IllegalMove::GameOver)
     }
 }
 

@@ -3,11 +3,10 @@
 
 use pyo3::prelude::*;
 
+use carcassonne_core::engine::decision::Delivery as CoreDelivery;
 use carcassonne_core::engine::rules::Rules as CoreRules;
 use carcassonne_core::systems::south_seas::ships::{Ship as CoreShip, WARES};
-use carcassonne_core::systems::south_seas::state::{
-    Delivery as CoreDelivery, SeaEvent as CoreSeaEvent,
-};
+use carcassonne_core::systems::south_seas::state::SeaEvent as CoreSeaEvent;
 
 use crate::IllegalMoveError;
 use crate::args::Int;

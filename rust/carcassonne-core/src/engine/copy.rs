@@ -30,6 +30,8 @@ clone_by_field!(Game {
     system,
     extra_turn_due,
     in_extra_turn,
+    extra_turn_offered,
+    decisions,
     end_cities,
     end_awards,
 });
@@ -68,6 +70,8 @@ impl Game {
             system,
             extra_turn_due,
             in_extra_turn,
+            extra_turn_offered,
+            decisions: _,
             end_cities: _,
             end_awards: _,
         } = source;
@@ -93,6 +97,8 @@ impl Game {
         self.system.clone_from(system);
         self.extra_turn_due = *extra_turn_due;
         self.in_extra_turn = *in_extra_turn;
+        self.extra_turn_offered = *extra_turn_offered;
+        self.decisions.clear();
         // The score events, the system's own among them.
         self.clear_events();
     }

@@ -16,6 +16,7 @@ use crate::board::features::{Features, NO_PLAYER};
 use crate::board::grid::Board;
 use crate::board::placed::Placed;
 use crate::data::tileset::{FeatureKind, MAX_SEGMENTS, NO_SEGMENT, Shape};
+use crate::engine::decision::{Decision, Spot};
 use crate::engine::rules::Rules;
 use crate::engine::scoring::{
     FIELD_POINTS_PER_CITY, FeatureTally, GOODS_MAJORITY_POINTS, SCORE_KINDS, ScoreKind,
@@ -26,7 +27,6 @@ use crate::limits::MAX_PLAYERS;
 use crate::systems::ferries::errors::IllegalFerryPart;
 use crate::systems::ferries::state::{FerryLink, FerryMoves};
 use crate::systems::south_seas::errors::IllegalSouthSeasPlay;
-use crate::systems::south_seas::state::Spot;
 use crate::topology::{CENTRE, EdgeKind, RING_DELTA, SIDE_NAMES, SLOTS, facing_slot, slot};
 
 /// A move: where the drawn tile goes, how it is turned (quarter turns clockwise), the
@@ -112,6 +112,10 @@ pub enum IllegalMove {
     /// A South Seas part of the move or a South Seas decision refused (or a South Seas
     /// part played under other rules).
     SouthSeas(IllegalSouthSeasPlay),
+    /// Maps: a placement or another decision while the extra turn is to be decided.
+    ExtraTurnPending,
+    /// Maps: taking or declining an extra turn when none is offered.
+    NoExtraTurn,
 }
 
 fn edge_name(e: EdgeKind) -> &'static str {
@@ -126,6 +130,14 @@ impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             IllegalMove::GameOver => write!(f, "the game is over; no more moves can be played"),
+            IllegalMove::ExtraTurnPending => write!(
+                f,
+                "the current player covered a small town and must first decide whether to take the extra turn (decision extra_turn, true or false); no tile is drawn before"
+            ),
+            IllegalMove::NoExtraTurn => write!(
+                f,
+                "no extra turn is offered: one is offered only after covering a small town with small-town variant 1, before the next draw"
+            ),
             IllegalMove::BadRotation(r) => write!(
                 f,
                 "rotation must be 0, 1, 2 or 3 (quarter turns clockwise), got {r}"
@@ -347,6 +359,12 @@ pub struct Game {
     /// again; and whether the turn being played is such an extra turn (never two).
     pub(crate) extra_turn_due: bool,
     pub(crate) in_extra_turn: bool,
+    /// Maps, variant 1: the extra turn is offered and not yet decided (`Phase::ExtraTurn`;
+    /// no tile is drawn meanwhile).
+    pub(crate) extra_turn_offered: bool,
+    /// The decisions other than placements, with the turn (move number, from 1) each
+    /// belongs to: South Seas' and Friday's, the Maps extra turn. Records replay them.
+    pub(crate) decisions: Vec<(u32, Decision)>,
     /// Reused by the end-of-game scoring: the cities of a field, the awards.
     pub(crate) end_cities: Vec<u32>,
     pub(crate) end_awards: Vec<EndAward>,
@@ -522,6 +540,8 @@ impl Game {
             system,
             extra_turn_due: false,
             in_extra_turn: false,
+            extra_turn_offered: false,
+            decisions: Vec::new(),
             end_cities: Vec::new(),
             end_awards: Vec::new(),
         }
@@ -552,6 +572,11 @@ impl Game {
     }
     pub fn is_over(&self) -> bool {
         self.over
+    }
+    /// The decisions other than placements made so far, with the turn (move number, from
+    /// 1) each belongs to: South Seas' and Friday's, the Maps extra turn.
+    pub fn decisions(&self) -> &[(u32, Decision)] {
+        &self.decisions
     }
     pub fn turn(&self) -> u32 {
         self.turn

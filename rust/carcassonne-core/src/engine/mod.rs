@@ -5,6 +5,8 @@
 //! rule systems with their own state in a game (`system_state`).
 
 mod copy;
+pub mod decision;
+mod extra_turn;
 pub mod game;
 pub mod options;
 pub mod rules;

@@ -42,7 +42,13 @@ pub use crate::limits::{
 /// version 4. Single maps and the open table keep their decks and games. A record of an
 /// earlier version that names no `tile_set_copies` replays with the sets taken once, as
 /// it was played (`Game::from_record`).
-pub const RULES_VERSION: u32 = 5;
+/// 6: Carcassonne Maps, small-town variant 1: the extra turn after covering a small town
+/// is the player's choice (`Phase::ExtraTurn`, `Decision::ExtraTurn`), as the rulebook
+/// says ("you may"); it was always taken. Seeded games with variant 1 differ from
+/// version 5 (players now choose, and random and greedy draw for or weigh the choice);
+/// others are unchanged. A record of an earlier version replays with every extra turn
+/// taken, as it was played.
+pub const RULES_VERSION: u32 = 6;
 
 /// The user-facing configuration. Unknown keys are refused when it is read from JSON (a
 /// misspelt `"fridayy"` must not silently give a game without Friday).

@@ -11,13 +11,13 @@
 //! own state from its folder); a system's hooks are the only turn-loop code that touches
 //! it.
 
+use crate::engine::decision::Spot;
 use crate::engine::game::{EndScratch, FeatureCounts, Game, IllegalMove, Joined, Move, Placement};
 use crate::engine::system_state::SystemKind;
 use crate::limits::MAX_PLAYERS;
 use crate::rng::Rng;
 use crate::systems::ferries::state::{FerryMoves, Movable};
 use crate::systems::south_seas::errors::IllegalSouthSeasPlay;
-use crate::systems::south_seas::state::Spot;
 
 /// A rule system's part of the turn. Every hook has the classic default except the end of
 /// the turn and the final scoring, which each system says.
@@ -58,9 +58,11 @@ pub(crate) trait RuleSystem: Sized + 'static {
         Ok(())
     }
 
-    /// Whether the decider has a decision other than placing the tile (`Game::decide`).
-    fn decision_pending(_game: &Game) -> bool {
-        false
+    /// Whether the decider has a decision other than placing the tile (`Game::decide`):
+    /// by default the Maps extra turn, offered on a map board only.
+    #[inline(always)]
+    fn decision_pending(game: &Game) -> bool {
+        game.extra_turn_offered
     }
 
     /// Checks a move's `retrieve` part (an islander taken back instead of placed).

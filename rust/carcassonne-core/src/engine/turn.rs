@@ -180,6 +180,8 @@ impl Game {
         self.seed = None;
         self.extra_turn_due = false;
         self.in_extra_turn = false;
+        self.extra_turn_offered = false;
+        self.decisions.clear();
         let start = rules.start_tile;
         match self.board.map().cloned() {
             None => {
@@ -259,7 +261,11 @@ impl Game {
     /// Checks a move without playing it (`Game::check`).
     pub(crate) fn check_as<S: RuleSystem>(&self, mv: Move) -> Result<(), IllegalMove> {
         let Some(tile) = self.tile else {
-            return Err(IllegalMove::GameOver);
+            return Err(if self.extra_turn_offered {
+                IllegalMove::ExtraTurnPending
+            } else {
+                IllegalMove::GameOver
+            });
         };
         S::check_phase(self)?;
         if mv.rotation > 3 {
@@ -395,7 +401,7 @@ impl Game {
         &self,
         tile: u16,
         p: Placement,
-        retrievable: &[crate::systems::south_seas::state::Spot],
+        retrievable: &[crate::engine::decision::Spot],
         choices: &mut Vec<(Option<(u8, u8)>, FerryMoves)>,
         out: &mut Vec<Move>,
     ) {
@@ -563,17 +569,19 @@ impl Game {
             }
         }
         self.moves.push(mv);
-        // The next player, without a division; on a map, the same player again after
-        // covering a small town with variant 1 (once per turn).
+        // On a map, after covering a small town with variant 1: the player may take
+        // another turn (`engine::extra_turn`), decided before the next draw.
         if self.extra_turn_due {
             self.extra_turn_due = false;
-            self.in_extra_turn = true;
-        } else {
-            self.in_extra_turn = false;
-            self.current += 1;
-            if self.current == self.rules.players() {
-                self.current = 0;
+            if self.offer_extra_turn() {
+                return;
             }
+        }
+        // The next player, without a division.
+        self.in_extra_turn = false;
+        self.current += 1;
+        if self.current == self.rules.players() {
+            self.current = 0;
         }
         self.draw::<S>();
     }

@@ -1,7 +1,9 @@
 //! The integer action space of a rules configuration: consecutive blocks, one per kind of
 //! token, each with its shape. The blocks are declared once, in `BLOCKS`; a rules
 //! configuration has the shared ones (the placement, its meeple) and those its rule
-//! system declares with its options (`learn::system_parts`), in that order.
+//! system declares with its options (`learn::system_parts`), in that order. A block only
+//! some configurations have comes after those every configuration of its system has, so
+//! an option that adds one leaves the other blocks' tokens where they were.
 
 use crate::board::map_board::Geometry;
 use crate::data::tileset::MAX_SEGMENTS;
@@ -37,6 +39,8 @@ pub enum BlockKind {
     Friday,
     /// Friday's trading: ware `give * 3 + take`.
     Trade,
+    /// Carcassonne Maps, small-town variant 1: 0 decline the extra turn, 1 take it.
+    ExtraTurn,
 }
 
 /// What every block is, once: its name (the Python name too), which configurations have
@@ -109,6 +113,14 @@ pub const BLOCKS: &[BlockDecl] = &[
         name: "trade",
         axes: &["give", "take"],
         doc: "trade one ware give for one ware take",
+    },
+    // Last, so that the blocks before it keep their tokens whether or not a
+    // configuration has it.
+    BlockDecl {
+        kind: BlockKind::ExtraTurn,
+        name: "extra_turn",
+        axes: &["choice"],
+        doc: "0: decline the extra turn after covering a small town; 1: take it",
     },
 ];
 
@@ -251,6 +263,7 @@ impl ActionSpace {
                 BlockKind::Market => parts.ships.then(|| vec![DISPLAY_SIZE as u32]),
                 BlockKind::Friday => parts.friday.then(|| vec![rules.friday.len() as u32]),
                 BlockKind::Trade => parts.friday.then(|| vec![3, 3]),
+                BlockKind::ExtraTurn => parts.extra_turn.then(|| vec![2]),
             };
             if let Some(shape) = shape {
                 let block = Block {

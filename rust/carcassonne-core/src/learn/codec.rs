@@ -6,8 +6,9 @@
 //!   taken back instead of placing one), then with The Ferries the placed lake's new
 //!   `Ferry` if it has one, each ferry move as `FerryAt` and its new `Ferry`, in the move's
 //!   order, and `FerriesDone`;
-//! - any other decision, one token: `Deliver`, `Market`, `Friday`, `Trade`, or `Islander`
-//!   for a homecoming.
+//! - any other decision, one token: `Deliver`, `Market`, `Friday`, `Trade`, `Islander`
+//!   for a homecoming, or `ExtraTurn` (Carcassonne Maps: 0 declines the extra turn, 1
+//!   takes it).
 //!
 //! No action's tokens are a proper prefix of another's (a placement has a fixed number of
 //! tokens but with The Ferries, where `FerriesDone` ends it), so an agent choosing one
@@ -16,12 +17,13 @@
 use std::fmt;
 
 use crate::data::tileset::MAX_SEGMENTS;
+use crate::engine::decision::{Decision, Delivery, Phase, Spot};
 use crate::engine::game::{Game, Move, Placement};
 use crate::learn::action_space::{ActionSpace, BlockKind, pair_index, pair_of};
 use crate::learn::window::{Window, WindowError};
 use crate::play::action::{Action, ActionLists};
 use crate::systems::ferries::state::{FerryMove, FerryMoves, MAX_FERRY_MOVES};
-use crate::systems::south_seas::state::{DISPLAY_SIZE, Decision, Delivery, Phase, Spot};
+use crate::systems::south_seas::state::DISPLAY_SIZE;
 
 /// The most tokens one action has: a placement with its meeple, a new ferry, the most
 /// ferry moves (two tokens each) and the closing token.
@@ -329,6 +331,9 @@ pub fn encode_in(
                 "a trade",
                 give as u32 * 3 + take as u32,
             )?,
+            Decision::ExtraTurn(take) => {
+                token(space, BlockKind::ExtraTurn, "an extra turn", take as u32)?
+            }
             other => {
                 return Err(CodecError::BadValue {
                     what: format!("the decision {}", Action::Decide(other)),
@@ -437,6 +442,7 @@ pub fn decode_in(
         BlockKind::Market => Action::Decide(Decision::MarketShip(offset as u8)),
         BlockKind::Friday => Action::Decide(Decision::MoveFriday(offset as u8)),
         BlockKind::Trade => Action::Decide(Decision::Trade((offset / 3) as u8, (offset % 3) as u8)),
+        BlockKind::ExtraTurn => Action::Decide(Decision::ExtraTurn(offset == 1)),
         k => return Err(unexpected(0, t, k, FIRST)),
     };
     if cursor.at < tokens.len() {

@@ -17,6 +17,7 @@ use crate::board::grid::Board;
 use crate::board::map_board::{Geometry, NO_ISLAND};
 use crate::data::tileset::MAX_SEGMENTS;
 use crate::data::tileset::{NO_SEGMENT, Shape, TileDef};
+use crate::engine::decision::Phase;
 use crate::engine::game::Game;
 use crate::learn::action_space::{ActionSpace, BlockKind};
 use crate::learn::codec::{CodecError, MAX_TOKENS};
@@ -26,7 +27,7 @@ use crate::learn::feature_facts::{
 };
 use crate::learn::system_parts::SystemParts;
 use crate::learn::window::{Window, WindowRule};
-use crate::systems::south_seas::state::{DISPLAY_SIZE, Phase};
+use crate::systems::south_seas::state::DISPLAY_SIZE;
 use crate::topology::{CENTRE, HALF_LEFT, SIDE_NAMES, slot};
 
 /// The `chosen_meeple` field: no meeple, one per feature, the islander taken back.
@@ -35,13 +36,17 @@ const CHOSEN_MEEPLES: usize = 2 + MAX_SEGMENTS;
 /// `chosen_rotation`, `chosen_meeple`.
 const CHOSEN_FIELDS: usize = MAX_TOKENS + 4 + CHOSEN_MEEPLES;
 
-/// Phases in the order of the `phase` field.
-const PHASES: [Phase; 5] = [
+/// Phases in the order of the `phase` field. Every configuration's field has the first
+/// five; `Phase::ExtraTurn`, last, is in it only with Carcassonne Maps' small-town variant
+/// 1 (`SystemParts::extra_turn`), so that every other configuration's observations keep
+/// their layout and values.
+const PHASES: [Phase; 6] = [
     Phase::Place,
     Phase::Deliver,
     Phase::Market,
     Phase::MoveFriday,
     Phase::Homecoming,
+    Phase::ExtraTurn,
 ];
 
 /// The layout of a rules configuration's observations: the board planes (each `window`
@@ -60,6 +65,8 @@ pub struct ObservationLayout {
     parts: SystemParts,
     /// Friday's tiles (with `parts.friday`).
     friday: usize,
+    /// The entries of the `phase` field: the first of `PHASES`.
+    phases: usize,
     ships: usize,
     /// Where each kind of board plane starts.
     at: PlaneIndex,
@@ -156,6 +163,7 @@ impl ObservationLayout {
         let parts = SystemParts::of(rules);
         let friday = rules.friday.len();
         let deck_tiles = rules.printed_from as usize;
+        let phases = PHASES.len() - (!parts.extra_turn) as usize;
         let mut planes: Vec<String> = vec!["tile".into(), "open".into()];
         if map {
             planes.push("playable".into());
@@ -191,7 +199,7 @@ impl ObservationLayout {
             planes.push("chosen_ferry".into());
         }
         let mut fields: Vec<(String, usize)> = vec![
-            ("phase".into(), PHASES.len()),
+            ("phase".into(), phases),
             ("tile".into(), deck_tiles),
             ("supply".into(), players),
             ("score".into(), players),
@@ -263,6 +271,7 @@ impl ObservationLayout {
             deck_tiles,
             parts,
             friday,
+            phases,
             ships: rules.ships.len(),
             at,
             views,
@@ -514,11 +523,21 @@ impl ObservationLayout {
             at += n;
             start
         };
-        let phase = field(PHASES.len());
+        let phase = field(self.phases);
         if !game.is_over() {
-            let k = PHASES.iter().position(|p| *p == game.phase()).unwrap_or(0);
-            out[phase + k] = 1.0;
+            // `PHASES` lists the phases in their declaration order, so a phase's entry is
+            // its discriminant (no search: a loop over the phases cost 15 mispredicted
+            // branches per observation, callgrind). A configuration's games reach only the
+            // phases of its field.
+            let k = game.phase() as usize;
+            debug_assert!(
+                k < self.phases && PHASES[k] == game.phase(),
+                "phase {:?} in the field",
+                game.phase()
+            );
+            out[phase + k.min(self.phases - 1)] = 1.0;
         }
+        // The tile in hand: none while an extra turn is decided (it is drawn after).
         let tile = field(self.deck_tiles);
         if let Some(t) = game.tile().filter(|&t| (t as usize) < self.deck_tiles) {
             out[tile + t as usize] = 1.0;

@@ -30,6 +30,9 @@ pub struct SystemParts {
     pub goods: bool,
     /// Fields that score for farmers: the `cities_*` and `farmers_*` planes.
     pub farmers: bool,
+    /// Carcassonne Maps' small-town variant 1, the extra turn the player chooses to take
+    /// or not: the `extra_turn` block and the "extra_turn" entry of the `phase` field.
+    pub extra_turn: bool,
 }
 
 impl SystemParts {
@@ -45,12 +48,16 @@ pub(crate) trait LearnSystem {
     fn parts(rules: &Rules) -> SystemParts;
 }
 
-/// Classic Carcassonne: Traders & Builders' goods and farmers as the options say.
+/// Classic Carcassonne: Traders & Builders' goods, farmers and (on a map) the small-town
+/// extra turn as the options say.
 impl LearnSystem for Classic {
     fn parts(rules: &Rules) -> SystemParts {
         SystemParts {
             goods: rules.spec.traders_goods,
             farmers: rules.spec.farmers,
+            // Set only with variant 1 on a map: every other configuration keeps its action
+            // space and observation layout as they were.
+            extra_turn: rules.town_extra_turn,
             ..SystemParts::default()
         }
     }

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use crate::engine::decision::Phase;
 use crate::engine::game::Game;
 use crate::engine::rules::Rules;
 use crate::learn::action_space::ActionSpace;
@@ -25,7 +26,6 @@ use crate::learn::window::{Extent, Window};
 use crate::limits::MAX_PLAYERS;
 use crate::play::players::{Player, Policy, Scratch, Stop};
 use crate::rng::Rng;
-use crate::systems::south_seas::state::Phase;
 
 /// How an environment plays.
 #[derive(Clone, Debug)]

@@ -1,6 +1,7 @@
 //! One action model for every phase of every rule system: an `Action` is either the
 //! placement of the drawn tile (a `Move`, with its meeple and ferry choices) or one of the
-//! decisions South Seas and Friday ask for afterwards (a `Decision`). Players, search,
+//! decisions South Seas, Friday and the Maps extra turn ask for afterwards (a
+//! `Decision`, `engine::decision`). Players, search,
 //! tests and the Python binding all list, check and apply actions through here; the
 //! per-phase methods (`play`, `decide`, ...) are what these dispatch to.
 
@@ -9,9 +10,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::MoveLists;
+use crate::engine::decision::{Decision, Phase};
 use crate::engine::game::{Game, IllegalMove, Move};
 use crate::systems::any::for_system;
-use crate::systems::south_seas::state::{Decision, Phase};
 
 /// What the player who decides now (`Game::decider`) can do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -19,7 +20,8 @@ use crate::systems::south_seas::state::{Decision, Phase};
 pub enum Action {
     /// Place the drawn tile (the "place" phase).
     Place(Move),
-    /// Any other decision (South Seas step 4, a market pick, Friday's move, homecoming).
+    /// Any other decision (South Seas step 4, a market pick, Friday's move, homecoming,
+    /// the Maps extra turn).
     Decide(Decision),
 }
 
@@ -67,6 +69,8 @@ impl fmt::Display for Action {
                 s.x, s.y, s.segment
             ),
             Action::Decide(Decision::Trade(g, t)) => write!(f, "trade ware {g} for ware {t}"),
+            Action::Decide(Decision::ExtraTurn(true)) => write!(f, "take the extra turn"),
+            Action::Decide(Decision::ExtraTurn(false)) => write!(f, "decline the extra turn"),
         }
     }
 }

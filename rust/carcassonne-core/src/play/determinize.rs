@@ -123,3 +123,23 @@ impl Game {
             .collect()
     }
 }
+
+impl Game {
+    /// Puts a tile of kind `tile` next on the pile, for a player weighing what the next
+    /// draw may bring (a chance outcome of `chance_outcomes`): swapped with the first such
+    /// tile still to come, or, if none is in the pile (one left out of a shorter Maps
+    /// deck), written over the next one. For copies that look ahead (after
+    /// `determinize` or not, the order is then known to be made up): the pile no longer
+    /// follows the game's seed, which is dropped.
+    pub fn put_next(&mut self, tile: u16) {
+        let next = self.next_draw;
+        if next >= self.deck.len() {
+            return;
+        }
+        match self.deck[next..].iter().position(|&t| t == tile) {
+            Some(i) => self.deck.swap(next, next + i),
+            None => self.deck[next] = tile,
+        }
+        self.seed = None;
+    }
+}

@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::decision::{Decision, Phase};
 use crate::engine::game::{Game, IllegalMove, Move};
 use crate::engine::rules::{RULES_VERSION, Rules, RulesError, RulesSpec};
-use crate::systems::south_seas::state::{Decision, Phase};
 
 pub const RECORD_FORMAT: &str = "carcassonne-game";
 pub const RECORD_FORMAT_VERSION: u32 = 1;
@@ -40,8 +40,8 @@ pub struct GameRecord {
     /// Friday: the order in which the Friday tiles are revealed (ids).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub friday: Vec<String>,
-    /// South Seas: decisions after placements (deliveries, market picks), with the turn
-    /// (the move number, from 1) they belong to.
+    /// Decisions after placements (South Seas' deliveries and market picks, Friday's,
+    /// the Maps extra turn), with the turn (the move number, from 1) they belong to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub decisions: Vec<(u32, Decision)>,
     /// Scores when saved (checked on load).
@@ -142,9 +142,7 @@ impl Game {
                     .map(|t| rules.friday[*t as usize].id.clone())
                     .collect()
             }),
-            decisions: self
-                .sea()
-                .map_or_else(Vec::new, |sea| sea.decisions.clone()),
+            decisions: self.decisions.clone(),
             scores: self.scores().to_vec(),
         }
     }
@@ -263,9 +261,16 @@ fn replay(game: &mut Game, record: &GameRecord) -> Result<(), RecordError> {
     for (index, mv) in record.moves.iter().enumerate() {
         game.play(*mv)
             .map_err(|error| RecordError::Move { index, error })?;
-        // South Seas: the decisions of the same turn, as they came up.
+        // The decisions of the same turn, as they came up.
         let last = index + 1 == record.moves.len();
         while game.phase() != Phase::Place && !game.is_over() {
+            // Before rules version 6 the Maps extra turn was always taken, and records
+            // list no decision for it.
+            if game.phase() == Phase::ExtraTurn && record.rules_version < 6 {
+                game.decide(Decision::ExtraTurn(true))
+                    .map_err(|error| RecordError::Move { index, error })?;
+                continue;
+            }
             let Some((turn, d)) = decisions.next() else {
                 // A game saved while a decision was pending stops there.
                 if last {

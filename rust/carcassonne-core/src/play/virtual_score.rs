@@ -68,6 +68,7 @@ impl Game {
             return;
         }
         self.tile = None;
+        self.extra_turn_offered = false;
         self.next_draw = self.deck.len();
         for_system!(self.rules.kind(), S => S::drop_pending(self));
         self.finish_now();

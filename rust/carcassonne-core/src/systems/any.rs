@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use crate::data::tileset::MAX_SEGMENTS;
+use crate::engine::decision::{Decision, Phase};
 use crate::engine::game::{Game, IllegalMove, Move, Placement};
 use crate::engine::rules::Rules;
 use crate::engine::system::RuleSystem;
@@ -152,5 +153,73 @@ impl Game {
     /// Ends the game now, with the final scoring (`Game::end_now`).
     pub(crate) fn finish_now(&mut self) {
         for_system!(self.rules.kind(), S => self.finish::<S>())
+    }
+}
+
+impl Game {
+    /// The decision the game waits for: the placement, South Seas' and Friday's decisions,
+    /// or the Maps extra turn. Over, a game stays in its last phase (the placement).
+    #[inline(always)]
+    pub fn phase(&self) -> Phase {
+        match self.system.south_seas() {
+            Some(s) => s.sea.phase,
+            None if self.extra_turn_offered => Phase::ExtraTurn,
+            None => Phase::Place,
+        }
+    }
+
+    /// The player who makes the pending decision: in South Seas the merchant's owner while
+    /// a market ship is chosen and the next islander's owner in a homecoming, else the
+    /// player whose turn it is (who also decides on his extra turn).
+    pub fn decider(&self) -> usize {
+        match self.system.south_seas() {
+            Some(_) => self.south_seas_decider(),
+            None => self.current,
+        }
+    }
+
+    /// The decisions open now (empty in the "place" phase, where `legal_moves` applies,
+    /// and once the game is over). The extra turn: declining, then taking.
+    pub fn legal_decisions(&self) -> Vec<Decision> {
+        if self.over {
+            return Vec::new();
+        }
+        match self.phase() {
+            Phase::Place => Vec::new(),
+            Phase::ExtraTurn => vec![Decision::ExtraTurn(false), Decision::ExtraTurn(true)],
+            phase => self.south_seas_decisions(phase),
+        }
+    }
+
+    /// Checks a decision; a refused one changes nothing.
+    pub fn check_decision(&self, d: Decision) -> Result<(), IllegalMove> {
+        if self.over {
+            return Err(IllegalMove::GameOver);
+        }
+        match (d, self.phase()) {
+            (Decision::ExtraTurn(_), Phase::ExtraTurn) => Ok(()),
+            (Decision::ExtraTurn(_), _) => Err(IllegalMove::NoExtraTurn),
+            (_, Phase::ExtraTurn) => Err(IllegalMove::ExtraTurnPending),
+            _ => self.check_south_seas_decision(d),
+        }
+    }
+
+    /// Makes a decision (after checking it).
+    pub fn decide(&mut self, d: Decision) -> Result<(), IllegalMove> {
+        self.check_decision(d)?;
+        self.decide_unchecked(d);
+        Ok(())
+    }
+
+    /// Makes a decision `check_decision` accepts (from `legal_decisions` or a policy).
+    /// Debug builds check it; a refused one may panic or leave the game inconsistent.
+    pub fn decide_unchecked(&mut self, d: Decision) {
+        debug_assert_eq!(self.check_decision(d), Ok(()));
+        match d {
+            Decision::ExtraTurn(take) => {
+                for_system!(self.rules.kind(), S => self.decide_extra_turn::<S>(take))
+            }
+            _ => self.decide_south_seas(d),
+        }
     }
 }

@@ -14,13 +14,13 @@ pub mod greedy;
 use serde::{Deserialize, Serialize};
 
 use crate::board::grid::OpenSquare;
+use crate::engine::decision::{Decision, Delivery, Phase};
 use crate::engine::game::{Game, Move, Placement};
 use crate::play::action::Action;
 use crate::play::players::{Player, PlayerError, Scratch};
 use crate::rng::Rng;
 use crate::systems::any::for_system;
 use crate::systems::ferries::state::{FerryMove, FerryMoves, Movable, lake_ends, pairs};
-use crate::systems::south_seas::state::{Decision, Delivery, Phase};
 use greedy::{GreedyValues, for_each_decision_value, greedy_decision, greedy_move};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -197,6 +197,8 @@ impl Policy {
                 let e = game.islanders_of(player).nth(k).expect("k < n");
                 Decision::Homecoming(game.spot_of(e))
             }
+            // Maps: take the extra turn or not, evens.
+            (_, Phase::ExtraTurn) => Decision::ExtraTurn(rng.below(2) == 1),
             // A market pick: at least two tied ships. (In the "place" phase, or once the
             // game is over, the list is empty and this panics: see the doc comment.)
             _ => {

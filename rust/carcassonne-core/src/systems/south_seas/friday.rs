@@ -2,10 +2,11 @@
 //! moving Friday after weeks 7-10, and applying the bonus he stands on. The tiles and
 //! their bonuses are `friday_tiles.rs`; Friday's state is in `state.rs`.
 
+use crate::engine::decision::{Decision, Phase, Spot};
 use crate::engine::game::{Game, IllegalMove};
 use crate::systems::south_seas::errors::IllegalSouthSeasPlay;
 use crate::systems::south_seas::friday_tiles::{Bonus, LAST_WEEK, REVEAL_WEEKS, STACK};
-use crate::systems::south_seas::state::{Decision, FridayState, Phase, SeaEvent, Spot};
+use crate::systems::south_seas::state::{FridayState, SeaEvent};
 
 impl Game {
     /// Friday's state: None unless the game plays South Seas with Friday.

@@ -1,8 +1,11 @@
 //! South Seas' part of a game's state (decisions S-3..S-8): the phase of the turn, the
-//! ship display and boat tokens, wares, islanders, the decision kinds and events, and
-//! Friday's part; the turn code is `turn.rs` and `friday.rs`.
+//! ship display and boat tokens, wares, islanders, deliveries and events, and Friday's
+//! part; the turn code is `turn.rs` and `friday.rs`. The phases and decisions of every
+//! rule system are listed in `engine::decision`.
 
 use serde::{Deserialize, Serialize};
+
+use crate::engine::decision::Phase;
 
 use crate::board::features::Node;
 use crate::data::tileset::FeatureKind;
@@ -18,59 +21,6 @@ pub const BOAT_TOKENS: u8 = 19;
 pub const WARES_PER_POINT: u32 = 3;
 /// Index of fish in ware arrays (shell, banana, fish).
 pub const FISH: usize = 2;
-
-/// An islander on the board: the square of its tile and the segment it stands on.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
-pub struct Spot {
-    pub x: i16,
-    pub y: i16,
-    pub segment: u8,
-}
-
-/// Delivering wares to the ship in display slot `ship`: `pay` = (shells, bananas, fish).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
-pub struct Delivery {
-    pub ship: u8,
-    pub pay: [u8; 3],
-}
-
-/// Which decision the current player faces.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Place the drawn tile (and choose the islander action).
-    #[default]
-    Place,
-    /// South Seas step 4: deliver to one face-up ship, or not.
-    Deliver,
-    /// A completed market whose merchant chooses among face-up ships tied for the most
-    /// points (S-6); the merchant's owner decides (`Game::decider`).
-    Market,
-    /// Friday: the player who emptied one of stacks 7-10 moves Friday to another tile.
-    MoveFriday,
-    /// Friday's homecoming: each player in turn takes one of his islanders back.
-    Homecoming,
-}
-
-/// A decision other than placing a tile, as recorded and replayed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Decision {
-    /// Step 4: a delivery, or none.
-    Deliver(Option<Delivery>),
-    /// A market merchant's pick among tied top ships: the display slot.
-    MarketShip(u8),
-    /// Friday moves to this Friday tile (index into the rules' Friday tiles).
-    MoveFriday(u8),
-    /// Homecoming: the deciding player's islander taken back.
-    Homecoming(Spot),
-    /// Friday's trading, in step 4 before delivering: (ware given, ware taken).
-    Trade(u8, u8),
-}
 
 /// South Seas entries of the event log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -162,8 +112,6 @@ pub struct SeaState {
     /// (x, y, element) of markets holding a merchant, not yet complete.
     pub watched_markets: Vec<(i32, i32, u32)>,
     pub events: Vec<SeaEvent>,
-    /// Decisions made after placements, with the turn they belong to (for records).
-    pub decisions: Vec<(u32, Decision)>,
     /// Completed markets not yet given a ship, in picking order: (player, element).
     pub pending_markets: Vec<(u8, u32)>,
 }
@@ -182,7 +130,6 @@ crate::clone::clone_by_field!(SeaState {
     islanders,
     watched_markets,
     events,
-    decisions,
     pending_markets,
 });
 
@@ -200,7 +147,6 @@ impl SeaState {
         self.tokens_left = BOAT_TOKENS;
         self.watched_markets.clear();
         self.events.clear();
-        self.decisions.clear();
         self.pending_markets.clear();
         self.delivery_memo = [None; MAX_PLAYERS];
         self.refill();

@@ -3,13 +3,13 @@
 //! phases of steps 3 and 4, the ships and Friday (decisions S-3..S-8).
 
 use crate::data::tileset::MAX_SEGMENTS;
+use crate::engine::decision::{Phase, Spot};
 use crate::engine::game::{FeatureCounts, Game, IllegalMove, Joined, Move, Placement};
 use crate::engine::system::RuleSystem;
 use crate::engine::system_state::SystemKind;
 use crate::limits::MAX_PLAYERS;
 use crate::rng::Rng;
 use crate::systems::south_seas::errors::IllegalSouthSeasPlay;
-use crate::systems::south_seas::state::{Phase, Spot};
 
 /// Carcassonne: South Seas, with or without Friday.
 #[derive(Clone, Copy, Debug)]

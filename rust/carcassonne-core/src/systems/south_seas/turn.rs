@@ -9,27 +9,18 @@
 //! `Delivery` or none (`Game::deliver`).
 
 use crate::data::tileset::FeatureKind;
+use crate::engine::decision::{Decision, Delivery, Phase, Spot};
 use crate::engine::game::{Game, IllegalMove};
 use crate::engine::rules::Rules;
 use crate::engine::scoring::ScoreKind;
 use crate::limits::MAX_PLAYERS;
 use crate::systems::south_seas::errors::IllegalSouthSeasPlay;
 use crate::systems::south_seas::state::{
-    Decision, Delivery, DeliveryMemo, FISH, Phase, SeaEvent, SeaState, Spot, feature_wares,
-    wares_points,
+    DeliveryMemo, FISH, SeaEvent, SeaState, feature_wares, wares_points,
 };
 use crate::systems::south_seas::system::SouthSeas;
 
 impl Game {
-    /// The decision the game waits for: always the placement outside South Seas.
-    #[inline(always)]
-    pub fn phase(&self) -> Phase {
-        match self.system.south_seas() {
-            Some(s) => s.sea.phase,
-            None => Phase::Place,
-        }
-    }
-
     /// South Seas' state: None for a game of another rule system.
     pub fn sea(&self) -> Option<&SeaState> {
         self.system.south_seas().map(|s| &s.sea)
@@ -238,9 +229,10 @@ impl Game {
             .collect()
     }
 
-    /// The player who makes the pending decision: the merchant's owner while a market
-    /// ship is chosen, else the player whose turn it is.
-    pub fn decider(&self) -> usize {
+    /// The player who decides South Seas' pending decision: the merchant's owner while a
+    /// market ship is chosen, the next islander's owner in a homecoming, else the player
+    /// whose turn it is (`Game::decider`).
+    pub(crate) fn south_seas_decider(&self) -> usize {
         match self.phase() {
             // Cannot fail: the phase is Market only while a completed market waits
             // (`continue_turn` sets it with `pending_markets` not empty).
@@ -250,13 +242,10 @@ impl Game {
         }
     }
 
-    /// The decisions open now (empty in the "place" phase, where `legal_moves` applies).
-    pub fn legal_decisions(&self) -> Vec<Decision> {
-        if self.over {
-            return Vec::new();
-        }
-        match self.phase() {
-            Phase::Place => Vec::new(),
+    /// South Seas' decisions open in `phase` (`Game::legal_decisions`).
+    pub(crate) fn south_seas_decisions(&self, phase: Phase) -> Vec<Decision> {
+        match phase {
+            Phase::Place | Phase::ExtraTurn => Vec::new(),
             Phase::Deliver => std::iter::once(Decision::Deliver(None))
                 .chain(
                     self.legal_deliveries()
@@ -287,14 +276,12 @@ impl Game {
         }
     }
 
-    /// Checks a decision; a refused one changes nothing.
-    pub fn check_decision(&self, d: Decision) -> Result<(), IllegalMove> {
+    /// Checks a South Seas or Friday decision in a game that is not over
+    /// (`Game::check_decision`).
+    pub(crate) fn check_south_seas_decision(&self, d: Decision) -> Result<(), IllegalMove> {
         match d {
             Decision::Deliver(d) => self.check_delivery(d),
             Decision::MarketShip(slot) => {
-                if self.over {
-                    return Err(IllegalMove::GameOver);
-                }
                 if self.phase() != Phase::Market {
                     return Err(IllegalSouthSeasPlay::NotMarketPhase.into());
                 }
@@ -304,35 +291,20 @@ impl Game {
                 }
                 Ok(())
             }
-            _ => {
-                if self.over {
-                    return Err(IllegalMove::GameOver);
-                }
-                self.check_friday_decision(d)
-            }
+            _ => self.check_friday_decision(d),
         }
     }
 
-    /// Makes a decision (after checking it).
-    pub fn decide(&mut self, d: Decision) -> Result<(), IllegalMove> {
-        self.check_decision(d)?;
-        self.decide_unchecked(d);
-        Ok(())
-    }
-
-    /// Makes a decision `check_decision` accepts (from `legal_decisions` or a policy).
-    /// Debug builds check it; a refused one may panic or leave the game inconsistent.
-    pub fn decide_unchecked(&mut self, d: Decision) {
-        debug_assert_eq!(self.check_decision(d), Ok(()));
+    /// Makes a South Seas or Friday decision `check_south_seas_decision` accepts
+    /// (`Game::decide_unchecked`).
+    pub(crate) fn decide_south_seas(&mut self, d: Decision) {
         match d {
             Decision::Deliver(d) => self.deliver_unchecked(d),
             Decision::MarketShip(slot) => {
-                self.system
-                    .sea_mut()
-                    .decisions
-                    .push((self.turn, Decision::MarketShip(slot)));
+                self.decisions.push((self.turn, Decision::MarketShip(slot)));
                 // Cannot fail when checked: the Market phase has a pending market (see
-                // `decider`), and `slot` is one of `top_ship_slots`, so on display.
+                // `south_seas_decider`), and `slot` is one of `top_ship_slots`, so on
+                // display.
                 let (player, e) = self.system.sea_mut().pending_markets.remove(0);
                 self.take_ship(player as usize, slot as usize, None);
                 self.return_islanders(e);
@@ -340,7 +312,7 @@ impl Game {
                 self.continue_turn();
             }
             _ => {
-                self.system.sea_mut().decisions.push((self.turn, d));
+                self.decisions.push((self.turn, d));
                 if !self.apply_friday_decision(d) {
                     self.next_turn();
                 }
@@ -570,10 +542,7 @@ impl Game {
     /// may panic (a slot off the display) or leave the game inconsistent.
     pub fn deliver_unchecked(&mut self, d: Option<Delivery>) {
         debug_assert_eq!(self.check_delivery(d), Ok(()));
-        self.system
-            .sea_mut()
-            .decisions
-            .push((self.turn, Decision::Deliver(d)));
+        self.decisions.push((self.turn, Decision::Deliver(d)));
         if let Some(d) = d {
             let player = self.current;
             let held = &mut self.system.sea_mut().wares[player];

@@ -18,7 +18,9 @@
 //! choices (The Ferries), a tile covering a small town with the road bonus (Maps variant
 //! 3), a completed market (South Seas: ships are handed out). Decisions after the
 //! placement are few: deliveries are valued directly (ship points less the wares paid),
-//! the others on a copy. Tests check every value against playing the action on a copy.
+//! the Maps extra turn by the expected lead after the next tile (`greedy/extra_turn.rs`),
+//! the others on a copy. Tests check every value against playing the action on a copy
+//! (the extra turn's against its expectation worked out by hand).
 //!
 //! The valuation is compiled once per rule system (`GreedyValues`, a `RuleSystem` with
 //! the player's own questions): the classic parts are here as its defaults, South Seas'
@@ -26,10 +28,12 @@
 
 use std::cell::RefCell;
 
+mod extra_turn;
 mod ferries;
 mod south_seas;
 
 use crate::data::tileset::{FeatureKind, MAX_SEGMENTS};
+use crate::engine::decision::{Decision, Phase};
 use crate::engine::game::{EndScratch, Game, Groups, Move, Placement, goods_majorities};
 use crate::engine::scoring::{
     FIELD_POINTS_PER_CITY, GOODS_MAJORITY_POINTS, edge_feature_points, majority, monastery_points,
@@ -41,7 +45,6 @@ use crate::rng::Rng;
 use crate::systems::any::for_system;
 use crate::systems::classic::Classic;
 use crate::systems::ferries::state::FerryMoves;
-use crate::systems::south_seas::state::{Decision, Phase};
 use crate::topology::RING_DELTA;
 
 /// A candidate move, as the evaluation lists it.
@@ -719,6 +722,14 @@ pub(crate) fn for_each_decision_value(game: &Game, mut f: impl FnMut(Decision, i
             f(Decision::Deliver(Some(d)), before + 3 * points - paid);
         });
         game.for_each_trade(|give, take| f(Decision::Trade(give, take), before));
+        return;
+    }
+    if game.phase() == Phase::ExtraTurn {
+        // Maps: the expected lead after the next tile, placed by the player or by the
+        // next one (`extra_turn`): deciding changes no score by itself.
+        let [decline, take] = extra_turn::values(game);
+        f(Decision::ExtraTurn(false), decline);
+        f(Decision::ExtraTurn(true), take);
         return;
     }
     WORK.with(|w| {
