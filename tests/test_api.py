@@ -39,6 +39,7 @@ from carcassonne import (
     SeatSummary,
     SimulationResult,
     simulate,
+    stats,
 )
 from carcassonne.cli import main
 
@@ -446,19 +447,55 @@ def test_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert err == ""
     lines = out.splitlines()
     assert "2000 games, 2 players" in lines[0] and "players random" in lines[0] and "seed 0" in lines[0]
-    assert re.search(r"seat\s+win rate\s+95% interval\s+mean score\s+sd", out)
+    # The interval methods and the tie rule are named once, before any figure.
+    assert "95%: Wilson's for shares of games, the normal approximation for mean points" in lines[1]
+    assert "1/k of a win for each" in lines[2]
+    assert out.count("Wilson") == 1 and out.count("1/k") == 1
+    assert re.search(r"seat\s+wins %\s+95% interval\s+mean score\s+sd", out)
     rows = [re.match(r"\s*(\d+)\s+([\d.]+)\s+\[([\d.]+), ([\d.]+)\]\s+([\d.]+)\s+([\d.]+)$", ln) for ln in lines]
     seats = [m for m in rows if m]
     assert [int(m.group(1)) for m in seats] == [0, 1]
     rates = [float(m.group(2)) for m in seats]
-    assert math.isclose(sum(rates), 1.0, abs_tol=2e-4)
+    assert math.isclose(sum(rates), 100.0, abs_tol=2e-2)
     for m in seats:
         assert float(m.group(3)) <= float(m.group(2)) <= float(m.group(4))
-    # The table shows what simulate computes.
-    expected = simulate(Rules(), games=2000, seed=0, threads=1).seats()
-    for m, s in zip(seats, expected):
-        assert float(m.group(2)) == pytest.approx(s.win_rate, abs=1e-4)
-        assert float(m.group(5)) == pytest.approx(s.mean_score, abs=0.01)
+    # The table shows what simulate computes: win shares in percent with their Wilson
+    # intervals (the same as stats.win_shares), mean scores and their sd.
+    result = simulate(Rules(), games=2000, seed=0, threads=1)
+    for m, s, w in zip(seats, result.seats(), stats.win_shares(result)):
+        assert float(m.group(2)) == pytest.approx(100 * s.win_rate, abs=5e-3)
+        assert float(m.group(3)) == pytest.approx(100 * w.share.low, abs=5e-3)
+        assert float(m.group(4)) == pytest.approx(100 * w.share.high, abs=5e-3)
+        assert float(m.group(5)) == pytest.approx(s.mean_score, abs=5e-3)
+        assert float(m.group(6)) == pytest.approx(s.score_sd, abs=5e-3)
+    # The first seat's advantage, in words and in the library's own figures.
+    adv = stats.first_seat_advantage(result)
+    a = adv.advantage
+    side, amount, low, high = ("above", a.estimate, a.low, a.high) if a.estimate >= 0 else ("below", -a.estimate, -a.high, -a.low)
+    first = (
+        f"first seat: seat 0 wins {100 * adv.share.estimate:.2f}% of games, {100 * amount:.2f} percentage points "
+        f"[{100 * low:.2f}, {100 * high:.2f}] {side} an equal share of 50%:"
+    )
+    assert first in lines
+    verdict = "an advantage beyond chance" if a.low > 0 else "a disadvantage beyond chance" if a.high < 0 else "within chance"
+    assert lines[lines.index(first) + 1] == f"  {verdict} (score test, p = {adv.p_value:.3g})"
+    # The all-seats test says which seat is ahead, its statistic in a parenthesis.
+    equal = stats.seats_equal(result)
+    shares = [s.win_rate for s in result.seats()]
+    ahead = f"seat {shares.index(max(shares))} wins more often than seat {shares.index(min(shares))}"
+    test = f"chi-square {equal.statistic:.2f}, df {equal.df}, p = {equal.p_value:.3g}"
+    verdict = f"no ({test}): {ahead}" if equal.p_value < 0.05 else f"no clear difference ({test}): {ahead}, within chance"
+    assert f"all seats equal? {verdict}" in lines
+    # With two players the score spread is the margin: printed once.
+    spread = stats.spread(result)
+    m, t = spread.margin, spread.tie_rate
+    assert spread.score_range == m
+    assert (
+        f"margin of victory {m.estimate:.2f} points [{m.low:.2f}, {m.high:.2f}] "
+        "(with two players also the score spread, top minus bottom score)"
+    ) in lines
+    assert f"ties: {100 * t.estimate:.2f}% of games [{100 * t.low:.2f}, {100 * t.high:.2f}] have more than one winner" in lines
+    assert out.count(f"[{m.low:.2f}, {m.high:.2f}]") == 1
     assert re.search(r"mean turns [\d.]+, discarded tiles per game [\d.]+", out)
     assert "games/s" in out
 
@@ -565,5 +602,5 @@ def test_python_dash_m_simulate() -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert "1000 games, 2 players" in proc.stdout
-    assert re.search(r"^\s+0\s+0\.\d{4}", proc.stdout, re.M)
-    assert re.search(r"^\s+1\s+0\.\d{4}", proc.stdout, re.M)
+    assert re.search(r"^\s+0\s+\d{2}\.\d{2}\s+\[\d{2}\.\d{2}, \d{2}\.\d{2}\]", proc.stdout, re.M)
+    assert re.search(r"^\s+1\s+\d{2}\.\d{2}\s+\[\d{2}\.\d{2}, \d{2}\.\d{2}\]", proc.stdout, re.M)

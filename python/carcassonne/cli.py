@@ -42,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     sim = sub.add_parser(
         "simulate",
         help="run a balance study (default: 2 players, base game, random policy)",
-        description="Plays many whole games and reports win rate per seat, scores and speed.",
+        description="Plays many whole games and reports each seat's share of the wins, the first seat's "
+        "advantage, whether every seat wins as often, scores, how close the games are, and speed.",
     )
     sim.add_argument("--games", type=int, default=100_000, help="games to play (default 100000)")
     sim.add_argument(
@@ -202,31 +203,23 @@ def _lineup(args: argparse.Namespace) -> tuple[int, list[PlayerLike] | None]:
 def _report(result: StudySummary) -> str:
     r = result.rules
     lines = [
-        f"carcassonne simulate: {result.games} games, {r.players} players, tile sets {', '.join(r.tile_sets)}"
+        f"carcassonne simulate: {result.games} game{'' if result.games == 1 else 's'}, {r.players} players, tile sets {', '.join(r.tile_sets)}"
         f"{f' ({r.ferries_edition} lakes)' if 'ferries' in r.tile_sets else ''}"
         f"{f', map {r.map} ({r.start_squares} start squares, {r.deck_size} tiles)' if r.map else ''}, "
         f"players {result.policy}, seed {result.seed} (engine {result.engine_version}, rules v{result.rules_version})",
+        # Said once here, so that no line below repeats a method's name or the tie rule.
+        "Intervals in brackets are 95%: Wilson's for shares of games, the normal approximation for mean points.",
+        "A game won by k tied players counts 1/k of a win for each of them.",
         "",
-        f"{'seat':>4}  {'win rate':>8}  {'95% interval':>17}  {'mean score':>10}  {'sd':>6}",
+        f"{'seat':>4}  {'wins %':>6}  {'95% interval':>14}  {'mean score':>10}  {'sd':>6}",
     ]
     for s in result.seats():
         lines.append(
-            f"{s.seat:>4}  {s.win_rate:>8.4f}  [{s.win_rate_low:.4f}, {s.win_rate_high:.4f}]  "
+            f"{s.seat:>4}  {100 * s.win_rate:>6.2f}  {_percents(s.win_rate_low, s.win_rate_high):>14}  "
             f"{s.mean_score:>10.2f}  {s.score_sd:>6.2f}"
         )
     if r.players >= 2 and result.games >= 2:
-        equal = stats.seats_equal(result)
-        spread = stats.spread(result)
-        flagged = [t.seat for t in equal.seats if t.p_adjusted < 0.05]
-        lines += [
-            "",
-            f"all seats equal: chi-square {equal.statistic:.2f} (df {equal.df}), p = {equal.p_value:.3g}"
-            + (f"; seats {', '.join(map(str, flagged))} differ (Holm, 5%)" if flagged else ""),
-            f"margin of victory {spread.margin.estimate:.2f} [{spread.margin.low:.2f}, {spread.margin.high:.2f}], "
-            f"score spread {spread.score_range.estimate:.2f} [{spread.score_range.low:.2f}, "
-            f"{spread.score_range.high:.2f}], ties {spread.tie_rate.estimate:.4f} "
-            f"[{spread.tie_rate.low:.4f}, {spread.tie_rate.high:.4f}]",
-        ]
+        lines += ["", *_first_seat_lines(result), *_seats_equal_lines(result), *_spread_lines(result)]
     if r.system == "south-seas":
         lines += [
             "",
@@ -246,6 +239,81 @@ def _report(result: StudySummary) -> str:
     return "\n".join(lines)
 
 
+def _percents(low: float, high: float) -> str:
+    """``[50.46, 51.82]``: an interval on a share, in percent."""
+    return f"[{100 * low:.2f}, {100 * high:.2f}]"
+
+
+def _seat_list(seats: Sequence[int]) -> str:
+    return f"seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))}"
+
+
+def _first_seat_lines(result: StudySummary) -> list[str]:
+    """Seat 0's win share against an equal share, in words: how far above or below, the
+    interval of that amount, and whether it is beyond chance."""
+    adv = stats.first_seat_advantage(result)
+    a = adv.advantage
+    # The amount below an equal share is the advantage negated: its interval flips too.
+    side, amount, low, high = ("above", a.estimate, a.low, a.high) if a.estimate >= 0 else ("below", -a.estimate, -a.high, -a.low)
+    # The score test's p-value is below 5% exactly when the 95% Wilson interval leaves out
+    # 0 (stats.first_seat_advantage), so the verdict reads off the interval.
+    verdict = (
+        "an advantage beyond chance" if a.low > 0 else "a disadvantage beyond chance" if a.high < 0 else "within chance"
+    )
+    return [
+        f"first seat: seat 0 wins {100 * adv.share.estimate:.2f}% of games, {100 * amount:.2f} percentage points "
+        f"{_percents(low, high)} {side} an equal share of {100 * adv.fair_share:.4g}%:",
+        f"  {verdict} (score test, p = {adv.p_value:.3g})",
+    ]
+
+
+def _seats_equal_lines(result: StudySummary) -> list[str]:
+    """Whether every seat wins equally often, in words: which seat wins most and least,
+    and which seats win more or less than an equal share on their own."""
+    equal = stats.seats_equal(result)
+    shares = [t.win_share.estimate for t in equal.seats]
+    fair = 1 / len(shares)
+    most = [k for k, share in enumerate(shares) if share == max(shares)]
+    least = [k for k, share in enumerate(shares) if share == min(shares)]
+    if len(most) == len(shares):
+        ahead = "every seat wins as often"
+    elif len(shares) == 2:
+        ahead = f"seat {most[0]} wins more often than seat {least[0]}"
+    else:
+        ahead = f"{_seat_list(most)} win{'' if len(most) > 1 else 's'} most, {_seat_list(least)} least"
+    test = f"chi-square {equal.statistic:.2f}, df {equal.df}, p = {equal.p_value:.3g}"
+    alpha = 0.05
+    if equal.p_value < alpha:
+        lines = [f"all seats equal? no ({test}): {ahead}"]
+    else:
+        lines = [f"all seats equal? no clear difference ({test}): {ahead}, within chance"]
+    if len(shares) == 2:
+        # Two seats' shares sum to 1: each seat's own test is the test of both.
+        return lines
+    above = [t.seat for t in equal.seats if t.p_adjusted < alpha and t.win_share.estimate > fair]
+    below = [t.seat for t in equal.seats if t.p_adjusted < alpha and t.win_share.estimate < fair]
+    parts = [f"{_seat_list(above)} above an equal share"] if above else []
+    parts += [f"{_seat_list(below)} below" if above else f"{_seat_list(below)} below an equal share"] if below else []
+    if parts:
+        lines.append(f"  {', '.join(parts)} (each seat tested alone: Holm, 5%)")
+    elif equal.p_value < alpha:
+        lines.append("  no one seat differs clearly from an equal share (each seat tested alone: Holm, 5%)")
+    return lines
+
+
+def _spread_lines(result: StudySummary) -> list[str]:
+    """How close the games are: the margin of victory, the score spread (with two players
+    the same figure, printed once) and the share of tied games."""
+    spread = stats.spread(result)
+    m, g, t = spread.margin, spread.score_range, spread.tie_rate
+    margin = f"margin of victory {m.estimate:.2f} points [{m.low:.2f}, {m.high:.2f}]"
+    if result.rules.players == 2:
+        margin += " (with two players also the score spread, top minus bottom score)"
+    else:
+        margin += f", score spread (top minus bottom score) {g.estimate:.2f} [{g.low:.2f}, {g.high:.2f}]"
+    return [margin, f"ties: {100 * t.estimate:.2f}% of games {_percents(t.low, t.high)} have more than one winner"]
+
+
 def _finite(value: Any) -> Any:
     """NaN and infinities (statistics of fewer than two games) become JSON null."""
     return value if not isinstance(value, float) or math.isfinite(value) else None
@@ -259,6 +327,7 @@ def _summary_json(result: StudySummary) -> str:
         "threads": result.threads,
     }
     if result.rules.players >= 2 and result.games >= 2:
+        summary["first_seat_advantage"] = _finite_tree(asdict(stats.first_seat_advantage(result)))
         summary["seats_equal"] = _finite_tree(asdict(stats.seats_equal(result)))
         summary["spread"] = _finite_tree(asdict(stats.spread(result)))
     return json.dumps(summary, indent=2, allow_nan=False)
@@ -365,7 +434,7 @@ def _study_command(args: argparse.Namespace) -> int:
             # A directory that could not be written fails now, not after the games.
             check_study_directory(args.out, args.format)
         print(
-            f"{'config':<16} {'seats':>5}  {'line-up':<20} {'games':>8}  {'seat 0 wins':>11}  {'95% interval':>15}  "
+            f"{'config':<16} {'seats':>5}  {'line-up':<20} {'games':>8}  {'seat 0 wins':>11}  {'95% Wilson':>15}  "
             f"{'all equal':>9}  mean scores",
             flush=True,
         )

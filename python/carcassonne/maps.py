@@ -6,8 +6,8 @@
 >>> text = maps.generate(7, squares=120, large_cities=4, islands=2)
 >>> rules = carcassonne.Rules(map=maps.write(text, "generated-7.toml"))
 
-The map format is described in the README ("Map files") and at the top of
-``rust/carcassonne-core/src/map/mod.rs``; ``carcassonne map check FILE`` and
+The map format is described in the docs (docs/rules/maps.md, "Map files") and at the top
+of ``rust/carcassonne-core/src/data/map/mod.rs``; ``carcassonne map check FILE`` and
 ``carcassonne map render FILE -o map.svg`` are the same on the command line.
 """
 
@@ -215,6 +215,7 @@ class MapCheck:
 
     @property
     def ok(self) -> bool:
+        """Whether the map has no fault."""
         return not self.faults
 
     def __str__(self) -> str:

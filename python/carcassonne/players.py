@@ -42,6 +42,7 @@ class Random:
 
     @property
     def name(self) -> str:
+        """The name the engine gives this player: "random"."""
         return "random"
 
     def _spec(self) -> tuple[Any, ...]:
@@ -57,6 +58,7 @@ class Greedy:
 
     @property
     def name(self) -> str:
+        """The name the engine gives this player: "greedy"."""
         return "greedy"
 
     def _spec(self) -> tuple[Any, ...]:
@@ -81,7 +83,7 @@ class MCTS:
     plays on at random for ``cutoff`` tiles, where the virtual scores (the score if the
     game ended there) judge the playout; ``cutoff=None`` plays every playout to the end
     and judges the final scores. The defaults (exploration 0.1, cut-off 8 tiles) are the
-    settings measured strongest against the greedy player (see the README).
+    settings measured strongest against the greedy player (docs/guide/players.md).
 
     ``playouts`` iterations per action; with ``seconds`` set, it stops at whichever
     budget ends first (a time budget makes results depend on the machine's speed, so a

@@ -17,8 +17,15 @@ Conventions, everywhere in this module:
 >>> from carcassonne import Rules, simulate, stats
 >>> result = simulate(Rules(players=2), games=2000, seed=7)
 >>> stats.win_shares(result)[0].share                  # Wilson interval of seat 0's share
->>> stats.first_seat_advantage(result).p_value         # H0: seat 0 wins 1/players
->>> stats.compare(result, simulate(Rules(players=2, farmers=False), games=2000, seed=7))
+Interval(0.499, [0.477, 0.521], 95% wilson)
+>>> round(stats.first_seat_advantage(result).p_value, 3)  # H0: seat 0 wins 1/players
+0.947
+>>> without_farmers = simulate(Rules(players=2, farmers=False), games=2000, seed=7)
+>>> stats.compare(result, without_farmers).seats[0].mean_score.difference  # paired games
+Interval(8.45, [8.02, 8.89], 95% normal (paired))
+
+A result prints rounded (as above); its fields keep every digit
+(``dataclasses.asdict`` gives them all).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from typing import Literal, SupportsFloat, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
+from carcassonne import _reprs
 from carcassonne._core import CarcassonneError
 from carcassonne.study.results import SimulationResult, StudySummary, StudyTotals, margins_and_ranges
 
@@ -86,6 +94,13 @@ class Interval:
         if not isinstance(value, (int, float, np.integer, np.floating)):
             return False
         return self.low <= float(value) <= self.high
+
+    def __repr__(self) -> str:
+        """``Interval(0.499, [0.477, 0.521], 95% wilson)``: estimate and bounds to the
+        precision the interval's width supports, then its confidence and method (every
+        digit stays in the fields)."""
+        estimate, low, high = _reprs.interval_parts(self.estimate, self.low, self.high)
+        return f"Interval({estimate}, [{low}, {high}], {_reprs.percent(self.confidence)} {self.method})"
 
 
 def z_value(confidence: float = 0.95) -> float:
@@ -181,6 +196,10 @@ class SeatWinShare:
     share: Interval
     """``wins / games`` with its Wilson interval."""
 
+    def __repr__(self) -> str:
+        """Every field, floats rounded to a few significant digits (``asdict`` keeps them all)."""
+        return _reprs.fields(self)
+
 
 def win_shares(result: SimulationResult | StudySummary, confidence: float = 0.95) -> list[SeatWinShare]:
     """Each seat's win share (ties shared: 1/k for each of k tied winners) with its Wilson
@@ -211,6 +230,10 @@ class FirstSeatAdvantage:
     """Two-sided p-value of "seat 0's expected share is the fair share"."""
     method: str
     """"score" or "exact binomial" (see ``first_seat_advantage``)."""
+
+    def __repr__(self) -> str:
+        """Every field, floats rounded to a few significant digits (``asdict`` keeps them all)."""
+        return _reprs.fields(self)
 
 
 def first_seat_advantage(
@@ -320,6 +343,10 @@ class SeatScores:
     min: int
     max: int
 
+    def __repr__(self) -> str:
+        """Every field, floats rounded to a few significant digits (``asdict`` keeps them all)."""
+        return _reprs.fields(self)
+
 
 def scores(
     result: SimulationResult,
@@ -364,6 +391,10 @@ class SeatTiles:
     mean: float
     min: int
     max: int
+
+    def __repr__(self) -> str:
+        """Every field, floats rounded to a few significant digits (``asdict`` keeps them all)."""
+        return _reprs.fields(self)
 
 
 def tiles_by_seat(result: SimulationResult) -> npt.NDArray[np.int64]:
@@ -429,6 +460,10 @@ class Difference:
     """Two-sided p-value of "no difference" (a z test on the per-game values: paired or
     independent as the comparison is)."""
 
+    def __repr__(self) -> str:
+        """Every field, floats rounded to a few significant digits (``asdict`` keeps them all)."""
+        return _reprs.fields(self)
+
 
 @dataclass(frozen=True)
 class SeatComparison:
@@ -438,6 +473,10 @@ class SeatComparison:
     win_share: Difference
     """Win share (ties shared)."""
     mean_score: Difference
+
+    def __repr__(self) -> str:
+        """Every field, floats rounded to a few significant digits (``asdict`` keeps them all)."""
+        return _reprs.fields(self)
 
 
 @dataclass(frozen=True)
@@ -452,6 +491,10 @@ class Comparison:
     method: str
     """"normal (paired)", "normal (independent)", or a bootstrap description."""
     seats: list[SeatComparison]
+
+    def __repr__(self) -> str:
+        """Every field, floats rounded to a few significant digits (``asdict`` keeps them all)."""
+        return _reprs.fields(self)
 
 
 def compare(
@@ -601,6 +644,10 @@ class Spread:
     """Per seat: its mean score minus the mean score of the other seats (the per-game
     difference, so seats' correlation is accounted for), normal interval."""
 
+    def __repr__(self) -> str:
+        """Every field, floats rounded to a few significant digits (``asdict`` keeps them all)."""
+        return _reprs.fields(self)
+
 
 def spread(result: SimulationResult | StudySummary, confidence: float = 0.95) -> Spread:
     """Margin of victory, score spread within a game, tie rate and each seat's mean score
@@ -644,6 +691,10 @@ class SeatTest:
     p_adjusted: float
     """``p_value`` with Holm's correction over the seats (compare it with alpha)."""
 
+    def __repr__(self) -> str:
+        """Every field, floats rounded to a few significant digits (``asdict`` keeps them all)."""
+        return _reprs.fields(self)
+
 
 @dataclass(frozen=True)
 class SeatsEqual:
@@ -653,11 +704,16 @@ class SeatsEqual:
     statistic: float
     """Wald chi-square of the seats' mean win shares against ``1/players`` each, with
     their covariance estimated from the games (exact with ties split, which a Pearson
-    test on counts is not)."""
+    test on counts is not); infinite (p-value 0) when the shares differ from
+    ``1/players`` in a way the games never vary, e.g. a seat that never wins."""
     df: int
     p_value: float
     method: str
     seats: list[SeatTest]
+
+    def __repr__(self) -> str:
+        """Every field, floats rounded to a few significant digits (``asdict`` keeps them all)."""
+        return _reprs.fields(self)
 
 
 def seats_equal(result: SimulationResult | StudySummary, confidence: float = 0.95) -> SeatsEqual:
@@ -683,7 +739,17 @@ def seats_equal(result: SimulationResult | StudySummary, confidence: float = 0.9
     d = means[: p - 1] - 1 / p
     c = cov[: p - 1, : p - 1]
     df = int(np.linalg.matrix_rank(c)) if c.size else 0
-    statistic = float(n * d @ np.linalg.pinv(c) @ d) if df else (0.0 if not d.any() else math.inf)
+    inverse = np.linalg.pinv(c) if df else np.zeros_like(c)
+    # A difference along a direction in which the games never vary (a seat that never
+    # wins: its share is 0 in every game) is certain, not small: the pseudo-inverse
+    # would ignore it, so it makes the statistic infinite. Shares lie in [0, 1], so what
+    # is left below 1e-9 is rounding.
+    unexplained = d - c @ inverse @ d
+    if float(np.abs(unexplained).max(initial=0.0)) > 1e-9:
+        statistic = math.inf
+    else:
+        # Rounding can leave a zero difference a hair below 0.
+        statistic = max(0.0, float(n * d @ inverse @ d)) if df else 0.0
     p_value = chi2_sf(statistic, df) if df else (1.0 if statistic == 0 else 0.0)
     alpha = 1 - float(confidence)
     z_simultaneous = NormalDist().inv_cdf(1 - alpha / (2 * p))
@@ -730,6 +796,10 @@ class SpreadComparison:
     margin: Difference
     score_range: Difference
     tie_rate: Difference
+
+    def __repr__(self) -> str:
+        """Every field, floats rounded to a few significant digits (``asdict`` keeps them all)."""
+        return _reprs.fields(self)
 
 
 def compare_spread(

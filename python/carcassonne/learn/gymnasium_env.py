@@ -138,6 +138,8 @@ class CarcassonneEnv(gym.Env[Observation, np.int64]):
         return {"board": board, "vector": vector, "action_mask": mask}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+        """Starts a new game (``seed`` seeds the episodes from here on), plays the
+        opponents' turns up to the agent's, and returns ``(observation, info)``."""
         root = optional_integer_arg("seed", seed)
         if root is not None and root < 0:
             raise ActionSpaceError(f"seed must be None or an integer from 0, got {describe(seed)}")

@@ -79,12 +79,16 @@ class CarcassonneAEC(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[0]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """Every agent's observation space: the observation parts and the action mask."""
         return self._observation_space
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """Every agent's action space: the tokens of ``ActionSpace``."""
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Starts the next game: episode 0 of study ``seed`` when given, else the next
+        episode of the current study (a random one before any seed)."""
         root = optional_integer_arg("seed", seed)
         if root is not None and not 0 <= root < 2**64:
             raise ActionSpaceError(f"seed must be None or an integer from 0 to 2**64 - 1, got {describe(seed)}")
@@ -177,7 +181,7 @@ class CarcassonneAEC(AECEnv):  # type: ignore[misc]
         """No rendering: ``carcassonne.svg.board(env.game)`` draws the board."""
 
     def close(self) -> None:
-        pass
+        """Nothing to release."""
 
 
 def env(rules: Rules | None = None, *, window: int | None = None) -> CarcassonneAEC:

@@ -68,6 +68,7 @@ class Cell:
 
     @property
     def key(self) -> tuple[str, int, str]:
+        """``(config, seats, lineup)``: what tells this run apart in the study."""
         return (self.config, self.seats, self.lineup)
 
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from carcassonne import _reprs
 from carcassonne.study import _io
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, SCORE_KINDS, Rules
 
@@ -32,9 +33,14 @@ class SeatSummary:
     """Share of games won; a win shared by k players counts 1/k for each."""
     win_rate_low: float
     win_rate_high: float
-    """95% confidence interval of ``win_rate`` (normal approximation)."""
+    """95% confidence interval of ``win_rate``: Wilson's score interval, the same as
+    ``stats.win_shares`` and ``stats.first_seat_advantage`` give."""
     mean_score: float
     score_sd: float
+
+    def __repr__(self) -> str:
+        """Every field, floats rounded to a few significant digits (``asdict`` keeps them all)."""
+        return _reprs.fields(self)
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,7 @@ class StudyTotals:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> StudyTotals:
+        """Totals from the dict the native ``simulate_totals`` returns."""
         return cls(
             games=int(d["games"]),
             win_share_unit=int(d["win_share_unit"]),
@@ -94,6 +101,7 @@ class StudyTotals:
 
     @property
     def players(self) -> int:
+        """Number of seats."""
         return len(self.scores)
 
     def __add__(self, other: StudyTotals) -> StudyTotals:
@@ -126,20 +134,19 @@ class StudyTotals:
         )
 
     def seats(self) -> list[SeatSummary]:
-        """Win rate with a 95% interval, mean and spread of score, per seat."""
+        """Win rate with a 95% Wilson interval, mean and spread of score, per seat."""
         n = self.games
         unit = self.win_share_unit
         out = []
         for seat in range(self.players):
             rate = _mean(self.win_shares[seat], n, unit)
-            sd = _sd(self.win_shares[seat], self.win_shares_squared[seat], n, unit)
-            half = Z_95 * sd / math.sqrt(n) if n > 1 else math.nan
+            low, high = _wilson_95(rate, n)
             out.append(
                 SeatSummary(
                     seat=seat,
                     win_rate=rate,
-                    win_rate_low=max(0.0, rate - half),
-                    win_rate_high=min(1.0, rate + half),
+                    win_rate_low=low,
+                    win_rate_high=high,
                     mean_score=_mean(self.scores[seat], n),
                     score_sd=_sd(self.scores[seat], self.scores_squared[seat], n),
                 )
@@ -147,9 +154,11 @@ class StudyTotals:
         return out
 
     def mean_turns(self) -> float:
+        """Turns per game."""
         return _mean(self.turns, self.games)
 
     def mean_discarded(self) -> float:
+        """Tiles discarded (fitting nowhere) per game."""
         return _mean(self.discarded, self.games)
 
     def mean_ships(self) -> float:
@@ -169,6 +178,21 @@ def margins_and_ranges(scores: npt.NDArray[Any]) -> tuple[npt.NDArray[np.int64],
         zero = np.zeros(s.shape[0], dtype=np.int64)
         return zero, zero.copy()
     return s[:, -1] - s[:, -2], s[:, -1] - s[:, 0]
+
+
+def _wilson_95(share: float, n: int) -> tuple[float, float]:
+    """Wilson's 95% score interval of a share of ``n`` games, computed exactly as
+    ``stats.wilson`` computes it (which this module cannot import: stats builds on it), so
+    that a seat's interval is the same whichever of them gives it; NaN for no games."""
+    if n < 1:
+        return math.nan, math.nan
+    z2 = Z_95 * Z_95
+    denominator = 1 + z2 / n
+    centre = (share + z2 / (2 * n)) / denominator
+    half = Z_95 / denominator * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n))
+    low = 0.0 if share == 0.0 else max(0.0, min(share, centre - half))
+    high = 1.0 if share == 1.0 else min(1.0, max(share, centre + half))
+    return low, high
 
 
 def _products(values: npt.NDArray[np.int64]) -> tuple[tuple[int, ...], ...]:
@@ -238,14 +262,21 @@ class StudySummary:
 
     @property
     def games(self) -> int:
+        """Number of games played."""
         return self.totals.games
 
     @property
     def games_per_second(self) -> float:
+        """Games played per second of wall-clock time (inf when none was measured)."""
         return self.games / self.elapsed_seconds if self.elapsed_seconds > 0 else math.inf
 
     def seats(self) -> list[SeatSummary]:
+        """Win rate with a 95% Wilson interval, mean and spread of score, per seat."""
         return self.totals.seats()
+
+    def __repr__(self) -> str:
+        """The number of games, then every field, floats rounded (``asdict`` keeps them all)."""
+        return _reprs.fields(self, games=self.games)
 
     def metadata(self) -> dict[str, Any]:
         """What reproduces this study: rules, seed, game range, policy, versions."""
@@ -348,10 +379,12 @@ class SimulationResult:
 
     @property
     def games(self) -> int:
+        """Number of games (rows)."""
         return int(self.scores.shape[0])
 
     @property
     def games_per_second(self) -> float:
+        """Games played per second of wall-clock time (inf when none was measured)."""
         return self.games / self.elapsed_seconds if self.elapsed_seconds > 0 else math.inf
 
     def win_shares(self) -> npt.NDArray[np.float64]:
@@ -408,8 +441,13 @@ class SimulationResult:
         )
 
     def seats(self) -> list[SeatSummary]:
-        """Win rate with a 95% interval, mean and spread of score, per seat."""
+        """Win rate with a 95% Wilson interval, mean and spread of score, per seat."""
         return self.totals().seats()
+
+    def __repr__(self) -> str:
+        """The number of games, then every field: floats rounded, the per-game columns as
+        their type and shape (``int32[2000, 2]``)."""
+        return _reprs.fields(self, games=self.games)
 
     def metadata(self) -> dict[str, Any]:
         """What reproduces this study: rules, seed, game range, policy, versions."""

@@ -11,9 +11,9 @@ use crate::args::Int;
 use crate::south_seas::Delivery;
 use crate::{IllegalMoveError, Move, spot_arg};
 
-/// A decision other than placing a tile (South Seas step 4, a market pick, Friday's move
-/// or homecoming, a Friday trade, the Maps extra turn). Listed by `Game.legal_actions()` in the phases that
-/// ask for one, and built with the static methods below.
+/// A decision other than placing a tile (South Seas step 4, a market pick, Friday's
+/// move or homecoming, a Friday trade, the Carcassonne Maps extra turn), as
+/// ``Game.legal_actions()`` lists it; build one with the static methods.
 #[pyclass(frozen, eq, hash, module = "carcassonne._core")]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Decision {
@@ -31,7 +31,7 @@ impl Decision {
         }
     }
 
-    /// A completed market's owner takes the face-up ship in display slot `slot`.
+    /// A completed market's owner takes the face-up ship in display slot ``slot``.
     #[staticmethod]
     pub(crate) fn market_ship(slot: Int) -> PyResult<Self> {
         let slot = slot.within("slot (a display slot)", 0, 255, IllegalMoveError::new_err)?;
@@ -40,7 +40,7 @@ impl Decision {
         })
     }
 
-    /// Friday moves to the Friday tile with index `tile` in `Rules.friday_tiles()`.
+    /// Friday moves to the Friday tile with this index in ``Rules.friday_tiles()``.
     #[staticmethod]
     fn move_friday(tile: Int) -> PyResult<Self> {
         let tile = tile.within(
@@ -62,7 +62,7 @@ impl Decision {
         })
     }
 
-    /// Friday's trading: swap one ware `give` for one ware `take` (indices into `WARES`).
+    /// Friday's trading: one ware ``give`` for one ware ``take`` (indices into ``WARES``).
     #[staticmethod]
     pub(crate) fn trade(give: Int, take: Int) -> PyResult<Self> {
         let ware = |w: Int| -> PyResult<u8> {
@@ -78,8 +78,9 @@ impl Decision {
         })
     }
 
-    /// Carcassonne Maps (small-town variant 1): after covering a small town, take another
-    /// turn at once (`take=True`: the same player draws the next tile) or not.
+    /// Carcassonne Maps (small-town variant 1): after covering a small town, take
+    /// another turn at once (``take=True``: the same player draws the next tile) or not
+    /// (``False``: the next player draws).
     #[staticmethod]
     fn extra_turn(take: bool) -> Self {
         Decision {
@@ -118,7 +119,7 @@ impl Decision {
         }
     }
 
-    /// "move_friday": the index of the Friday tile in `Rules.friday_tiles()`.
+    /// "move_friday": the Friday tile's index in ``Rules.friday_tiles()``.
     #[getter]
     fn friday_tile(&self) -> Option<u8> {
         match self.inner {
@@ -181,6 +182,7 @@ impl Decision {
         Ok((f, (json,)))
     }
 
+    /// A decision from the JSON ``__reduce__`` pickles (the record format).
     #[staticmethod]
     fn _from_json(text: &str) -> PyResult<Self> {
         serde_json::from_str(text)
@@ -208,16 +210,19 @@ pub fn action_to_py(py: Python<'_>, action: Action) -> PyResult<Py<PyAny>> {
     })
 }
 
-/// One legal action after a search (`Game.analyse`): how often the search chose it and
+/// One legal action after a search (``Game.analyse``): how often the search chose it and
 /// its mean reward for the decider, from 0 to 1 (0 if never visited). With the default
 /// cut-off a playout stops after a few tiles and its reward is a logistic of the
 /// decider's virtual margin over the best other player (0.5 when level, about 0.73 five
-/// points ahead); with `cutoff=None` playouts run to the end and the reward is 0.9 x the
+/// points ahead); with ``cutoff=None`` playouts run to the end and the reward is 0.9 x the
 /// share of the win + 0.1 x a logistic of the final margin (20 points: about 0.73).
 #[pyclass(frozen, get_all, module = "carcassonne._core")]
 pub struct ActionValue {
+    /// The legal action, a ``Move`` or a ``Decision``.
     pub action: Py<PyAny>,
+    /// How often the search chose it.
     pub visits: u32,
+    /// Its mean reward for the decider, from 0 to 1 (0 if never visited).
     pub value: f64,
 }
 

@@ -52,8 +52,8 @@ pub(crate) fn movable(g: &CoreGame, x: Int, y: Int, rotation: Int) -> PyResult<V
     Ok(out)
 }
 
-/// The Ferries, read-only: `game.ferries` of a game whose tile sets have lake tiles (None
-/// for other rules). It reads the game at each access, so it is always current.
+/// The Ferries, read-only: ``Game.ferries`` of a game whose tile sets have lake tiles
+/// (None for other rules). It reads the game at each access, so it is always current.
 #[pyclass(frozen, module = "carcassonne._core")]
 pub(crate) struct FerriesView {
     game: GameRef,
@@ -67,15 +67,15 @@ impl FerriesView {
 
 #[pymethods]
 impl FerriesView {
-    /// `(x, y, a, b)` of every ferry, joining road ends a and b of the lake tile at (x, y)
-    /// (feature indices, see `Rules.tile_features`).
+    /// ``(x, y, a, b)`` of every ferry, joining road ends a and b of the lake tile at
+    /// (x, y) (feature indices, see ``Rules.tile_features``).
     #[getter]
     fn links(&self, py: Python<'_>) -> PyResult<Vec<(i32, i32, u8, u8)>> {
         self.game.read(py, links)
     }
 
     /// Squares of the lakes whose ferry may move if the current tile is placed at (x, y)
-    /// with `rotation` (the nearest ferry on each road the tile extends).
+    /// with ``rotation`` (the nearest ferry on each road it extends).
     fn movable(&self, py: Python<'_>, x: Int, y: Int, rotation: Int) -> PyResult<Vec<(i32, i32)>> {
         self.game.read(py, |g| movable(g, x, y, rotation))?
     }

@@ -86,9 +86,9 @@ pub(crate) fn legal_trades(g: &CoreGame) -> Vec<(u8, u8)> {
         .collect()
 }
 
-/// The Friday expansion of South Seas, read-only: `game.friday` of a game with
-/// `Rules(friday=True)` (None for other rules). It reads the game at each access, so it
-/// is always current.
+/// South Seas' Friday expansion, read-only: ``Game.friday`` of a game with
+/// ``Rules(friday=True)`` (None for other rules). It reads the game at each access, so it
+/// is always current. Its decisions are made with ``Game.apply``.
 #[pyclass(frozen, module = "carcassonne._core")]
 pub(crate) struct FridayView {
     game: GameRef,
@@ -102,8 +102,8 @@ impl FridayView {
 
 #[pymethods]
 impl FridayView {
-    /// The order in which the Friday tiles are (or will be) revealed, as ids (the hidden
-    /// stack, like `Game.remaining_tiles`).
+    /// The order in which the Friday tiles are (or will be) revealed (the hidden stack,
+    /// like ``Game.remaining_tiles``).
     #[getter]
     fn order(&self, py: Python<'_>) -> PyResult<Vec<String>> {
         self.game.read(py, order)
@@ -115,7 +115,7 @@ impl FridayView {
         self.game.read(py, revealed)
     }
 
-    /// The id of the tile Friday stands on, or None before the first reveal.
+    /// Id of the tile Friday stands on, or None before the first reveal.
     #[getter]
     fn at(&self, py: Python<'_>) -> PyResult<Option<String>> {
         self.game.read(py, at)
@@ -134,18 +134,22 @@ impl FridayView {
     }
 
     /// "move_friday" phase: ids of the tiles Friday may move to; empty in other phases.
+    /// Move with ``Game.apply(Decision.move_friday(index))``, the index of the tile in
+    /// ``Rules.friday_tiles()``.
     fn targets(&self, py: Python<'_>) -> PyResult<Vec<String>> {
         self.game.read(py, targets)
     }
 
-    /// "homecoming" phase: (x, y, feature) of the islanders `Game.decider` may take back;
-    /// empty in other phases.
+    /// "homecoming" phase: ``(x, y, feature)`` of the islanders ``Game.decider`` may take
+    /// back; empty in other phases. Take one with ``Game.apply(Decision.take_home(x, y,
+    /// feature))``.
     fn homecoming_choices(&self, py: Python<'_>) -> PyResult<Vec<(i32, i32, u8)>> {
         self.game.read(py, homecoming_choices)
     }
 
-    /// Trading (in the "deliver" phase, before delivering): the swaps open now, as (ware
-    /// given, ware taken) indices into `WARES`.
+    /// Trading, in the "deliver" phase: ``(ware given, ware taken)`` indices into
+    /// ``WARES`` of the swaps open now. Trade with ``Game.apply(Decision.trade(give,
+    /// take))``.
     fn legal_trades(&self, py: Python<'_>) -> PyResult<Vec<(u8, u8)>> {
         self.game.read(py, legal_trades)
     }

@@ -5,6 +5,15 @@ use super::*;
 // ----- Game --------------------------------------------------------------------------
 
 /// A game in progress. See the package documentation for the full API.
+///
+/// Copy with ``clone()``, ``copy.copy`` or ``copy.deepcopy``; picklable (through its JSON
+/// record).
+///
+/// ``Game(...)``: a new game: the deck is shuffled from ``(seed, game_index)`` unless
+/// ``deck`` gives the tile ids in draw order (then RulesError/UnknownTileError if invalid).
+/// South Seas: ``ships`` fixes the ship order (every ship id once; the first four start
+/// face up), else it is shuffled from the seed too; ``friday`` likewise fixes the order in
+/// which the Friday tiles are revealed.
 #[pyclass(module = "carcassonne._core")]
 pub(crate) struct Game {
     pub(crate) inner: CoreGame,
@@ -66,10 +75,10 @@ impl Game {
         Ok(Game { inner })
     }
 
-    /// The phase, a `Phase` (a `str` enum: it equals "place", "deliver", "market",
+    /// The phase, a ``Phase`` (a ``str`` enum equal to "place", "deliver", "market",
     /// "move_friday", "homecoming", "extra_turn" or "over"): "place" while the current
     /// player places the drawn tile, a South Seas decision or the Maps extra turn
-    /// otherwise (see `legal_actions`), "over" once the game has ended.
+    /// otherwise (``legal_actions``), "over" once the game has ended.
     #[getter]
     pub(crate) fn phase<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
@@ -97,40 +106,41 @@ impl Game {
     }
 
     /// The player who makes the pending decision: the merchant's owner in the "market"
-    /// phase, else `current_player`.
+    /// phase, else ``current_player``.
     #[getter]
     pub(crate) fn decider(&self) -> usize {
         self.inner.decider()
     }
 
-    /// Carcassonne: South Seas, read-only (`SeaView`: wares, ships, boat tokens, the South
-    /// Seas log, the market and delivery choices); None unless the rules play South Seas.
-    /// A new view at each access, reading the game whenever it is asked: always current.
+    /// Carcassonne: South Seas, read-only (``SeaView``: wares, ships, boat tokens, the South
+    /// Seas log, the market and delivery choices); None unless the rules play South Seas. A new
+    /// view at each access, reading the game whenever it is asked: always current.
     #[getter]
     pub(crate) fn sea(slf: &Bound<'_, Self>) -> PyResult<Option<Py<SeaView>>> {
         system_view::view_of(slf, sea_view::plays, SeaView::new)
     }
 
-    /// South Seas' Friday expansion, read-only (`FridayView`: Friday tiles, weeks, the
-    /// choices of Friday's phases and of trading); None unless the rules play Friday.
-    /// Always current, like `sea`.
+    /// South Seas' Friday expansion, read-only (``FridayView``: Friday tiles, weeks, the
+    /// choices of Friday's phases and of trading); None unless the rules play Friday. Always
+    /// current.
     #[getter]
     pub(crate) fn friday(slf: &Bound<'_, Self>) -> PyResult<Option<Py<FridayView>>> {
         system_view::view_of(slf, friday_view::plays, FridayView::new)
     }
 
-    /// The Ferries, read-only (`FerriesView`: the ferries, which may move); None unless
-    /// the tile sets have lake tiles. Always current, like `sea`.
+    /// The Ferries, read-only (``FerriesView``: every ferry, which may move); None unless the
+    /// tile sets have lake tiles. Always current. (Until this release ``Game.ferries`` was the
+    /// list that is now ``Game.ferries.links``.)
     #[getter]
     pub(crate) fn ferries(slf: &Bound<'_, Self>) -> PyResult<Option<Py<FerriesView>>> {
         system_view::view_of(slf, ferries_view::plays, FerriesView::new)
     }
 
-    /// The chance outcomes of the next draw: `(tile id, probability)` of each tile kind
-    /// the next tile drawn from the pile may be (its share of the tiles the player to
-    /// move has not seen; the draw order stays hidden), by tile index. Empty once no tile
-    /// is left to draw. A drawn tile that fits nowhere is put aside and the next drawn:
-    /// that is not anticipated.
+    /// The chance outcomes of the next draw: ``(tile id, probability)`` of each tile kind
+    /// the next tile drawn from the pile may be (its share of the tiles the player to move
+    /// has not seen; the draw order stays hidden), by tile index. Empty once no tile is
+    /// left to draw. A drawn tile that fits nowhere is put aside and the next drawn: that
+    /// is not anticipated.
     pub(crate) fn chance_outcomes(&self) -> Vec<(String, f64)> {
         let r = self.inner.rules();
         self.inner
@@ -140,12 +150,14 @@ impl Game {
             .collect()
     }
 
+    /// The rules of this game.
     #[getter]
     pub(crate) fn rules(&self) -> Rules {
         Rules {
             inner: Arc::clone(self.inner.rules()),
         }
     }
+    /// Index of the player to move.
     #[getter]
     pub(crate) fn current_player(&self) -> usize {
         self.inner.current_player()
@@ -159,6 +171,7 @@ impl Game {
             .tile()
             .map(|t| self.inner.rules().tiles[t as usize].id.clone())
     }
+    /// Whether the game has ended.
     #[getter]
     pub(crate) fn is_over(&self) -> bool {
         self.inner.is_over()
@@ -168,6 +181,7 @@ impl Game {
     pub(crate) fn turn(&self) -> u32 {
         self.inner.turn()
     }
+    /// Score per player.
     #[getter]
     pub(crate) fn scores(&self) -> Vec<i32> {
         self.inner.scores().to_vec()
@@ -215,7 +229,9 @@ impl Game {
             .filter(|p| w & (1 << p) != 0)
             .collect()
     }
-    /// Ids of the tiles not yet drawn, in draw order.
+    /// Ids of the tiles not yet drawn, in draw order. Hidden information: what a player
+    /// (or an agent's observation) may know of them is ``chance_outcomes()`` or
+    /// ``ObservationSpace``'s unseen counts, never this order.
     #[getter]
     pub(crate) fn remaining_tiles(&self) -> Vec<String> {
         let r = self.inner.rules();
@@ -225,7 +241,7 @@ impl Game {
             .map(|t| r.tiles[*t as usize].id.clone())
             .collect()
     }
-    /// `(turn, tile id)` of every tile removed because it could not be placed.
+    /// ``(turn, tile id)`` of every tile removed because it could not be placed.
     #[getter]
     pub(crate) fn discarded(&self) -> Vec<(u32, String)> {
         let r = self.inner.rules();
@@ -235,10 +251,9 @@ impl Game {
             .map(|(t, k)| (*t, r.tiles[*k as usize].id.clone()))
             .collect()
     }
-    /// Moves played so far.
-    /// The decisions made so far other than placements (South Seas', Friday's, the Maps
-    /// extra turn), in order, each with its turn: the number of the move it followed
-    /// (from 1). With `moves`, what the record (`to_json`) replays.
+    /// The decisions made so far other than placements (South Seas', Friday's, the
+    /// Maps extra turn), in order, each with its turn: the number of the move it followed
+    /// (from 1). With ``moves``, what the record (``to_json``) replays.
     #[getter]
     pub(crate) fn decisions(&self) -> Vec<(u32, actions::Decision)> {
         self.inner
@@ -248,6 +263,7 @@ impl Game {
             .collect()
     }
 
+    /// Moves played so far.
     #[getter]
     pub(crate) fn moves(&self) -> Vec<Move> {
         self.inner
@@ -257,6 +273,8 @@ impl Game {
             .collect()
     }
 
+    /// Every legal move for the current tile (empty outside the "place" phase: once the
+    /// game is over, and while a decision is pending).
     pub(crate) fn legal_moves(&self) -> Vec<Move> {
         self.inner
             .legal_moves()
@@ -268,15 +286,15 @@ impl Game {
     pub(crate) fn play(&mut self, mv: PyRef<'_, Move>) -> PyResult<()> {
         self.inner.play(mv.inner).map_err(move_err)
     }
-    /// Whether an action (a `Move` or a `Decision`) is legal now.
+    /// Whether the action (a ``Move`` or a ``Decision``) is legal now.
     pub(crate) fn is_legal(&self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(self.inner.check_action(action_arg(action)?).is_ok())
     }
 
-    /// Every legal action of `decider`, in a fixed order: the sorted `legal_moves()` in
-    /// the "place" phase, else the decisions open (`Decision`s; in the "extra_turn"
-    /// phase `Decision.extra_turn(False)`, then `Decision.extra_turn(True)`); empty once
-    /// the game is over. The one list players, search and learning agents choose from.
+    /// Every legal action of ``decider``, in a fixed order: the sorted ``legal_moves()``
+    /// in the "place" phase, else the ``Decision``s open (in the "extra_turn" phase
+    /// ``Decision.extra_turn(False)``, then ``Decision.extra_turn(True)``); empty once the
+    /// game is over. The one list players, search and learning agents choose from.
     pub(crate) fn legal_actions(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
         self.inner
             .legal_actions()
@@ -285,9 +303,9 @@ impl Game {
             .collect()
     }
 
-    /// `space.mask(self, prefix)` (default: `self.rules.action_space`): a numpy array of
-    /// bools over the action space, True at each token continuing `prefix` towards a
-    /// legal action. See `ActionSpace`.
+    /// ``space.mask(self, prefix)`` (default: ``self.rules.action_space``): a numpy array
+    /// of bools over the action space, True at each token continuing ``prefix`` towards a
+    /// legal action. See ``ActionSpace``.
     #[pyo3(signature = (prefix=None, space=None))]
     pub(crate) fn legal_action_mask<'py>(
         slf: PyRef<'py, Self>,
@@ -306,16 +324,18 @@ impl Game {
         Ok(space.mask_for(py, &slf, prefix)?.into_any())
     }
 
-    /// Applies an action (a `Move` or a `Decision`) for `decider`; raises
-    /// IllegalMoveError (a ValueError) and changes nothing if it is not legal now.
+    /// Applies an action for ``decider``; raises IllegalMoveError (a ValueError) and
+    /// changes nothing if it is not legal now (a ``Move`` outside the "place" phase, a
+    /// ``Decision`` inside it, a ``Decision.extra_turn`` outside the "extra_turn" phase,
+    /// anything that is not an action).
     pub(crate) fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         self.inner.apply(action_arg(action)?).map_err(move_err)
     }
 
-    /// The action `player` chooses now for `decider` (a name, a `carcassonne.players`
-    /// settings object or a function; default "mcts"), searching a copy with the GIL
-    /// released (Ctrl-C raises KeyboardInterrupt at once). `seed` fixes the player's
-    /// random choices. Raises GameOverError once the game is over, PlayerError if the
+    /// The action ``player`` chooses now for ``decider`` (a name, a
+    /// ``carcassonne.players`` settings object or a function; default "mcts"), searching
+    /// a copy with the GIL released (Ctrl-C raises KeyboardInterrupt at once); ``seed``
+    /// fixes its random choices. GameOverError once the game is over, PlayerError if the
     /// player cannot be used or fails.
     #[pyo3(signature = (player=None, *, seed=Int::of(0)))]
     #[pyo3(text_signature = "($self, player='mcts', *, seed=0)")]
@@ -356,11 +376,10 @@ impl Game {
         }
     }
 
-    /// Searches the position with MCTS (a `carcassonne.players.MCTS`, or "mcts" for the
-    /// default settings) and returns every legal action of `decider` once, in
-    /// `legal_actions()` order, with the search's visits and mean reward; the GIL is
-    /// released while it searches. `seed` fixes the search. Raises GameOverError once the
-    /// game is over, PlayerError for another player or bad settings.
+    /// Searches with MCTS ("mcts" or a ``carcassonne.players.MCTS``) and returns every
+    /// legal action of ``decider`` once, in ``legal_actions()`` order, with its visits and
+    /// mean reward; the GIL is released while it searches. GameOverError once the game is
+    /// over, PlayerError for another player or bad settings.
     #[pyo3(signature = (player=None, *, seed=Int::of(0)))]
     #[pyo3(text_signature = "($self, player='mcts', *, seed=0)")]
     pub(crate) fn analyse(
@@ -400,12 +419,12 @@ impl Game {
             .collect()
     }
 
-    /// Reshuffles, in place, everything `decider` cannot know: the order of the tiles
+    /// Reshuffles, in place, everything ``decider`` cannot know: the order of the tiles
     /// still to come (with a Maps deck shorter than the tile set, which tiles they are,
-    /// drawn from every tile not yet seen), of the face-down ships and of the Friday
-    /// tiles not yet revealed. Everything visible stays: the board, the current tile,
-    /// scores, supplies, wares, the ship display. Use it on a `clone()` before looking
-    /// ahead, so that a search never reads the true order. `seed` fixes the reshuffle.
+    /// drawn from every tile not yet seen), of the face-down ships and of the Friday tiles
+    /// not yet revealed. Everything visible stays: the board, the current tile, scores,
+    /// supplies, wares, the ship display. Use it on a ``clone()`` before looking ahead, so
+    /// that a search never reads the true order; ``seed`` fixes the reshuffle.
     #[pyo3(signature = (seed=Int::of(0)))]
     #[pyo3(text_signature = "($self, seed=0)")]
     pub(crate) fn determinize(&mut self, seed: Int) -> PyResult<()> {
@@ -418,7 +437,7 @@ impl Game {
     }
     /// Builds a move for the current tile, naming the meeple's feature by index, by a
     /// board-oriented side or half-edge it touches ("N", "EL", ...), "I" for an inner
-    /// field, or "monastery". The move is not checked; `play` does that. A meeple named
+    /// field, or "monastery". The move is not checked; ``play`` does that. A meeple named
     /// by side needs the tile in hand: GameOverError once the game is over,
     /// IllegalMoveError while the Maps extra turn is decided.
     #[pyo3(signature = (x, y, rotation=Int::of(0), meeple=None, ferry=None, ferry_moves=Vec::new()))]
@@ -490,6 +509,7 @@ impl Game {
         Ok(Some(def.describe_segment(seg as usize, mv.inner.rotation)))
     }
 
+    /// An independent copy of the game.
     pub(crate) fn clone(&self) -> Game {
         Game {
             inner: self.inner.clone(),
@@ -501,17 +521,22 @@ impl Game {
     pub(crate) fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
         self.clone()
     }
+    /// The game record as JSON (rules, deck and moves).
     pub(crate) fn to_json(&self) -> String {
         self.inner.to_json()
     }
+    /// Replays a game record; raises RecordError if it cannot be loaded (the underlying
+    /// RulesError or IllegalMoveError, if any, is its ``__cause__``). Records over
+    /// ``MAX_RECORD_BYTES``, with unknown keys, or whose seed does not give their tile,
+    /// ship or Friday order are refused.
     #[staticmethod]
     pub(crate) fn from_json(py: Python<'_>, text: &str) -> PyResult<Game> {
         Ok(Game {
             inner: CoreGame::from_json(text).map_err(|e| record_err(py, e))?,
         })
     }
-    /// The board as SVG (`carcassonne.svg.board`), so that notebooks (Jupyter) show a
-    /// game as its picture. Drawn in Python: the picture is not on any hot path.
+    /// The board as SVG (``carcassonne.svg.board``), so that notebooks show a game as its
+    /// picture.
     pub(crate) fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
         slf.py()
             .import("carcassonne.svg")?
@@ -564,7 +589,8 @@ impl Game {
         out
     }
 
-    /// The feature containing feature `index` of the tile at (x, y).
+    /// The feature containing feature ``index`` of the tile at (x, y); PositionError if
+    /// there is no tile there or it has no such feature.
     pub(crate) fn feature_at(&self, x: Int, y: Int, index: Int) -> PyResult<Feature> {
         let g = &self.inner;
         let (x, y) = match (x.value(), y.value()) {
@@ -602,7 +628,7 @@ impl Game {
     }
 
     /// The squares a tile may go on now (next to a placed tile; on a map, only squares
-    /// that take a tile now), sorted. Whether the current tile fits is `legal_moves`.
+    /// that take a tile now), sorted. Whether the current tile fits is ``legal_moves``.
     pub(crate) fn open_squares(&self) -> Vec<(i32, i32)> {
         let b = self.inner.board();
         let mut out: Vec<(i32, i32)> = b.open.iter().map(|o| b.xy(o.cell)).collect();
@@ -647,7 +673,7 @@ impl Game {
     // The game is borrowed after the warning: a warning may run Python code (filters,
     // `showwarning`), during which another thread may use the game.
 
-    /// Deprecated: use `Game.sea.wares`.
+    /// Deprecated: use ``Game.sea.wares``.
     #[getter(wares)]
     pub(crate) fn deprecated_wares(
         slf: &Bound<'_, Self>,
@@ -657,7 +683,7 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(sea_view::wares(&this.inner))
     }
-    /// Deprecated: use `Game.sea.display`.
+    /// Deprecated: use ``Game.sea.display``.
     #[getter(ship_display)]
     pub(crate) fn deprecated_ship_display(
         slf: &Bound<'_, Self>,
@@ -667,7 +693,7 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(sea_view::display(&this.inner))
     }
-    /// Deprecated: use `Game.sea.pile`.
+    /// Deprecated: use ``Game.sea.pile``.
     #[getter(ship_pile)]
     pub(crate) fn deprecated_ship_pile(
         slf: &Bound<'_, Self>,
@@ -677,7 +703,7 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(sea_view::pile(&this.inner))
     }
-    /// Deprecated: use `Game.sea.ships_taken`.
+    /// Deprecated: use ``Game.sea.ships_taken``.
     #[getter(ships_taken)]
     pub(crate) fn deprecated_ships_taken(
         slf: &Bound<'_, Self>,
@@ -687,7 +713,7 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(sea_view::ships_taken(&this.inner))
     }
-    /// Deprecated: use `Game.sea.boat_tokens_left`.
+    /// Deprecated: use ``Game.sea.boat_tokens_left``.
     #[getter(boat_tokens_left)]
     pub(crate) fn deprecated_boat_tokens_left(
         slf: &Bound<'_, Self>,
@@ -697,7 +723,7 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(sea_view::boat_tokens_left(&this.inner))
     }
-    /// Deprecated: use `Game.sea.events`.
+    /// Deprecated: use ``Game.sea.events``.
     #[getter(sea_events)]
     pub(crate) fn deprecated_sea_events(
         slf: &Bound<'_, Self>,
@@ -707,7 +733,7 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(sea_view::events(&this.inner))
     }
-    /// Deprecated: use `Game.sea.market_ships()`.
+    /// Deprecated: use ``Game.sea.market_ships()``.
     #[pyo3(name = "market_ships")]
     pub(crate) fn deprecated_market_ships(
         slf: &Bound<'_, Self>,
@@ -717,7 +743,7 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(sea_view::market_ships(&this.inner))
     }
-    /// Deprecated: use `Game.sea.legal_deliveries()`.
+    /// Deprecated: use ``Game.sea.legal_deliveries()``.
     #[pyo3(name = "legal_deliveries")]
     pub(crate) fn deprecated_legal_deliveries(
         slf: &Bound<'_, Self>,
@@ -728,7 +754,7 @@ impl Game {
         Ok(sea_view::legal_deliveries(&this.inner))
     }
 
-    /// Deprecated: use `Game.friday.revealed`.
+    /// Deprecated: use ``Game.friday.revealed``.
     #[getter(friday_revealed)]
     pub(crate) fn deprecated_friday_revealed(
         slf: &Bound<'_, Self>,
@@ -738,7 +764,7 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(friday_view::revealed(&this.inner))
     }
-    /// Deprecated: use `Game.friday.order`.
+    /// Deprecated: use ``Game.friday.order`` (this one is empty without Friday).
     #[getter(friday_order)]
     pub(crate) fn deprecated_friday_order(
         slf: &Bound<'_, Self>,
@@ -748,7 +774,7 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(friday_view::order(&this.inner))
     }
-    /// Deprecated: use `Game.friday.at`.
+    /// Deprecated: use ``Game.friday.at``.
     #[getter(friday_at)]
     pub(crate) fn deprecated_friday_at(
         slf: &Bound<'_, Self>,
@@ -758,7 +784,7 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(friday_view::at(&this.inner))
     }
-    /// Deprecated: use `Game.friday.bonus`.
+    /// Deprecated: use ``Game.friday.bonus``.
     #[getter(friday_bonus)]
     pub(crate) fn deprecated_friday_bonus(
         slf: &Bound<'_, Self>,
@@ -768,14 +794,14 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(friday_view::bonus(&this.inner))
     }
-    /// Deprecated: use `Game.friday.weeks_done`.
+    /// Deprecated: use ``Game.friday.weeks_done``.
     #[getter(weeks_done)]
     pub(crate) fn deprecated_weeks_done(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<usize> {
         deprecated(py, "Game.weeks_done", "Game.friday.weeks_done")?;
         let this = slf.try_borrow()?;
         Ok(friday_view::weeks_done(&this.inner))
     }
-    /// Deprecated: use `Game.friday.targets()`.
+    /// Deprecated: use ``Game.friday.targets()``.
     #[pyo3(name = "friday_targets")]
     pub(crate) fn deprecated_friday_targets(
         slf: &Bound<'_, Self>,
@@ -785,7 +811,7 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(friday_view::targets(&this.inner))
     }
-    /// Deprecated: use `Game.friday.homecoming_choices()`.
+    /// Deprecated: use ``Game.friday.homecoming_choices()``.
     #[pyo3(name = "homecoming_choices")]
     pub(crate) fn deprecated_homecoming_choices(
         slf: &Bound<'_, Self>,
@@ -799,7 +825,7 @@ impl Game {
         let this = slf.try_borrow()?;
         Ok(friday_view::homecoming_choices(&this.inner))
     }
-    /// Deprecated: use `Game.friday.legal_trades()`.
+    /// Deprecated: use ``Game.friday.legal_trades()``.
     #[pyo3(name = "legal_trades")]
     pub(crate) fn deprecated_legal_trades(
         slf: &Bound<'_, Self>,
@@ -810,7 +836,7 @@ impl Game {
         Ok(friday_view::legal_trades(&this.inner))
     }
 
-    /// Deprecated: use `Game.ferries.movable()`.
+    /// Deprecated: use ``Game.ferries.movable(x, y, rotation)``.
     #[pyo3(name = "movable_ferries")]
     pub(crate) fn deprecated_movable_ferries(
         slf: &Bound<'_, Self>,
@@ -824,7 +850,7 @@ impl Game {
         ferries_view::movable(&this.inner, x, y, rotation)
     }
 
-    /// Deprecated: use `Game.apply(Decision.deliver(delivery))`.
+    /// Deprecated: use ``Game.apply(Decision.deliver(delivery))``.
     #[pyo3(name = "deliver", signature = (delivery))]
     pub(crate) fn deprecated_deliver(
         slf: &Bound<'_, Self>,
@@ -841,7 +867,7 @@ impl Game {
             .deliver(delivery.map(|d| d.inner))
             .map_err(move_err)
     }
-    /// Deprecated: use `Game.apply(Decision.market_ship(slot))`.
+    /// Deprecated: use ``Game.apply(Decision.market_ship(slot))``.
     #[pyo3(name = "take_market_ship")]
     pub(crate) fn deprecated_take_market_ship(
         slf: &Bound<'_, Self>,
@@ -856,8 +882,8 @@ impl Game {
         let mut this = slf.try_borrow_mut()?;
         this.decide(actions::Decision::market_ship(slot)?)
     }
-    /// Deprecated: use `Game.apply(Decision.move_friday(index))`, the index of the tile in
-    /// `Rules.friday_tiles()`.
+    /// Deprecated: use ``Game.apply(Decision.move_friday(index))``, the index of the tile
+    /// in ``Rules.friday_tiles()``.
     #[pyo3(name = "move_friday")]
     pub(crate) fn deprecated_move_friday(
         slf: &Bound<'_, Self>,
@@ -886,7 +912,7 @@ impl Game {
             .decide(Decision::MoveFriday(index as u8))
             .map_err(move_err)
     }
-    /// Deprecated: use `Game.apply(Decision.take_home(x, y, feature))`.
+    /// Deprecated: use ``Game.apply(Decision.take_home(x, y, feature))``.
     #[pyo3(name = "take_home")]
     pub(crate) fn deprecated_take_home(
         slf: &Bound<'_, Self>,
@@ -903,7 +929,7 @@ impl Game {
         let mut this = slf.try_borrow_mut()?;
         this.decide(actions::Decision::take_home(x, y, feature)?)
     }
-    /// Deprecated: use `Game.apply(Decision.trade(give, take))`.
+    /// Deprecated: use ``Game.apply(Decision.trade(give, take))``.
     #[pyo3(name = "trade")]
     pub(crate) fn deprecated_trade(
         slf: &Bound<'_, Self>,

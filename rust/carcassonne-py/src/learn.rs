@@ -33,15 +33,21 @@ pub(crate) fn codec_err(e: impl Into<CodecError>) -> PyErr {
     }
 }
 
-/// One block of an action space: the tokens `start` to `start + size - 1`, laid out in
-/// `shape` along `axes` (row-major: the last axis varies fastest).
+/// One block of an action space: the tokens ``start`` to ``start + size - 1``, laid out
+/// in ``shape`` along ``axes`` (row-major: the last axis varies fastest).
 #[pyclass(frozen, get_all, module = "carcassonne._core")]
 pub struct ActionBlock {
+    /// Its name, e.g. "place", "meeple" or "deliver".
     pub name: &'static str,
+    /// Its first token.
     pub start: u32,
+    /// How many tokens it has (the product of ``shape``).
     pub size: u32,
+    /// The length of each axis.
     pub shape: Vec<u32>,
+    /// What each axis counts, e.g. "y", "x", "rotation" for "place".
     pub axes: Vec<&'static str>,
+    /// One line: what its tokens choose.
     pub doc: &'static str,
 }
 
@@ -57,15 +63,21 @@ impl ActionBlock {
 
 /// The integer action space of a rules configuration, for learning agents.
 ///
-/// An action of the engine (a `Move` or a `Decision`) is one or more tokens, integers
-/// below `size`, chosen one at a time: a placement is its square and rotation in the
+/// An action of the engine (a ``Move`` or a ``Decision``) is one or more tokens, integers
+/// below ``size``, chosen one at a time: a placement is its square and rotation in the
 /// board window (block "place"), then its meeple (block "meeple"; in South Seas block
 /// "islander" for the islander taken back instead), then with The Ferries its ferry and
 /// ferry moves and "ferries_done"; every other decision is one token of its own block.
-/// `mask(game, prefix)` marks the tokens that continue `prefix` towards a legal action;
-/// `resolve(game, tokens)` gives the action once the tokens are complete. The window is
-/// `window` squares a side: on the open grid centred on the played area of each position
-/// (a game that outgrows it raises WindowOverflowError), on a map fixed over the map.
+/// ``mask(game, prefix)`` marks the tokens that continue ``prefix`` towards a legal action;
+/// ``resolve(game, tokens)`` gives the action once the tokens are complete. The window is
+/// ``window`` squares a side: on the open grid centred on the played area of each
+/// position (a game that outgrows it raises WindowOverflowError), on a map fixed over the
+/// map.
+///
+/// ``ActionSpace(rules, window)``: the action space of ``rules`` with a board window of
+/// ``window`` squares a side (None: the default, 23 for the base game, growing with the
+/// deck; on a map the map's extent). Raises ActionSpaceError for a window the rules cannot
+/// take.
 #[pyclass(frozen, module = "carcassonne._core")]
 pub struct ActionSpace {
     pub(crate) inner: CoreSpace,
@@ -147,7 +159,7 @@ impl ActionSpace {
         ActionSpace::of_rules(&rules.inner, window)
     }
 
-    /// The number of tokens: every token is an integer in `range(size)`.
+    /// The number of tokens: every token is an integer in ``range(size)``.
     #[getter]
     fn size(&self) -> u32 {
         self.inner.size()
@@ -179,8 +191,8 @@ impl ActionSpace {
             .collect()
     }
 
-    /// South Seas: the wares (shells, bananas, fish) of each payment `p` a "deliver"
-    /// token names (token `1 + slot * len(pays) + p` of the block). Empty otherwise.
+    /// South Seas: the wares (shells, bananas, fish) of each payment ``p`` a "deliver"
+    /// token names (token ``1 + slot * len(pays) + p`` of the block). Empty otherwise.
     #[getter]
     fn pays(&self) -> Vec<(u8, u8, u8)> {
         self.inner
@@ -190,9 +202,9 @@ impl ActionSpace {
             .collect()
     }
 
-    /// The board square (x, y) at the top left of `game`'s window (window index 0; index
-    /// i is square (x + i % window, y + i // window)). Raises WindowOverflowError if the
-    /// game has outgrown the window.
+    /// The board square (x, y) at the top left of ``game``'s window (window index 0;
+    /// index i is square (x + i % window, y + i // window)). Raises WindowOverflowError if
+    /// the game has outgrown the window.
     fn origin(&self, game: PyRef<'_, Game>) -> PyResult<(i32, i32)> {
         let g = self.position(&game)?;
         let w = self
@@ -203,10 +215,10 @@ impl ActionSpace {
         Ok((w.x0, w.y0))
     }
 
-    /// The tokens of `action` (a `Move` or `Decision`) in `game`'s position, as a tuple.
-    /// Any action of the rules' kinds encodes, legal or not; raises ActionSpaceError for
-    /// one this space has no tokens for (a square outside the window, a ferry without
-    /// The Ferries).
+    /// The tokens of ``action`` (a ``Move`` or ``Decision``) in ``game``'s position, as a
+    /// tuple. Any action of the rules' kinds encodes, legal or not; raises ActionSpaceError for
+    /// one this space has no tokens for (a square outside the window, a ferry without The
+    /// Ferries).
     fn encode<'py>(
         &self,
         py: Python<'py>,
@@ -224,7 +236,7 @@ impl ActionSpace {
         PyTuple::new(py, t.as_slice())
     }
 
-    /// The action (a `Move` or `Decision`) the complete `tokens` stand for in `game`'s
+    /// The action (a ``Move`` or ``Decision``) the complete ``tokens`` stand for in ``game``'s
     /// position, legal or not. Raises ActionSpaceError for tokens that make no action.
     fn decode(
         &self,
@@ -238,8 +250,8 @@ impl ActionSpace {
         actions::action_to_py(py, a)
     }
 
-    /// The legal action whose tokens are `tokens`, or None when more tokens are to come.
-    /// Raises ActionSpaceError if no legal action starts with them.
+    /// The legal action whose tokens are ``tokens``, or None when more tokens are to
+    /// come. Raises ActionSpaceError if no legal action starts with them.
     fn resolve(
         &self,
         py: Python<'_>,
@@ -254,7 +266,7 @@ impl ActionSpace {
             .transpose()
     }
 
-    /// A numpy array of `size` bools: True at each token that continues `prefix` (the
+    /// A numpy array of ``size`` bools: True at each token that continues ``prefix`` (the
     /// tokens chosen so far for this action) towards a legal action of the decider. All
     /// False once the game is over. Raises ActionSpaceError for a prefix no legal action
     /// has or one that is already complete.
@@ -268,8 +280,8 @@ impl ActionSpace {
         self.mask_for(py, &game, prefix)
     }
 
-    /// `mask` packed eight tokens to a byte, as `numpy.packbits(mask, bitorder="little")`:
-    /// token t is bit t % 8 of byte t // 8.
+    /// ``mask`` packed eight tokens to a byte, as ``numpy.packbits(mask,
+    /// bitorder="little")``: token t is bit t % 8 of byte t // 8.
     #[pyo3(signature = (game, prefix=None))]
     fn mask_bits<'py>(
         &self,
@@ -326,12 +338,15 @@ impl ActionSpace {
 }
 
 /// The observations of a rules configuration for learning agents, laid out over an
-/// action space's board window: `board` planes (planes x window x window bytes: row y,
-/// then column x, as the "place" block) and a `vector` of the rest, from the point of
+/// action space's board window: ``board`` planes (planes x window x window bytes: row y,
+/// then column x, as the "place" block) and a ``vector`` of the rest, from the point of
 /// view of the player who decides now (player 0 of every per-player part is the decider,
-/// then the others in seat order). `planes` and `fields` name the parts in order.
+/// then the others in seat order). ``planes`` and ``fields`` name the parts in order.
 /// Nothing hidden is shown: of the tiles to come only how many of each kind are unseen,
 /// of the Friday tiles only the revealed ones.
+///
+/// ``ObservationSpace(rules, space)``: the observations over ``space``'s window (default:
+/// the rules' ``action_space``).
 #[pyclass(frozen, module = "carcassonne._core")]
 pub struct ObservationSpace {
     pub(crate) layout: ObservationLayout,
@@ -433,9 +448,9 @@ impl ObservationSpace {
         ))
     }
 
-    /// Each board plane's largest value, in `planes` order: 1 for the planes that mark
-    /// (a tile, an open square, an edge's kind, the chosen square), 9 for
-    /// `centre_value`, 255 for counts and points (shown up to 255). The Gymnasium
+    /// Each board plane's largest value, in ``planes`` order: 1 for the planes that
+    /// mark (a tile, an open square, an edge's kind, the chosen square), 9 for
+    /// ``centre_value``, 255 for counts and points (shown up to 255). The Gymnasium
     /// adapters' board space takes them as its upper bounds.
     #[getter]
     fn plane_max(&self) -> Vec<u32> {
@@ -468,14 +483,14 @@ impl ObservationSpace {
         self.layout.fields().to_vec()
     }
 
-    /// `game`'s observation for its decider, written whole into `board` (a uint8 array
-    /// of `board_shape`: counts and points above 255 are shown as 255) and `vector` (a
-    /// float32 array of (`vector_size`,)), both C-contiguous and writeable (new arrays
-    /// when None), which it returns. `prefix`: the tokens already chosen for the action
-    /// under way (the `chosen_*` parts and `token` show them). `viewer`: the seat whose
-    /// point of view it is (default the decider's). Raises ActionSpaceError for a wrong
-    /// array or a game of other rules, WindowOverflowError (arrays unchanged) for a game
-    /// that has outgrown the window.
+    /// ``game``'s observation for its decider, written whole into ``board`` (a uint8
+    /// array of ``board_shape``: counts and points above 255 are shown as 255) and
+    /// ``vector`` (a float32 array of (``vector_size``,)), both C-contiguous and writeable
+    /// (new arrays when None), which it returns. ``prefix``: the tokens already chosen for
+    /// the action under way (the ``chosen_*`` parts and ``token`` show them). ``viewer``: the
+    /// seat whose point of view it is (default the decider's). Raises ActionSpaceError for
+    /// a wrong array or a game of other rules, WindowOverflowError (arrays unchanged) for a
+    /// game that has outgrown the window.
     #[pyo3(signature = (game, board=None, vector=None, prefix=None, viewer=None))]
     fn observe<'py>(
         &self,
@@ -557,24 +572,28 @@ fn game_bytes(rules: &CoreRules) -> u64 {
 
 /// Many games stepped at once in Rust, for learning agents.
 ///
-/// Each `step(actions)` takes one token per game (an integer of `action_space`, allowed by
-/// that game's mask) for the player who decides there (`info["to_play"]`), plays the
-/// built-in `opponents`' turns if given (then the caller plays `agent_seat` alone), and
-/// returns `(observations, rewards, terminated, truncated, info)`: observations
-/// `{"board": (n, planes, w, w), "vector": (n, v), "action_mask": (n, size)}` (the mask
-/// alone with `observations=False`), rewards `(n, players)` per seat (the final outcome:
-/// 1 to a sole winner, 0 to tied winners, -1 to the others; plus `shaping` times the change
-/// in each seat's virtual margin), and `info` `{"to_play", "final_scores"}`. A game that
-/// ends starts its next episode in the same step (its new first observation is returned
-/// with `terminated` set: Gymnasium's "same step" autoreset); a game that outgrows the
-/// window is `truncated` and starts again too. Game e plays episodes e, e + n, e + 2n, ...
-/// of the study `seed`, with `simulate`'s decks and random streams, whatever `threads`.
-/// The returned arrays belong to the environment and are overwritten by the next step:
-/// copy what you keep. The observations and masks are read-only, for good (numpy cannot
-/// make them writeable: the environment relies on finding them as it left them). Calls
-/// from several threads wait for each other; Ctrl-C during a long `reset` or `step` (or
-/// the construction) raises KeyboardInterrupt at once, and the environment must then be
-/// reset before it is stepped again.
+/// Each ``step(actions)`` takes one token per game (an integer of ``action_space``, allowed
+/// by that game's mask) for the player who decides there (``info["to_play"]``), plays the
+/// built-in ``opponents``' turns if given (then the caller plays ``agent_seat`` alone), and
+/// returns ``(observations, rewards, terminated, truncated, info)``: observations
+/// ``{"board": (n, planes, w, w), "vector": (n, v), "action_mask": (n, size)}`` (the mask
+/// alone with ``observations=False``), rewards ``(n, players)`` per seat (the final
+/// outcome: 1 to a sole winner, 0 to tied winners, -1 to the others; plus ``shaping`` times
+/// the change in each seat's virtual margin), and ``info`` ``{"to_play", "final_scores"}``.
+/// A game that ends starts its next episode in the same step (its new first observation
+/// is returned with ``terminated`` set: Gymnasium's "same step" autoreset); a game that
+/// outgrows the window is ``truncated`` and starts again too. Game e plays episodes e,
+/// e + n, e + 2n, ... of the study ``seed``, with ``simulate``'s decks and random streams,
+/// whatever ``threads``. The returned arrays belong to the environment and are overwritten
+/// by the next step: copy what you keep. The observations and masks are read-only, for
+/// good (numpy cannot make them writeable: the environment relies on finding them as it
+/// left them). Calls from several threads wait for each other; Ctrl-C during a long
+/// ``reset`` or ``step`` (or the construction) raises KeyboardInterrupt at once, and the
+/// environment must then be reset before it is stepped again.
+///
+/// ``VectorEnv(...)``:``num_envs`` games of ``rules``. ``opponents``: "random" or "greedy"
+/// for every seat but ``agent_seat`` (None: the caller plays every seat). ``threads``: None
+/// for one per core (results never depend on it).
 #[pyclass(frozen, module = "carcassonne._core")]
 pub struct VectorEnv {
     /// What calls change, one call at a time (`exclusive`).
@@ -964,6 +983,7 @@ impl VectorEnv {
         Ok(me)
     }
 
+    /// The number of games stepped at once.
     #[getter]
     fn num_envs(&self) -> usize {
         self.num_envs
@@ -990,9 +1010,10 @@ impl VectorEnv {
         ObservationSpace::of_layout(self.layout.clone(), self.rules.clone())
     }
 
-    /// Starts every game at its first episode and returns `(observations, info)`. With
-    /// `seed`, an integer, of that study root; a sequence of `num_envs` integers, game e
-    /// plays episodes e, e + n, ... of study `seed[e]` (n equal roots are that root).
+    /// Starts every game at its first episode and returns ``(observations, info)``.
+    /// With ``seed``, an integer, of that study root; a sequence of ``num_envs``
+    /// integers, game e plays episodes e, e + n, ... of study ``seed[e]`` (n equal roots
+    /// are that root).
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(
         &self,
@@ -1014,8 +1035,8 @@ impl VectorEnv {
         self.outputs(py)
     }
 
-    /// Plays one token per game; returns `(observations, rewards, terminated,
-    /// truncated, info)`. Raises ActionSpaceError, with nothing stepped, for actions of
+    /// Plays one token per game; returns ``(observations, rewards, terminated,
+    /// truncated, info)``. Raises ActionSpaceError, with nothing stepped, for actions of
     /// the wrong shape or type, or one that its game's mask does not allow (naming the
     /// game and the action), or after an interrupted step or reset (reset first).
     #[allow(clippy::type_complexity)]

@@ -60,13 +60,17 @@ create_exception!(
     _core,
     CarcassonneError,
     PyValueError,
-    "The base of every error this library raises for bad input or a refused action (a ValueError): catch it to catch them all."
+    "The base of every error this library raises for bad input or a refused action (a\n\
+     ValueError): catch it to catch them all."
 );
 create_exception!(
     _core,
     IllegalMoveError,
     CarcassonneError,
-    "A move the rules do not allow; the game is unchanged."
+    "A move the rules do not allow; the game is unchanged. Also a placement (or any\n\
+     other action) while the Maps extra turn is to be decided (the message names the\n\
+     pending ``extra_turn`` decision), and ``Decision.extra_turn`` when no extra turn is\n\
+     offered."
 );
 create_exception!(
     _core,
@@ -78,13 +82,15 @@ create_exception!(
     _core,
     RulesError,
     CarcassonneError,
-    "An invalid rules configuration (players, meeples, tile sets, deck) or study setting (games, seed, threads)."
+    "An invalid rules configuration (players, meeples, tile sets, deck) or study setting\n\
+     (games, seed, threads, a study too large for memory)."
 );
 create_exception!(
     _core,
     TileDataError,
     RulesError,
-    "A malformed, inconsistent or oversized data file (tiles, ships, Friday tiles); names the file, entry and fault."
+    "A malformed, inconsistent or oversized data file (tiles, ships, Friday tiles); names\n\
+     the file, entry and fault, quoting at most a short excerpt of the input."
 );
 create_exception!(
     _core,
@@ -96,31 +102,38 @@ create_exception!(
     _core,
     RecordError,
     CarcassonneError,
-    "A game record (JSON) that cannot be loaded; the fault found while loading is its __cause__."
+    "A game record (JSON) that cannot be loaded; the fault found while loading (an\n\
+     invalid rules part, an illegal move) is its ``__cause__``."
 );
 create_exception!(
     _core,
     ActionSpaceError,
     CarcassonneError,
-    "An action token or token sequence the action space does not have or that leads to no legal action, a window the rules cannot take, or a game of other rules."
+    "An action token or token sequence the action space does not have or that leads to\n\
+     no legal action, a window the rules cannot take, or a game of other rules."
 );
 create_exception!(
     _core,
     WindowOverflowError,
     ActionSpaceError,
-    "The game's played area has outgrown the action space's board window: use a larger window."
+    "The game's played area has outgrown the action space's board window: use a larger\n\
+     window."
 );
 create_exception!(
     _core,
     EvaluationError,
     CarcassonneError,
-    "A search's evaluation function returned what the search cannot use: not a (priors, values) pair, arrays of the wrong shape, a negative or non-finite prior, a value outside -1 to 1; names the batch row."
+    "A search's evaluation function returned what the search cannot use: not a\n\
+     (priors, values) pair, arrays of the wrong shape, a negative or non-finite prior, a\n\
+     value outside -1 to 1; names the batch row."
 );
 create_exception!(
     _core,
     BusyError,
     CarcassonneError,
-    "An object was used from inside one of its own calls (a search started from its own evaluation); nothing was done. Calls from several threads wait for each other instead."
+    "An object was used from inside one of its own calls (a search started from its\n\
+     own evaluation); nothing was done. Calls from several threads wait for each other\n\
+     instead."
 );
 create_exception!(
     _core,
@@ -257,6 +270,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Rules>()?;
     m.add_class::<options::RuleOption>()?;
     options::add_option_properties(py)?;
+    options::add_signature(py)?;
     m.add_class::<Move>()?;
     m.add_class::<Game>()?;
     m.add_class::<PlacedTile>()?;

@@ -100,10 +100,9 @@ fn listed<T>(
     Ok(out)
 }
 
-/// Reads and checks a map file (a path, or a built-in map's name) for
-/// `carcassonne.maps.check`: (what was read, its faults as (line, column, square or None,
-/// message), the summary as JSON when there is no fault). A file that cannot be read is
-/// `TileDataError`, as for `Rules(map=...)`.
+/// Reads and checks a map file or built-in map (see ``carcassonne.maps.check``): what
+/// was read, its faults as (line, column, square or None, message), and the summary as
+/// JSON when there is no fault. ``TileDataError`` for a file that cannot be read.
 #[pyfunction]
 #[allow(clippy::type_complexity)]
 pub fn check_map(
@@ -148,8 +147,8 @@ pub fn check_map(
     }
 }
 
-/// A random valid map file (its TOML text) for `carcassonne.maps.generate`; a shape no map
-/// can have is `RulesError` naming the argument.
+/// The text of a random valid map file (see ``carcassonne.maps.generate``);
+/// ``RulesError`` naming the argument for a shape no map can have.
 #[pyfunction]
 #[pyo3(signature = (seed, squares, large_cities, islands, ferries, border_pieces, waves, highlights, towns, start_squares))]
 #[allow(clippy::too_many_arguments)]

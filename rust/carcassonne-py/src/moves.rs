@@ -5,7 +5,13 @@ use super::*;
 // ----- Move --------------------------------------------------------------------------
 
 /// A move: square (x east, y south), rotation (quarter turns clockwise) and the index of
-/// the tile feature that gets a meeple (see `Rules.tile_features`), or None.
+/// the tile feature that gets a meeple (see ``Rules.tile_features``), or None.
+///
+/// Immutable, hashable, totally ordered (by x, y, rotation, meeple) and picklable.
+///
+/// ``Move(...)`` raises IllegalMoveError if ``rotation`` is not 0-3, an index is negative,
+/// or more than four ferries move. Ferry ends are stored smaller first and ferry moves in
+/// square order, so equal choices make equal moves.
 #[pyclass(frozen, eq, hash, ord, module = "carcassonne._core")]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct Move {
@@ -74,28 +80,32 @@ impl Move {
             },
         })
     }
+    /// Column of the square (grows to the east).
     #[getter]
     pub(crate) fn x(&self) -> i32 {
         self.inner.x
     }
+    /// Row of the square (grows to the south).
     #[getter]
     pub(crate) fn y(&self) -> i32 {
         self.inner.y
     }
+    /// Quarter turns clockwise, 0 to 3.
     #[getter]
     pub(crate) fn rotation(&self) -> u8 {
         self.inner.rotation
     }
+    /// Index of the tile feature that gets a meeple, or None.
     #[getter]
     pub(crate) fn meeple(&self) -> Option<u8> {
         self.inner.meeple
     }
-    /// The Ferries: road ends `(a, b)` of a lake tile that its new ferry joins.
+    /// The Ferries: road ends ``(a, b)`` of a lake tile that its new ferry joins.
     #[getter]
     pub(crate) fn ferry(&self) -> Option<(u8, u8)> {
         self.inner.ferry
     }
-    /// The Ferries: `(x, y, a, b)` for each ferry moved to ends a, b of the lake at (x, y).
+    /// The Ferries: ``(x, y, a, b)`` for each ferry moved to ends a, b of the lake at (x, y).
     #[getter]
     pub(crate) fn ferry_moves(&self) -> Vec<(i32, i32, u8, u8)> {
         self.inner
@@ -105,7 +115,8 @@ impl Move {
             .map(|m| (m.x as i32, m.y as i32, m.a, m.b))
             .collect()
     }
-    /// South Seas: the (x, y, feature) of the islander this move takes back, or None.
+    /// South Seas: ``(x, y, feature index)`` of the player's islander taken back instead
+    /// of placing one (step 2b), or None.
     #[getter]
     pub(crate) fn retrieve(&self) -> Option<(i32, i32, u8)> {
         self.inner

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use super::*;
 
-/// One rules option, as declared in the core: what `Rules(...)` takes for it.
+/// One rules option, as declared in the core: what ``Rules(...)`` takes for it.
 #[pyclass(frozen, module = "carcassonne._core", name = "RuleOption")]
 pub(crate) struct RuleOption {
     inner: &'static CoreOption,
@@ -137,6 +137,29 @@ pub(crate) fn add_option_properties(py: Python<'_>) -> PyResult<()> {
         )?;
     }
     Ok(())
+}
+
+/// Gives `Rules` the signature of its keywords, as `inspect.signature(Rules)` and
+/// `help(Rules)` show it: one keyword-only parameter per option, in order, with its
+/// declared default. `Rules(**options)` takes any keyword (it refuses unknown ones
+/// itself, naming the nearest), so Python cannot see them; the signature is made here
+/// from the declarations rather than written a second time.
+pub(crate) fn add_signature(py: Python<'_>) -> PyResult<()> {
+    let inspect = py.import("inspect")?;
+    let parameter = inspect.getattr("Parameter")?;
+    let keyword_only = parameter.getattr("KEYWORD_ONLY")?;
+    // A declaration's default is written as Python writes it: None, True, 2, "C3" quoted.
+    let literal = py.import("ast")?.getattr("literal_eval")?;
+    let parameters = OPTIONS
+        .iter()
+        .map(|option| {
+            let default = PyDict::new(py);
+            default.set_item("default", literal.call1((option.default,))?)?;
+            parameter.call((option.name, &keyword_only), Some(&default))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let signature = inspect.getattr("Signature")?.call1((parameters,))?;
+    py.get_type::<Rules>().setattr("__signature__", signature)
 }
 
 /// The docstring of an option's `Rules` property (the stub writes the same).

@@ -23,7 +23,10 @@ create_exception!(
     _core,
     PlayerError,
     CarcassonneError,
-    "A player that cannot take a seat (unknown name, bad settings, wrong number of seats) or that failed during a game (chose an illegal action, raised, returned something that is not an action); names the game, the seat and the fault."
+    "A player that cannot take a seat (unknown name, bad settings, wrong number of\n\
+     seats) or that failed during a game (chose an illegal action, raised, returned\n\
+     something that is not an action); names the game, the seat and the fault. The\n\
+     exception a Python player raised is its ``__cause__``."
 );
 
 /// A Python function `f(game) -> Move | Decision` as a player. It is called with the

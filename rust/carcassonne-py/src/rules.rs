@@ -5,6 +5,14 @@ use super::*;
 // ----- Rules -----------------------------------------------------------------------
 
 /// Validated rules: players, meeples, tile sets and rules options.
+///
+/// Immutable, hashable, comparable with ``==`` and picklable (through its JSON form).
+///
+/// ``Rules(...)`` takes every rules option by keyword (``Rules.options()`` lists them with
+/// their kinds, rule systems and command-line flags; each has its property, the value in
+/// effect); a value of None is the option's default. The rule system follows from the tile
+/// sets: ``("south-seas",)`` plays South Seas. Raises RulesError (or TileDataError,
+/// UnknownTileError) for an invalid configuration.
 #[pyclass(frozen, module = "carcassonne._core")]
 pub(crate) struct Rules {
     pub(crate) inner: Arc<CoreRules>,
@@ -54,10 +62,11 @@ pub(crate) fn data_source(
 
 #[pymethods]
 impl Rules {
-    /// Every keyword is an option declared once in the core (`Rules.options()`); a value
-    /// of None is its default.
+    // Every keyword is an option declared once in the core (`Rules.options()`); a value
+    // of None is its default. The signature Python shows is made from the same
+    // declarations (`options::add_signature`), so none is written here.
     #[new]
-    #[pyo3(signature = (**options))]
+    #[pyo3(signature = (**options), text_signature = None)]
     pub(crate) fn new(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         Ok(Rules {
             inner: Arc::new(crate::options::rules_of(py, options)?),
@@ -86,25 +95,25 @@ impl Rules {
     }
 
     /// The integer action space of these rules for learning agents, with the default
-    /// board window (`ActionSpace(rules, window=...)` for another).
+    /// board window (``ActionSpace(rules, window=...)`` for another).
     #[getter]
     pub(crate) fn action_space(&self) -> PyResult<crate::learn::ActionSpace> {
         crate::learn::ActionSpace::of_rules(&self.inner, None)
     }
 
-    /// "classic" or "south-seas", from the tile sets.
+    /// The rule system of the tile sets: "classic" or "south-seas".
     #[getter]
     pub(crate) fn system(&self) -> &'static str {
         self.inner.system.name()
     }
 
-    /// South Seas: the ships of the ship set, in file order (empty for classic rules).
+    /// South Seas: the ship set, in file order (empty for classic rules).
     #[getter]
     pub(crate) fn ships(&self) -> Vec<Ship> {
         self.inner.ships.iter().map(Ship::from_core).collect()
     }
 
-    /// Friday: (id, bonus) of the six Friday tiles (empty unless Friday is played).
+    /// Friday: ``(id, bonus)`` of the six Friday tiles (empty unless Friday is played).
     pub(crate) fn friday_tiles(&self) -> Vec<(String, String)> {
         self.inner
             .friday
@@ -113,15 +122,18 @@ impl Rules {
             .collect()
     }
 
-    /// Data sets in use that are reconstructions rather than transcriptions of the
-    /// printed game, with the text each file gives about how it was built.
+    /// ``(source, how it was built)`` for every data set in use that is a reconstruction,
+    /// not a transcription of the printed game (the built-in South Seas tiles and ships,
+    /// the Friday bonuses); the source says which file, e.g. "south-seas (tiles)",
+    /// "south-seas (ships)", "friday (Friday tiles)"; a built-in map is listed as an
+    /// original layout, e.g. "continental (map)".
     pub(crate) fn reconstructions(&self) -> Vec<(String, String)> {
         self.inner.reconstructions.clone()
     }
 
     /// Carcassonne Maps: what the map holds (squares by kind, large cities, border pieces,
-    /// ferries, islands, start squares) as JSON, or None without a map (see
-    /// `carcassonne.maps.MapSummary`).
+    /// ferries, islands, start squares) as JSON (see ``carcassonne.maps.summary``), or None
+    /// without a map.
     pub(crate) fn map_summary_json(&self) -> Option<String> {
         let carcassonne_core::board::map_board::Geometry::Map(m) = &self.inner.geometry else {
             return None;
@@ -133,14 +145,14 @@ impl Rules {
         })
     }
 
-    /// Carcassonne Maps: the start squares used, as (column, row), in order (the start
+    /// Carcassonne Maps: the start squares used, as ``(column, row)`` in order (the start
     /// tile on the first); empty without a map.
     pub(crate) fn map_starts(&self) -> Vec<(usize, usize)> {
         self.inner.starts.iter().map(|s| s.at).collect()
     }
 
     /// Carcassonne Maps: the map's grid, one string per row in the map file's symbols
-    /// (two joined maps as one grid); empty without a map.
+    /// (two joined maps as one grid, their half squares as ``o``); empty without a map.
     pub(crate) fn map_grid(&self) -> Vec<String> {
         match &self.inner.geometry {
             carcassonne_core::board::map_board::Geometry::Map(m) => m.def.grid_rows(),
@@ -157,8 +169,8 @@ impl Rules {
     pub(crate) fn tile_ids(&self) -> Vec<String> {
         self.inner.tiles.iter().map(|t| t.id.clone()).collect()
     }
-    /// The full deck (one id per tile copy of the sets taken ``tile_set_copies`` times,
-    /// start tile excluded), in set order.
+    /// The full deck (one id per tile copy of the sets taken ``tile_set_copies`` times, start
+    /// tile excluded), in set order.
     pub(crate) fn full_deck(&self) -> Vec<String> {
         self.inner
             .full_deck
@@ -167,7 +179,9 @@ impl Rules {
             .collect()
     }
     /// Features of a tile as meeple targets, in index order, described in board
-    /// orientation for `rotation` (e.g. "city N", "road W E", "field EL WR", "monastery").
+    /// orientation for ``rotation`` (e.g. "city N", "road W E", "field EL WR", "monastery").
+    ///
+    /// Raises UnknownTileError for an unknown tile id.
     #[pyo3(signature = (tile, rotation=Int::of(0)))]
     #[pyo3(text_signature = "($self, tile, rotation=0)")]
     pub(crate) fn tile_features(&self, tile: &str, rotation: Int) -> PyResult<Vec<String>> {
@@ -182,7 +196,9 @@ impl Rules {
             .collect())
     }
     /// The features of a tile as data, with the symbols printed on each (pennants, inns,
-    /// cathedrals, goods or wares, fish pairs, boats), in board orientation for `rotation`.
+    /// cathedrals, goods or wares, fish pairs, boats), in board orientation for ``rotation``.
+    ///
+    /// Raises UnknownTileError for an unknown tile id.
     #[pyo3(signature = (tile, rotation=Int::of(0)))]
     #[pyo3(text_signature = "($self, tile, rotation=0)")]
     pub(crate) fn tile_symbols(
@@ -200,7 +216,11 @@ impl Rules {
             rotation,
         ))
     }
-    /// Side kinds of a tile, N E S W, after `rotation` quarter turns clockwise ("CRFR").
+    /// Side kinds of a tile, N E S W, after ``rotation`` quarter turns clockwise, in the
+    /// letters of its rule system's files: "CRFR" (C city, R road, F field) or "ISBS" (I
+    /// island, B bridge, S sea).
+    ///
+    /// Raises UnknownTileError for an unknown tile id.
     #[pyo3(signature = (tile, rotation=Int::of(0)))]
     #[pyo3(text_signature = "($self, tile, rotation=0)")]
     pub(crate) fn tile_edges(&self, tile: &str, rotation: Int) -> PyResult<String> {
@@ -216,10 +236,12 @@ impl Rules {
             .map(|e| system.edge_letter(*e))
             .collect())
     }
+    /// The rules as JSON (the input of ``from_json``).
     pub(crate) fn to_json(&self) -> String {
         // Cannot fail: a spec holds strings, numbers, booleans and lists only.
         serde_json::to_string(&self.inner.spec).expect("rules serialise")
     }
+    /// Rules from ``to_json`` output; raises RulesError if invalid.
     #[staticmethod]
     pub(crate) fn from_json(text: &str) -> PyResult<Rules> {
         let limit = carcassonne_core::play::record::MAX_RECORD_BYTES;

@@ -94,8 +94,9 @@ pub(crate) fn legal_deliveries(g: &CoreGame) -> Vec<Delivery> {
         .collect()
 }
 
-/// Carcassonne: South Seas, read-only: `game.sea` of a South Seas game (None for other
-/// rules). It reads the game at each access, so it is always current.
+/// Carcassonne: South Seas, read-only: ``Game.sea`` of a South Seas game (None for other
+/// rules). It reads the game at each access, so it is always current (also when kept in a
+/// variable across moves). Its decisions are made with ``Game.apply``.
 #[pyclass(frozen, module = "carcassonne._core")]
 pub(crate) struct SeaView {
     game: GameRef,
@@ -109,7 +110,7 @@ impl SeaView {
 
 #[pymethods]
 impl SeaView {
-    /// Each player's wares as (shells, bananas, fish).
+    /// Each player's (shells, bananas, fish).
     #[getter]
     fn wares(&self, py: Python<'_>) -> PyResult<Vec<(u32, u32, u32)>> {
         self.game.read(py, wares)
@@ -127,13 +128,13 @@ impl SeaView {
         self.game.read(py, pile)
     }
 
-    /// Ships taken, in order, as (player, ship id).
+    /// ``(player, ship id)`` of every ship taken, in order.
     #[getter]
     fn ships_taken(&self, py: Python<'_>) -> PyResult<Vec<(u8, String)>> {
         self.game.read(py, ships_taken)
     }
 
-    /// Fishing-boat tokens not yet placed.
+    /// Fishing-boat tokens not yet placed (19 at the start).
     #[getter]
     fn boat_tokens_left(&self, py: Python<'_>) -> PyResult<u8> {
         self.game.read(py, boat_tokens_left)
@@ -147,13 +148,15 @@ impl SeaView {
     }
 
     /// "market" phase: display slots of the face-up ships tied for the most points,
-    /// among which the merchant's owner chooses (S-6); empty in other phases.
+    /// among which the merchant's owner (``Game.decider``) chooses (S-6); empty in other
+    /// phases. Take one with ``Game.apply(Decision.market_ship(slot))``.
     fn market_ships(&self, py: Python<'_>) -> PyResult<Vec<usize>> {
         self.game.read(py, market_ships)
     }
 
-    /// Every delivery the current player can make now (empty outside the "deliver"
-    /// phase). Not delivering is always allowed then.
+    /// Every delivery the current player can make (only in the "deliver" phase); not
+    /// delivering is always allowed then. Make one with
+    /// ``Game.apply(Decision.deliver(delivery))``, or ``Decision.deliver(None)``.
     fn legal_deliveries(&self, py: Python<'_>) -> PyResult<Vec<Delivery>> {
         self.game.read(py, legal_deliveries)
     }

@@ -25,19 +25,26 @@ use crate::{ActionSpaceError, EvaluationError, GameOverError, message, type_name
 /// information as the built-in MCTS: every simulation starts from a new reshuffle of the
 /// unseen tiles (ships, Friday tiles), so nothing hidden steers it.
 ///
-/// `evaluate(board, vector)` is called with a batch of positions, new arrays each time:
-/// `board` uint8 (n, planes, window, window) and `vector` float32 (n, vector_size), as
-/// `observation_space.observe` writes them (each from its decider's point of view, no
-/// action under way), n from 1 to `batch`. It returns `(priors, values)`: `priors` (n,
-/// `action_space.size`), a weight of 0 or more per token (probabilities, or exponentials
-/// of logits), and `values` (n, players), each seat's value from -1 to 1, seat 0 the
+/// ``evaluate(board, vector)`` is called with a batch of positions, new arrays each time:
+/// ``board`` uint8 (n, planes, window, window) and ``vector`` float32 (n, vector_size), as
+/// ``observation_space.observe`` writes them (each from its decider's point of view, no
+/// action under way), n from 1 to ``batch``. It returns ``(priors, values)``: ``priors`` (n,
+/// ``action_space.size``), a weight of 0 or more per token (probabilities, or exponentials
+/// of logits), and ``values`` (n, players), each seat's value from -1 to 1, seat 0 the
 /// position's decider and the others in seat order after him (with two players also (n,):
 /// the decider's, the other's its negative). An action's prior is the product of its
 /// tokens' weights, normalised over the legal actions.
 ///
-/// The game searched is copied first: other threads (and `evaluate` itself) may play it
-/// meanwhile. Searches of one `PuctSearch` from several threads wait for each other; one
-/// started from inside its own `evaluate` raises BusyError.
+/// The game searched is copied first: other threads (and ``evaluate`` itself) may play
+/// it meanwhile. Searches of one ``PuctSearch`` from several threads wait for each other;
+/// one started from inside its own ``evaluate`` raises BusyError.
+///
+/// ``PuctSearch(...)``: a search of ``simulations`` per move (the root's evaluation
+/// included, 1 to 1,000,000), ``batch`` positions per call of the evaluation (1 to 1,024),
+/// exploration ``exploration`` (AlphaZero's c_puct, 0 to 100), its random stream from
+/// ``seed``; the observations over ``space``'s window (default: the rules'
+/// ``action_space``). Raises ValueError for settings out of range, ActionSpaceError for a
+/// space of other rules.
 #[pyclass(frozen, module = "carcassonne._core")]
 pub struct PuctSearch {
     puct: Puct,
@@ -47,9 +54,9 @@ pub struct PuctSearch {
     state: Exclusive<(PuctTree, Rng)>,
 }
 
-/// What a search found at the root: every legal action once, in `Game.legal_actions()`
+/// What a search found at the root: every legal action once, in ``Game.legal_actions()``
 /// order, with its visits, mean value for the decider (-1 to 1; 0 if never visited) and
-/// prior; the evaluation's `value` of the position and the search's `mean`.
+/// prior; the evaluation's ``value`` of the position and the search's ``mean``.
 #[pyclass(frozen, module = "carcassonne._core")]
 pub struct SearchReport {
     report: PuctReport,
@@ -204,16 +211,19 @@ impl PuctSearch {
         })
     }
 
+    /// Simulations per search (the root's evaluation included).
     #[getter]
     fn simulations(&self) -> u32 {
         self.puct.simulations
     }
 
+    /// The most positions per call of the evaluation.
     #[getter]
     fn batch(&self) -> u32 {
         self.puct.batch
     }
 
+    /// The exploration constant (AlphaZero's c_puct).
     #[getter]
     fn exploration(&self) -> f64 {
         self.puct.exploration
@@ -234,12 +244,12 @@ impl PuctSearch {
         ObservationSpace::of_layout(self.layout.clone(), self.rules.clone())
     }
 
-    /// Searches `game` (left unchanged) with `evaluate`, drawing from the search's random
-    /// stream (or, with `seed`, from that seed's, the stream left as it was): the same
+    /// Searches ``game`` (left unchanged) with ``evaluate``, drawing from the search's random
+    /// stream (or, with ``seed``, from that seed's, the stream left as it was): the same
     /// evaluation and seed give the same report. Raises GameOverError for a finished
-    /// game, ActionSpaceError for a game of other rules, EvaluationError when `evaluate`
+    /// game, ActionSpaceError for a game of other rules, EvaluationError when ``evaluate``
     /// returns something else than the class describes (naming the batch row), and lets
-    /// whatever `evaluate` raises through (KeyboardInterrupt included).
+    /// whatever ``evaluate`` raises through (KeyboardInterrupt included).
     #[pyo3(signature = (game, evaluate, seed=None))]
     fn search(
         &self,
@@ -317,7 +327,7 @@ impl PuctSearch {
         })
     }
 
-    /// The action `search` visits most (among equals the one of higher mean value, then
+    /// The action ``search`` visits most (among equals the one of higher mean value, then
     /// the first legal); a game with one legal action is not searched.
     #[pyo3(signature = (game, evaluate, seed=None))]
     fn choose(
@@ -347,7 +357,7 @@ impl PuctSearch {
 
 #[pymethods]
 impl SearchReport {
-    /// The legal actions, in `Game.legal_actions()` order.
+    /// The legal actions, in ``Game.legal_actions()`` order.
     #[getter]
     fn actions(&self, py: Python<'_>) -> Vec<Py<PyAny>> {
         self.actions.iter().map(|a| a.clone_ref(py)).collect()
@@ -380,7 +390,7 @@ impl SearchReport {
     }
 
     /// Each token's share of the visits: the visits of the actions whose tokens include
-    /// it, over all visits (float32 of `action_space.size`): a training target for the
+    /// it, over all visits (float32 of ``action_space.size``): a training target for the
     /// priors (decisions' tokens sum to 1; so do placements' square-and-rotation tokens,
     /// and their meeple tokens). All 0 for a position that has outgrown the window (its
     /// actions then have equal priors, and the search goes on without the evaluation's

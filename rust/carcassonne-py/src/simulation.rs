@@ -99,8 +99,18 @@ fn interruptible<T: Send>(
     crate::interrupt::interruptible(py, &checked.python, work)?.map_err(|e| checked.error(py, e))
 }
 
-/// Plays games `first_game .. first_game + games` of study `seed` in Rust, in parallel,
-/// without the GIL. Returns numpy columns and the thread count used.
+/// Plays games ``first_game .. first_game + games`` of study ``seed`` in Rust, in parallel,
+/// without the GIL. Returns numpy columns and the thread count.
+///
+/// Keys: "scores" (games, players) int32, "winners" (games, players) bool, "turns" (games,)
+/// uint32, "points_by_kind" (games, players, len(SCORE_KINDS)) int32, "discarded" (games,)
+/// uint32, "ships" and "wares_left" (games, players) uint32, "threads" (int), "players"
+/// (the name of each seat's player). ``policy`` is "random" or "greedy" for every seat;
+/// ``players`` (taking its place) one entry for every seat or one per seat, as
+/// ``carcassonne.players`` makes them; ``threads`` at most ``max_threads()``. Raises
+/// RulesError for bad arguments, a game range past 2**64 - 1, or results that would not
+/// fit in memory (before any game is played); KeyboardInterrupt within about one game of
+/// Ctrl-C.
 #[pyfunction]
 #[pyo3(signature = (rules, games, *, seed=Int::of(0), first_game=Int::of(0), policy="random", players=None, threads=None))]
 #[pyo3(
@@ -143,8 +153,11 @@ pub fn simulate_batch<'py>(
     Ok(d)
 }
 
-/// Plays a study like `simulate_batch` but keeps only exact running totals per seat
-/// (constant memory for any number of games).
+/// Plays the same games as ``simulate_batch`` keeping only exact per-seat totals, in
+/// constant memory. Keys: "games", "win_share_unit" (60: a win shared by k counts 60/k),
+/// "win_shares", "win_shares_squared", "scores", "scores_squared", "ships", "wares_left"
+/// (lists, one int per seat), "points_by_kind" (per seat, one int per kind), "turns",
+/// "discarded", "threads" (ints), "players". Errors and interruption as ``simulate_batch``.
 #[pyfunction]
 #[pyo3(signature = (rules, games, *, seed=Int::of(0), first_game=Int::of(0), policy="random", players=None, threads=None))]
 #[pyo3(
@@ -211,8 +224,9 @@ pub fn simulate_totals<'py>(
     Ok(d)
 }
 
-/// Plays game `game_index` of study `seed` again, exactly as `simulate_batch` played it,
-/// and returns it with its event log and record (GIL released for built-in players).
+/// Plays game ``game_index`` of study ``seed`` again, exactly as ``simulate_batch``
+/// played it, and returns it with its event log and record (the GIL released for built-in
+/// players).
 #[pyfunction]
 #[pyo3(signature = (rules, *, seed=Int::of(0), game_index=Int::of(0), policy="random", players=None))]
 #[pyo3(text_signature = "(rules, *, seed=0, game_index=0, policy='random', players=None)")]
@@ -241,9 +255,9 @@ pub fn replay_game(
     Ok(Game { inner })
 }
 
-/// Refuses, with the `RulesError` `simulate_batch` would raise, a study whose rows would
-/// not fit in the memory available now; plays nothing. For a study played in batches
-/// (progress bars, partial results), checked before the first batch.
+/// Raises the ``RulesError`` ``simulate_batch`` would raise for a study whose rows do not
+/// fit in the memory available now (or whose range is bad); plays nothing. A study played
+/// in batches (progress bars, partial results) is checked before its first batch.
 #[pyfunction]
 #[pyo3(signature = (rules, games, *, first_game=Int::of(0)))]
 #[pyo3(text_signature = "(rules, games, *, first_game=0)")]
@@ -263,7 +277,7 @@ pub fn check_rows_fit(rules: &Rules, games: Int, first_game: Int) -> PyResult<()
         .map_err(|e| RulesError::new_err(e.to_string()))
 }
 
-/// The most threads `simulate` accepts on this machine (4 per core).
+/// The most threads ``simulate`` accepts on this machine: 4 per core.
 #[pyfunction(name = "max_threads")]
 pub fn max_threads_py() -> usize {
     max_threads()

@@ -11,14 +11,18 @@ use carcassonne_core::systems::south_seas::state::SeaEvent as CoreSeaEvent;
 use crate::IllegalMoveError;
 use crate::args::Int;
 
-/// A ship token: its id, points, what it needs (as in the ship file) and whether the
-/// rulebook prints it (a reconstructed set marks the others).
+/// A South Seas ship token (a read-only view): its id, points, what it needs (as in the
+/// ship file) and whether the rulebook prints it (a reconstructed set marks the others).
 #[pyclass(frozen, get_all, module = "carcassonne._core")]
 #[derive(Clone)]
 pub struct Ship {
+    /// Its id in the ship file.
     id: String,
+    /// The points it scores when taken.
     points: u8,
+    /// As in the ship file: "2 shell + 1 fish + 1 banana", "any 6", "4 identical", "3 + 1".
     needs: String,
+    /// Printed in the rulebook (the rest of a reconstructed set is not).
     known: bool,
 }
 
@@ -49,8 +53,10 @@ impl Ship {
 /// What pickling a delivery rebuilds it from: the class and its arguments.
 type Reduced<'py> = (Bound<'py, PyAny>, (u8, (u8, u8, u8)));
 
-/// Delivering wares to the face-up ship in display slot `ship`: `wares` = (shells,
-/// bananas, fish).
+/// South Seas step 4: wares ``(shells, bananas, fish)`` delivered to the face-up ship in
+/// display slot ``ship``. Immutable, hashable, ordered and picklable.
+///
+/// ``Delivery(...)`` raises IllegalMoveError for a negative slot or ware count.
 #[pyclass(frozen, eq, hash, ord, module = "carcassonne._core")]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Delivery {
@@ -73,11 +79,13 @@ impl Delivery {
         })
     }
 
+    /// The display slot of the face-up ship delivered to.
     #[getter]
     fn ship(&self) -> u8 {
         self.inner.ship
     }
 
+    /// The wares delivered, ``(shells, bananas, fish)``.
     #[getter]
     fn wares(&self) -> (u8, u8, u8) {
         let p = self.inner.pay;
@@ -98,29 +106,49 @@ impl Delivery {
     }
 }
 
-/// One South Seas entry of the event log: `kind` is "wares" (a feature evaluated:
-/// `players` each received `wares`), "boat" (a token covered `fish` fish on the tile at
-/// `square`), "ship" (`players[0]` took `ship`, paying `wares`, or nothing at a market),
-/// "friday" (Friday arrived on `friday_tile`, revealed or moved by `players[0]`; a wares
-/// bonus gave every player `wares`), "homecoming" (`players[0]` took his islander at
-/// `square` back) or "trade" (`players[0]` swapped ware `trade[0]` for `trade[1]`).
+/// One South Seas entry of the event log (a read-only view). ``kind`` is "wares" (a
+/// feature evaluated: each of ``players`` received ``wares``), "boat" (a token covered
+/// ``fish`` fish on the tile at ``square``), "ship" (``players[0]`` took ``ship`` for
+/// ``points``, paying ``wares``, or None at a completed market), "friday" (Friday arrived
+/// on ``friday_tile``, revealed, or moved by ``players[0]``; a wares bonus gave every
+/// player ``wares``), "homecoming" (``players[0]`` took his islander at ``square`` back)
+/// or "trade" (``players[0]`` swapped ware ``trade[0]`` for ``trade[1]``).
 #[pyclass(frozen, get_all, module = "carcassonne._core")]
 pub struct SeaEvent {
+    /// What happened: "wares", "boat", "ship", "friday", "homecoming" or "trade" (see
+    /// the class).
     kind: &'static str,
+    /// Turn in which it happened.
     turn: u32,
-    /// usize, not u8: PyO3 turns a Vec<u8> into bytes.
+    /// The players it concerns: those receiving ``wares`` ("wares"), else the one who
+    /// acted (empty for "boat", and for "friday" when nobody moved Friday).
+    // usize, not u8: PyO3 turns a Vec<u8> into bytes.
     players: Vec<usize>,
+    /// ``(shells, bananas, fish)`` received ("wares", a "friday" bonus) or paid ("ship";
+    /// None for a ship taken at a completed market), else None.
     wares: Option<(u32, u32, u32)>,
+    /// "bridge", "island" or "sea" for wares events.
     feature: Option<&'static str>,
+    /// Squares of the evaluated feature ("wares").
     tiles: Vec<(i32, i32)>,
+    /// Whether the evaluated feature was complete ("wares").
     complete: bool,
+    /// Evaluated because a fishing boat was placed in the region.
     boat: bool,
+    /// Whether this is part of the end-of-game scoring.
     final_scoring: bool,
+    /// The square of the boat token ("boat") or of the islander taken back
+    /// ("homecoming"), else None.
     square: Option<(i32, i32)>,
+    /// The fish the boat token covered ("boat").
     fish: u8,
+    /// Id of the ship taken ("ship"), else None.
     ship: Option<String>,
+    /// The points of the ship taken ("ship").
     points: u8,
+    /// Id of the Friday tile Friday arrived on ("friday").
     friday_tile: Option<String>,
+    /// ``(ware given, ware taken)``, indices into ``WARES`` ("trade").
     trade: Option<(u8, u8)>,
 }
 

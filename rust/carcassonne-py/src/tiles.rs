@@ -5,25 +5,29 @@
 use carcassonne_core::data::tileset::TileDef;
 use pyo3::prelude::*;
 
-/// One feature of a tile (a meeple target), in board orientation for the rotation asked.
+/// One feature of a tile (``Rules.tile_symbols``), in board orientation: its index (a
+/// ``Move``'s meeple), kind, where it lies and the symbols printed on it.
 #[pyclass(frozen, get_all, module = "carcassonne._core")]
 #[derive(Clone, Debug)]
 pub struct TileFeature {
-    /// Its index on the tile (the `meeple` of a `Move`).
+    /// Its index on the tile (the ``meeple`` of a ``Move``).
     pub index: usize,
     /// "road", "city", "monastery", "field", "island", "bridge", "market" or "sea".
     pub kind: &'static str,
-    /// Where it lies, as in `Rules.tile_features`: sides ("N", "E"...) for roads, cities,
-    /// islands and bridges; half-edges ("NL", "ER"...) for fields and sea, "I" when
-    /// enclosed; empty for a monastery or market.
+    /// Where it lies, as in ``Rules.tile_features``: sides ("N", "E"...) for roads, cities,
+    /// islands and bridges; half-edges ("NL", "ER"...) for fields and sea, ["I"] when enclosed;
+    /// empty for a monastery or market.
     pub places: Vec<String>,
+    /// Pennants printed on a city.
     pub pennants: u8,
+    /// Inns printed on a road (Inns & Cathedrals).
     pub inns: u8,
+    /// Cathedrals printed in a city (Inns & Cathedrals).
     pub cathedrals: u8,
     /// Traders & Builders goods (wine, grain, cloth) on a city; South Seas wares (shell,
     /// banana, fish) on an island, bridge or sea.
     pub goods: (u8, u8, u8),
-    /// South Seas: fish printed as pairs (each also counted in `goods`).
+    /// South Seas: fish printed as pairs (each also counted in ``goods``).
     pub fish_pairs: u8,
     /// South Seas: a fishing boat printed on this sea.
     pub boat: bool,
