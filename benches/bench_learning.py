@@ -4,7 +4,7 @@ Python (the whole loop, numpy's random pick included, and ``VectorEnv.step`` alo
 ``extra_info``); ``PuctSearch`` simulations with a trivial numpy evaluation (equal priors, zero
 values), by batch size. ``pytest benches/bench_learning.py --benchmark-only`` measures; a plain ``pytest``
 run executes each once. Steps per second go to ``extra_info``; the Rust-side figure is
-``cargo run --release --example env_speed`` (README, Learning agents)."""
+``cargo run --release --example env_speed`` (docs/guide/performance.md)."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 Python function, and one MCTS search, in every rule system where it matters.
 ``pytest benches --benchmark-only`` measures; a plain ``pytest`` run executes each once.
 
-Figures go to ``extra_info`` (games or searches per second); the README quotes them with
-the machine described.
+Figures go to ``extra_info`` (games or searches per second); the docs' performance page
+(docs/guide/performance.md) quotes them with the machine described.
 """
 
 from __future__ import annotations

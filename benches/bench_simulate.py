@@ -1,8 +1,8 @@
 """Throughput benchmarks (pytest-benchmark). ``pytest benches --benchmark-only`` measures;
 a plain ``pytest`` run executes each once as a smoke test (with ``--benchmark-disable``).
 
-Figures are reported as games (or plays) per second in ``extra_info``; the README quotes
-them with the machine described.
+Figures are reported as games (or plays) per second in ``extra_info``; the docs'
+performance page (docs/guide/performance.md) quotes them with the machine described.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The cost-count command (``tools/costs.py``, issue 11) runs and its output parses; the
+"""The cost-count command (``tools/costs.py``) runs and its output parses; the
 gate itself (``--check`` against ``benches/costs.toml``) runs in ``.ci/run``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A bounded fuzz suite (issue 10, "keep it found"): generated tile, ship, Friday and record
+"""A bounded fuzz suite ("keep it found"): generated tile, ship, Friday and record
 files, valid and corrupted, and random API calls with extreme values. Whatever happens,
 every failure must be a documented ``ValueError`` subclass of the library with a message
 under a few kilobytes; nothing may panic (``pyo3_runtime.PanicException`` is not an

@@ -1,4 +1,4 @@
-"""The bounded fuzz suite over the study toolkit's surfaces (issue 21): study specs,
+"""The bounded fuzz suite over the study toolkit's surfaces: study specs,
 results files, study manifests, rendered records and Python players. Whatever is
 generated, the only failure allowed is the surface's documented ValueError subclass with
 a message under ``MESSAGE_LIMIT`` characters; a results file that is read back must be

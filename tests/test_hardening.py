@@ -1,4 +1,4 @@
-"""The edges a hostile but realistic user reaches (issue 10): Ctrl-C during a study, studies
+"""The edges a hostile but realistic user reaches: Ctrl-C during a study, studies
 too large for memory, thread counts, game ranges past 2**64, oversized and malformed data
 files, tampered records, huge integers. Each must end in a documented exception (or a clean
 stop), never a panic, an abort, a hang or a silent wrong answer.

@@ -1,6 +1,6 @@
 """Rules options declared once (the core's ``engine/options.rs``): the keywords of
-``Rules(...)``, the stub, the command line, the report's rules line and the README's table
-all follow the declarations, and this checks that they agree."""
+``Rules(...)``, the stub, the command line, the report's rules line and the documentation's
+table (docs/rules/options.md) all follow the declarations, and this checks that they agree."""
 
 from __future__ import annotations
 
@@ -29,11 +29,42 @@ def _tool() -> ModuleType:
     return module
 
 
-def test_generated_stub_and_readme_are_up_to_date() -> None:
+def test_generated_stub_is_up_to_date() -> None:
     tool = _tool()
     for path, text in tool.generated().items():
         assert path.read_text() == text, f"{path.name} is out of date: run python tools/options.py"
     assert tool.main(["--check"]) == 0
+
+
+def test_the_docs_table_of_options_is_written_from_the_declarations() -> None:
+    # The page prints its table when the site is built; run that block as the build does
+    # (from the repository's root) and check it prints one row per option, in order, with
+    # its rule system, default, flag and line of doc.
+    import contextlib
+    import io
+    import os
+    import re
+
+    page = (ROOT / "docs" / "rules" / "options.md").read_text()
+    blocks = re.findall(r'^```python exec="on"\n(.*?)^```', page, flags=re.S | re.M)
+    assert len(blocks) == 1
+    out = io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(blocks[0], {"__name__": "__main__"})
+    finally:
+        os.chdir(cwd)
+    table = out.getvalue()
+    assert table == _tool().docs_table(OPTIONS)
+    rows = [line for line in table.splitlines() if line.startswith("| `") and "keyword" not in line]
+    assert len(rows) == len(OPTIONS)
+    for o, row in zip(OPTIONS, rows):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        flag = f"`--{o.flag}`" if o.flag else "(the lineup)"
+        default = "see the right" if o.default == "None" else f"`{o.default}`"
+        assert cells == [f"`{o.name}`", o.system, default, flag, o.doc], row
 
 
 def test_the_stub_declares_every_option_with_its_default() -> None:
@@ -106,8 +137,9 @@ def test_every_option_has_its_property_read_as_in_effect() -> None:
 
 
 def test_every_keyword_is_an_option() -> None:
-    # The runtime takes the options as keywords; each one is accepted, None is its default.
-    assert str(inspect.signature(Rules)) == "(**options)"
+    # The runtime takes the options as keywords, which its signature lists (defaults and
+    # help(Rules): tests/test_docstrings.py); each one is accepted, None is its default.
+    assert list(inspect.signature(Rules).parameters) == [o.name for o in OPTIONS]
     assert Rules(**{o.name: None for o in OPTIONS}) == Rules()
     with pytest.raises(TypeError, match=r"unexpected keyword argument \"fridayy\" \(did you mean 'friday'\?\)"):
         Rules(fridayy=True)

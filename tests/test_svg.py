@@ -6,7 +6,7 @@ follower on the board in its player's colour on the tile it stands on, the last 
 outlined, the map's squares, the lakes' ferries, the symbols the engine counts; the same
 game gives the same bytes. The drawing of every tile of every set puts each meeple spot on
 its own feature. The command line writes the picture and refuses bad records by name.
-(The look in a real browser: ``tools/render_boards.py``, see the README.)
+(The look in a real browser: ``tools/render_boards.py``, see docs/guide/pictures.md.)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The README's seat-bias figures, reproduced: greedy players in every rule system, win
+"""The seat-bias figures of the docs (docs/guide/players.md), reproduced: greedy players in every rule system, win
 shares with ties split (1/k for each of k tied winners, so every row sums to 1), Wilson
 intervals, the all-seats-equal test, and who placed the last tile.
 

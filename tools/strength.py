@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The players' strength table: head-to-head win shares in two-player games, with 95%
-Wilson intervals, for the README.
+Wilson intervals, for the docs (docs/guide/players.md).
 
     python3 tools/strength.py                                  # the full table (long)
     python3 tools/strength.py --games 100 --playouts 200       # a quick look

@@ -40,10 +40,7 @@ def load_spec(path: str | Path) -> Study:
     text = read_text_input(source, MAX_SPEC_BYTES, StudyError, "study specification")
     data: Any
     if source.suffix.lower() == ".toml":
-        try:
-            import tomllib
-        except ImportError:
-            raise StudyError(f"{source}: TOML needs Python 3.11 or later; write the study as JSON") from None
+        import tomllib
         if json_depth(text) > MAX_JSON_DEPTH:
             raise StudyError(f"{source} is nested more than {MAX_JSON_DEPTH} deep")
         try:

@@ -6,7 +6,7 @@
 //! Greedy sees the end-of-game value of unfinished features on every turn, not only on
 //! the last one: with the points of the turn alone, the last tile of a game was the only
 //! move that counted a meeple on an unfinished feature, and the player who placed it won
-//! far more often (issue 13). How the values are found without playing each action:
+//! far more often. How the values are found without playing each action:
 //! `greedy`.
 
 pub mod greedy;
