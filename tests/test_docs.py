@@ -170,7 +170,7 @@ def test_cli_page_has_every_subcommand_and_option(site: Path) -> None:
     path = site / "reference" / "cli.html"
     page = _read(path)
     text = path.read_text(encoding="utf-8")
-    commands = _commands(cli._parser())
+    commands = _commands(cli.build_parser())
     assert len(commands) >= 6
     for words, sub in commands:
         anchor = "-".join(words)
@@ -241,7 +241,7 @@ def test_every_decision_code_is_explained_on_the_decisions_page(site: Path) -> N
     """Each rules-decision code that the stub, the command line's help, the docs or the
     README use has an anchor on rules/decisions.html (its lower-case form, "m-12")."""
     sources = {"stub": (ROOT / "python" / "carcassonne" / "_core.pyi").read_text(encoding="utf-8")}
-    sources["--help"] = "\n".join(sub.format_help() for _, sub in _commands(cli._parser()))
+    sources["--help"] = "\n".join(sub.format_help() for _, sub in _commands(cli.build_parser()))
     for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         sources[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
     used = {code: where for where, text in sources.items() for code in DECISION_CODE.findall(text)}

@@ -14,7 +14,7 @@ import pytest
 
 import carcassonne
 from carcassonne import Rules, RulesError
-from carcassonne.cli import _parser, _rules_options
+from carcassonne.cli import _rules_options, build_parser
 from carcassonne.study.report import _rules_summary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,7 +178,7 @@ def test_option_values_list_the_options_that_act() -> None:
 
 
 def test_the_command_line_has_a_flag_for_every_option() -> None:
-    sim = _parser()._subparsers._group_actions[0].choices["simulate"]  # type: ignore[union-attr]
+    sim = build_parser()._subparsers._group_actions[0].choices["simulate"]  # type: ignore[union-attr]
     by_flag = {s: a for a in sim._actions for s in a.option_strings}
     for o in OPTIONS:
         if o.flag:

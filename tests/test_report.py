@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from carcassonne import ENGINE_VERSION, ResultsVersionWarning, Rules, SimulationResult, simulate, stats
-from carcassonne.cli import _parser, main
+from carcassonne.cli import build_parser, main
 
 matplotlib = pytest.importorskip("matplotlib")
 pytest.importorskip("pyarrow")
@@ -278,7 +278,7 @@ def test_cli_writes_the_report(files: dict[str, Path], tmp_path: Path, capsys: p
     page = out.read_text(encoding="utf-8")
     assert "<h2>south-seas</h2>" in page and 'id="comparisons"' not in page
     # --label may also be repeated.
-    assert _parser().parse_args([*argv, "--label", "x", "--label", "y"]).labels == ["x", "y"]
+    assert build_parser().parse_args([*argv, "--label", "x", "--label", "y"]).labels == ["x", "y"]
 
 
 def cli_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:

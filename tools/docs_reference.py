@@ -140,7 +140,7 @@ def cli_markdown(parser: argparse.ArgumentParser | None = None) -> str:
     if parser is None:
         from carcassonne import cli
 
-        parser = cli._parser()
+        parser = cli.build_parser()
     out = [
         f"`{parser.prog}` is installed with the package (also `python -m carcassonne`). "
         f"{parser.description or ''} Every subcommand takes `-h` / `--help`.",

@@ -36,7 +36,9 @@ from carcassonne.files import OutputFileError, check_output, cut, read_input, wr
 from carcassonne.svg import board, map as map_picture
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line's parser: every subcommand and option (the docs' command-line
+    page is generated from it)."""
     parser = argparse.ArgumentParser(prog="carcassonne", description="Carcassonne simulation engine.")
     sub = parser.add_subparsers(dest="command")
     sim = sub.add_parser(
@@ -358,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = _parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "version":
         print(f"carcassonne engine {ENGINE_VERSION}, rules version {RULES_VERSION}")
