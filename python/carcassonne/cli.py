@@ -23,7 +23,7 @@ from carcassonne._core import (
     RulesError,
     TileDataError,
 )
-from carcassonne.players import MCTS, PlayerLike, parse
+from carcassonne.players import MCTS, Greedy, PlayerLike, parse
 from carcassonne.study.results_file import FORMATS, ResultsFileError, check_target
 from carcassonne.study.scaleout import BACKENDS
 from carcassonne.study.grid import Cell, check_study_directory
@@ -32,6 +32,9 @@ from carcassonne.study.plan import POLICIES
 from carcassonne.study.play import simulate, simulate_summary
 from carcassonne.study.results import SimulationResult, StudySummary
 from carcassonne import maps, stats
+from carcassonne.rating.errors import RatingError
+from carcassonne.rating.ladder import SYSTEMS, build_ladder, load_ladder, shipped_ladder
+from carcassonne.rating.placement import rate
 from carcassonne.files import OutputFileError, check_output, cut, read_input, write_text_atomically
 from carcassonne.svg import board, map as map_picture
 
@@ -54,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=["2"],
         metavar="N|PLAYER",
         help="the number of seats, 2 to 6 (default 2), or one player per seat "
-        "(random, greedy, mcts: e.g. --players mcts greedy), or one player for every seat "
+        "(random, greedy, mcts: e.g. --players mcts greedy; also a greedy player with its "
+        "randomness, as its name: 'greedy(randomness=0.25)'), or one player for every seat "
         "with --seats",
     )
     sim.add_argument(
@@ -70,6 +74,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TILES|none",
         help="MCTS: tiles a playout places before the virtual scores judge it, or 'none' to play to the end "
         "(default 8)",
+    )
+    sim.add_argument(
+        "--randomness",
+        type=float,
+        default=None,
+        metavar="P",
+        help="greedy: the chance, 0 to 1, of taking the random player's action instead (default 0)",
     )
     _add_rules_flags(sim)
     sim.add_argument(
@@ -129,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     _map_parser(sub)
     sub.add_parser("version", help="print engine and rules versions")
     _report_parser(sub)
+    _rating_parsers(sub)
     return parser
 
 
@@ -194,8 +206,13 @@ def _lineup(args: argparse.Namespace) -> tuple[int, list[PlayerLike] | None]:
     if len(tokens) == 1 and tokens[0].lstrip("-").isdigit():
         if args.seats is not None:
             raise PlayerError("--seats goes with player names in --players, not a number")
+        if args.randomness is not None:
+            raise PlayerError("--randomness goes with a greedy player named in --players")
         return int(tokens[0]), None
-    names: list[PlayerLike] = [mcts if t == "mcts" else parse(t) for t in tokens]
+    if args.randomness is not None and "greedy" not in tokens:
+        raise PlayerError("--randomness goes with a greedy player named in --players")
+    greedy = Greedy() if args.randomness is None else Greedy(randomness=args.randomness)
+    names: list[PlayerLike] = [mcts if t == "mcts" else greedy if t == "greedy" else parse(t) for t in tokens]
     if args.seats is not None and len(names) != 1:
         raise PlayerError("--seats goes with one player for every seat; name one player per seat without it")
     seats = args.seats if args.seats is not None else (len(names) if len(names) > 1 else 2)
@@ -373,6 +390,10 @@ def _main(argv: Sequence[str] | None) -> int:
         return _render(args)
     if args.command == "map":
         return _map_command(args, parser)
+    if args.command == "rate":
+        return _rate_command(args)
+    if args.command == "ladder":
+        return _ladder_command(args, parser)
     if args.command != "simulate":
         parser.print_help()
         return 2
@@ -699,4 +720,153 @@ def _map_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> i
         print("carcassonne: interrupted", file=sys.stderr)
         return 130
     parser.parse_args(["map", "--help"])
+    return 2
+
+
+# ----- carcassonne rate, carcassonne ladder ----------------------------------------------------
+
+
+def _rating_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rate_parser = sub.add_parser(
+        "rate",
+        help="place a player on a rule system's reference ladder: its Elo, the random player at 0",
+        description="Plays paired matches of PLAYER against the reference players around its strength on the "
+        "system's shipped ladder (starting at the middle rung, moving up after a win and down after a loss, "
+        "then both neighbours), fits them with the ladder's own matches and prints its Elo with a 95% interval "
+        "and the rungs around it.",
+    )
+    rate_parser.add_argument(
+        "player",
+        metavar="PLAYER",
+        help="random, greedy (with --randomness) or mcts (with --playouts, ...), or a greedy player's name "
+        "with its randomness: 'greedy(randomness=0.25)'",
+    )
+    rate_parser.add_argument(
+        "--system", choices=list(SYSTEMS), default="base-2p", help="the rule system's ladder (default base-2p)"
+    )
+    rate_parser.add_argument("--pairs", type=int, default=500, help="pairs of each match (default 500)")
+    rate_parser.add_argument("--seed", type=int, default=1, help="study seed of the matches (default 1)")
+    rate_parser.add_argument("--ladder", default=None, metavar="FILE", help="a ladder file (default: the shipped one)")
+    rate_parser.add_argument("--playouts", type=int, default=None, help="MCTS: playouts per action (default 1000)")
+    rate_parser.add_argument(
+        "--exploration", type=float, default=None, help="MCTS: the UCT exploration constant (default 0.1)"
+    )
+    rate_parser.add_argument(
+        "--cutoff",
+        default=None,
+        metavar="TILES|none",
+        help="MCTS: tiles a playout places before the virtual scores judge it, or 'none' to play to the end "
+        "(default 8)",
+    )
+    rate_parser.add_argument(
+        "--randomness",
+        type=float,
+        default=None,
+        metavar="P",
+        help="greedy: the chance, 0 to 1, of taking the random player's action instead (default 0)",
+    )
+    rate_parser.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    ladder = sub.add_parser(
+        "ladder",
+        help="build or show a rule system's reference ladder (Elo of the reference players)",
+        description="The reference ladder: random, greedy players that play at random part of the time, "
+        "greedy, MCTS of 100, 1,000 and 10,000 playouts a move, rated from paired matches between neighbours.",
+    )
+    lsub = ladder.add_subparsers(dest="ladder_command")
+    build = lsub.add_parser(
+        "build",
+        help="play every link of a system's ladder, fit the ratings and write the ladder file",
+        description="Plays each rung against the one below it (and the one two below where both are cheap), "
+        "prints a line per match and the table, and writes the ladder file.",
+    )
+    build.add_argument("system", metavar="SYSTEM", choices=list(SYSTEMS), help=f"one of {', '.join(SYSTEMS)}")
+    build.add_argument("--pairs", type=int, default=2000, help="pairs of each link (default 2000)")
+    build.add_argument(
+        "--search-pairs", type=int, default=None, help="pairs of the links with an MCTS rung (default: --pairs)"
+    )
+    build.add_argument("--max-level", type=int, default=None, help="the highest rung (default: every rung)")
+    build.add_argument("--seed", type=int, default=2026, help="the ladder's seed (default 2026)")
+    build.add_argument(
+        "--out", default=None, metavar="FILE", help="the ladder file to write (default: ladder-SYSTEM.json)"
+    )
+    build.add_argument(
+        "--reuse", default=None, metavar="FILE", help="a ladder file whose matches of the same rungs are kept"
+    )
+    build.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    show = lsub.add_parser("show", help="print a system's ladder table (the shipped one, or --file)")
+    show.add_argument("system", metavar="SYSTEM", choices=list(SYSTEMS), help=f"one of {', '.join(SYSTEMS)}")
+    show.add_argument("--file", default=None, metavar="FILE", help="a ladder file (default: the shipped one)")
+
+
+def _rate_command(args: argparse.Namespace) -> int:
+    """``carcassonne rate PLAYER --system SYSTEM``: a line per match on stderr, then the
+    player's Elo and the rungs around it."""
+    try:
+        if args.player == "mcts":
+            defaults = MCTS()
+            player: PlayerLike = MCTS(
+                playouts=defaults.playouts if args.playouts is None else args.playouts,
+                exploration=defaults.exploration if args.exploration is None else args.exploration,
+                cutoff=_cutoff(args.cutoff, defaults.cutoff),
+            )
+        else:
+            if args.playouts is not None or args.exploration is not None or args.cutoff is not None:
+                raise PlayerError("--playouts, --exploration and --cutoff go with the mcts player")
+            player = parse(args.player)
+        if args.randomness is not None:
+            if args.player != "greedy":
+                raise PlayerError("--randomness goes with the greedy player")
+            player = Greedy(randomness=args.randomness)
+        placed = rate(
+            args.system,
+            player,
+            pairs=args.pairs,
+            ladder=args.ladder,
+            seed=args.seed,
+            threads=args.threads,
+            progress=lambda line: print(f"carcassonne rate: {line}", file=sys.stderr, flush=True),
+        )
+    except ValueError as e:  # RatingError, PlayerError: documented, naming the argument
+        print(f"carcassonne: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("carcassonne: interrupted", file=sys.stderr)
+        return 130
+    print(placed)
+    return 0
+
+
+def _ladder_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``carcassonne ladder build|show SYSTEM``."""
+    try:
+        if args.ladder_command == "show":
+            table = shipped_ladder(args.system) if args.file is None else load_ladder(args.file)
+            if table.system != args.system:
+                raise RatingError(f"{args.file}: a ladder of {table.system}, not {args.system}")
+            print(table)
+            return 0
+        if args.ladder_command == "build":
+            out = args.out if args.out is not None else f"ladder-{args.system}.json"
+            reuse = load_ladder(args.reuse) if args.reuse is not None else None
+            table = build_ladder(
+                args.system,
+                args.pairs,
+                args.max_level,
+                search_pairs=args.search_pairs,
+                seed=args.seed,
+                threads=args.threads,
+                progress=lambda line: print(f"carcassonne ladder: {line}", file=sys.stderr, flush=True),
+                out=out,
+                reuse=reuse,
+            )
+            print(table)
+            print(f"carcassonne: wrote {out}")
+            return 0
+    except (ValueError, OutputFileError) as e:
+        print(f"carcassonne: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("carcassonne: interrupted", file=sys.stderr)
+        return 130
+    parser.parse_args(["ladder", "--help"])
     return 2

@@ -4,8 +4,10 @@ Python functions as players.
 A study's lineup (``simulate(..., players=...)``) is one player for every seat, or a list
 with one per seat. Each entry is one of:
 
-- a name: ``"random"``, ``"greedy"`` or ``"mcts"`` (default settings);
-- a settings object: ``Random()``, ``Greedy()``, ``MCTS(playouts=2000, exploration=0.2)``;
+- a name: ``"random"``, ``"greedy"`` or ``"mcts"`` (default settings), or a greedy
+  player's own name with its randomness (``"greedy(randomness=0.25)"``);
+- a settings object: ``Random()``, ``Greedy()``, ``Greedy(randomness=0.5)``,
+  ``MCTS(playouts=2000, exploration=0.2)``;
 - a function ``f(game) -> Move | Decision`` (a ``PythonPlayer``): called once per action
   with the GIL held, on a copy of the game whose hidden order (tiles still to come,
   face-down ships, Friday tiles not yet revealed) is reshuffled, so that it cannot see the
@@ -19,6 +21,7 @@ with one per seat. Each entry is one of:
 
 from __future__ import annotations
 
+import decimal
 import math
 import operator
 import reprlib
@@ -54,15 +57,55 @@ class Greedy:
     """The action that most improves the player's virtual score (the score if the game
     ended now) over the best opponent's; ties uniform. The Maps extra turn, which changes
     no score itself, by the lead expected after the next tile (averaged over the unseen
-    tile kinds that fit, each placed by the greedy move of whoever draws it)."""
+    tile kinds that fit, each placed by the greedy move of whoever draws it).
+
+    ``randomness`` (0 to 1, default 0): the chance that an action (a placement with its
+    meeple and ferry choices, or any decision) is instead the one the random player
+    would take. Between the random player (1) and the greedy one (0) in strength, for
+    ladders of rated players, whose neighbours must each win some games and lose some
+    for a rating to measure the gap. The choice is drawn from the game's own random
+    stream, so results repeat at a seed for any thread count; at 0 the player is exactly
+    the greedy player, and at 1 exactly the random player.
+
+    >>> Greedy(randomness=0.25).name
+    'greedy(randomness=0.25)'
+    """
+
+    randomness: float = 0.0
+
+    def __post_init__(self) -> None:
+        value = self.randomness
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise PlayerError(f"Greedy randomness must be a number from 0 to 1, not {type(value).__name__}")
+        # Compared before any conversion: an int too large for a float is out of range,
+        # not an OverflowError.
+        if not 0 <= value <= 1:
+            raise PlayerError(f"Greedy randomness must be a number from 0 to 1, got {reprlib.repr(value)}")
+        # Held as a float (an int 1 or -0.0 is the same player as 1.0 or 0.0), so that
+        # equal settings compare and hash equal and the name is the engine's.
+        object.__setattr__(self, "randomness", float(value) + 0.0)
 
     @property
     def name(self) -> str:
-        """The name the engine gives this player: "greedy"."""
-        return "greedy"
+        """The name the engine gives this player: "greedy" with no randomness, else e.g.
+        "greedy(randomness=0.25)"."""
+        if self.randomness == 0.0:
+            return "greedy"
+        return f"{_GREEDY_NAME}{_engine_number(self.randomness)})"
 
     def _spec(self) -> tuple[Any, ...]:
-        return ("greedy",)
+        return ("greedy", self.randomness)
+
+
+_GREEDY_NAME = "greedy(randomness="
+"""How the name of a greedy player with randomness begins."""
+
+
+def _engine_number(value: float) -> str:
+    """``value`` as the engine writes a number: the fewest digits that read back the same,
+    with no exponent and no trailing ".0" (``1e-07`` is "0.0000001", ``1.0`` is "1")."""
+    text = format(decimal.Decimal(repr(value)), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 MAX_PLAYOUTS = 10_000_000
@@ -154,6 +197,16 @@ def parse(player: PlayerLike) -> Random | Greedy | MCTS | Callable[..., Any]:
             return Random()
         if player == "greedy":
             return Greedy()
+        if player.startswith(_GREEDY_NAME) and player.endswith(")"):
+            # A greedy player's name with its randomness reads back as that player.
+            text = player[len(_GREEDY_NAME) : -1]
+            try:
+                value = float(text)
+            except ValueError:
+                raise PlayerError(
+                    f"Greedy randomness must be a number from 0 to 1, not {reprlib.repr(text)}"
+                ) from None
+            return Greedy(randomness=value)
         if player == "mcts":
             return MCTS()
         raise PlayerError(

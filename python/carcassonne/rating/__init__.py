@@ -22,6 +22,11 @@ True
   log-likelihood ratio, its decision and expected length);
 - ``fit``: the Bradley-Terry ladder of many players (``Ladder``, ``Rating``), one anchored
   at a fixed Elo, from entries such as ``MatchResult.link()`` gives;
+- the reference ladders (``carcassonne.rating.ladder``): ``RUNGS``, the reference
+  players of every rule system of ``SYSTEMS``; ``build_ladder`` plays and fits a system's
+  ladder (``LadderTable``), ``load_ladder`` and ``shipped_ladder`` read one back;
+- ``rate`` places a new player on a system's ladder (``Placement``: its Elo with an
+  interval and the nearest rung);
 - ``RatingError`` (a ``ValueError``) for input none of them can use, naming the argument.
 
 ``rating.sprt`` plays a sequential test; ``rating.SPRT`` is the test itself (its
@@ -33,22 +38,47 @@ from carcassonne.rating.pentanomial import PAIR_SCORES, Estimate, counts, elo_to
 from carcassonne.rating.sequential import SPRT
 from carcassonne.rating.bradley_terry import Ladder, Rating, fit
 from carcassonne.rating.matches import MAX_PAIRS, MatchResult, SPRTResult, match, sprt
+from carcassonne.rating.ladder import (
+    LADDER_VERSION,
+    RUNGS,
+    SYSTEMS,
+    LadderTable,
+    LinkResult,
+    Rung,
+    RungRating,
+    build_ladder,
+    load_ladder,
+    shipped_ladder,
+)
+from carcassonne.rating.placement import Placement, rate
 
 __all__ = [
+    "LADDER_VERSION",
     "MAX_PAIRS",
     "PAIR_SCORES",
+    "RUNGS",
     "SPRT",
+    "SYSTEMS",
     "Estimate",
     "Ladder",
+    "LadderTable",
+    "LinkResult",
     "MatchResult",
+    "Placement",
     "Rating",
     "RatingError",
+    "Rung",
+    "RungRating",
     "SPRTResult",
+    "build_ladder",
     "counts",
     "elo_to_score",
     "estimate",
     "fit",
+    "load_ladder",
     "match",
+    "rate",
     "score_to_elo",
+    "shipped_ladder",
     "sprt",
 ]

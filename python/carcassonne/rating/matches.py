@@ -191,7 +191,10 @@ def match(
     margins: list[npt.NDArray[np.float64]] = []
     done = 0
     partial = False
-    size = max(1, max_threads() // 4)  # a first batch of one deal per core: it measures the speed
+    # At least one deal per thread in every batch, so that no thread idles when a single
+    # deal takes longer than a batch should (MCTS rungs); the first batch measures the speed.
+    smallest = threads if threads else max(1, max_threads() // 4)
+    size = smallest
     try:
         while done < count:
             n = min(size, count - done)
@@ -207,7 +210,7 @@ def match(
             seconds = time.perf_counter() - batch_start
             # Batches of about TARGET_SECONDS (every seating), growing at most 4-fold.
             rate = n / seconds if seconds > 0 else math.inf
-            size = max(1, min(4 * n, int(rate * TARGET_SECONDS)))
+            size = max(smallest, min(4 * n, int(rate * TARGET_SECONDS)))
     except KeyboardInterrupt:
         partial = True
     finally:

@@ -4,14 +4,20 @@
 //! - the greedy player's value of every legal action (worked out without playing it) is
 //!   the lead (own virtual score minus the best opponent's) after playing it on a copy,
 //!   and the action it chooses has the best value; the Maps extra turn's value is the
-//!   expected lead after the next tile, worked out by playing every move of every tile.
+//!   expected lead after the next tile, worked out by playing every move of every tile;
+//! - the greedy player with randomness (`RandomizedGreedy`) is the greedy player at 0 and
+//!   the random player at 1, draw for draw; in between each action is the random or the
+//!   greedy player's, the random one about as often as the randomness says, and a study
+//!   of it repeats whatever the threads.
 
 use std::sync::Arc;
 
 use carcassonne_core::engine::decision::{Decision, Phase};
 use carcassonne_core::engine::rules::{DataSource, Rules, RulesSpec};
 use carcassonne_core::play::players::policy::greedy::greedy_values;
-use carcassonne_core::play::players::{Player, Policy, Scratch};
+use carcassonne_core::play::players::policy::greedy_randomness::RandomizedGreedy;
+use carcassonne_core::play::players::{Lineup, Player, Policy, Scratch};
+use carcassonne_core::play::simulate::simulate;
 use carcassonne_core::rng::Rng;
 use carcassonne_core::{Action, Game};
 
@@ -260,5 +266,125 @@ fn greedy_self_play_moves_are_legal() {
             assert!(replay.is_over(), "{name}");
             assert_eq!(replay.scores(), game.scores(), "{name}");
         }
+    }
+}
+
+/// Randomness 0 is the greedy player and 1 the random player: the same action from the
+/// same stream at every step, the same stream left after it (no draw of its own), and
+/// the same whole game through the fast path (`play`), in every rule system. Every
+/// action is applied checked: all are legal.
+#[test]
+fn randomness_zero_is_greedy_and_one_is_random() {
+    for (name, rules) in configs() {
+        for (randomness, policy) in [(0.0, Policy::Greedy), (1.0, Policy::Random)] {
+            let player = RandomizedGreedy::new(randomness).unwrap();
+            assert_eq!(player.as_policy(), Some(policy));
+            for seed in 0..3 {
+                let mut game = Game::shuffled(Arc::clone(&rules), seed, 0);
+                let mut fast = game.clone();
+                let mut rng = Rng::for_game(seed, 1);
+                let mut fast_rng = rng.clone();
+                let (mut mine, mut theirs) = (Scratch::default(), Scratch::default());
+                while !game.is_over() {
+                    let mut expected_rng = rng.clone();
+                    let chosen = player.choose(&game, &mut rng, &mut mine).unwrap();
+                    let expected = policy
+                        .choose(&game, &mut expected_rng, &mut theirs)
+                        .unwrap();
+                    assert_eq!(chosen, expected, "{name} seed {seed} at {randomness}");
+                    assert_eq!(rng, expected_rng, "{name} seed {seed}: no draw of its own");
+                    game.apply(chosen)
+                        .unwrap_or_else(|e| panic!("{name} seed {seed}: {chosen:?}: {e}"));
+                    player.play(&mut fast, &mut fast_rng, &mut mine).unwrap();
+                }
+                assert!(fast.is_over(), "{name} seed {seed}");
+                assert_eq!(fast.moves(), game.moves(), "{name} seed {seed}");
+                assert_eq!(fast.decisions(), game.decisions(), "{name} seed {seed}");
+                assert_eq!(fast.scores(), game.scores(), "{name} seed {seed}");
+            }
+        }
+    }
+}
+
+/// In between, every action is the random player's or the greedy player's, each drawing
+/// from the stream after the one 64-bit draw that chose between them; where the two
+/// differ, the random one is taken about as often as the randomness (within four
+/// standard deviations over all the rule systems' actions). Each is legal (applied
+/// checked), and the fast path (`play`) plays the same game.
+#[test]
+fn randomness_takes_the_random_action_that_often() {
+    for randomness in [0.3, 0.8] {
+        let player = RandomizedGreedy::new(randomness).unwrap();
+        assert_eq!(player.as_policy(), None);
+        assert_eq!(
+            player.name(),
+            format!("greedy(randomness={randomness})"),
+            "its name"
+        );
+        let (mut differ, mut took_random) = (0u32, 0u32);
+        for (name, rules) in configs() {
+            for seed in 0..3 {
+                let mut game = Game::shuffled(Arc::clone(&rules), seed, 0);
+                let mut fast = game.clone();
+                let mut rng = Rng::for_game(seed, 1);
+                let mut fast_rng = rng.clone();
+                let mut scratch = Scratch::default();
+                while !game.is_over() {
+                    let mut after = rng.clone();
+                    after.next_u64();
+                    let random = Policy::Random
+                        .choose(&game, &mut after.clone(), &mut scratch)
+                        .unwrap();
+                    let greedy = Policy::Greedy
+                        .choose(&game, &mut after.clone(), &mut scratch)
+                        .unwrap();
+                    let chosen = player.choose(&game, &mut rng, &mut scratch).unwrap();
+                    assert!(
+                        chosen == random || chosen == greedy,
+                        "{name} seed {seed}: {chosen:?} is neither {random:?} nor {greedy:?}"
+                    );
+                    if random != greedy {
+                        differ += 1;
+                        took_random += (chosen == random) as u32;
+                    }
+                    game.apply(chosen)
+                        .unwrap_or_else(|e| panic!("{name} seed {seed}: {chosen:?}: {e}"));
+                    player.play(&mut fast, &mut fast_rng, &mut scratch).unwrap();
+                }
+                assert_eq!(fast.moves(), game.moves(), "{name} seed {seed}");
+                assert_eq!(fast.decisions(), game.decisions(), "{name} seed {seed}");
+            }
+        }
+        let n = differ as f64;
+        let share = took_random as f64 / n;
+        let sd = (randomness * (1.0 - randomness) / n).sqrt();
+        eprintln!("randomness {randomness}: random in {took_random} of {differ} actions");
+        assert!(differ > 1000, "{differ} actions where the two differ");
+        assert!(
+            (share - randomness).abs() < 4.0 * sd,
+            "randomness {randomness}: random in {share} of {differ} actions"
+        );
+    }
+}
+
+/// A study with the greedy player with randomness in a seat (its own loop, not the
+/// built-in policies') repeats at a seed whatever the threads, and its games differ from
+/// both the greedy player's and the random player's.
+#[test]
+fn randomized_greedy_studies_repeat_whatever_the_threads() {
+    for (name, rules) in configs() {
+        if rules.players() != 2 {
+            continue;
+        }
+        let half: Arc<dyn Player> = Arc::new(RandomizedGreedy::new(0.5).unwrap());
+        let run = |first: Arc<dyn Player>, threads| {
+            let lineup = Lineup::new(vec![first, Arc::new(Policy::Greedy)], 2).unwrap();
+            simulate(&rules, 8, 0, 7, lineup, Some(threads)).unwrap()
+        };
+        let one = run(Arc::clone(&half), 1);
+        assert_eq!(one, run(Arc::clone(&half), 2), "{name}: threads");
+        assert_eq!(one, run(Arc::clone(&half), 1), "{name}: repeats");
+        assert_ne!(one, run(Arc::new(Policy::Greedy), 1), "{name}: not greedy");
+        assert_ne!(one, run(Arc::new(Policy::Random), 1), "{name}: not random");
     }
 }

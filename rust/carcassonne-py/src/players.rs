@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use carcassonne_core::engine::game::Game as CoreGame;
 use carcassonne_core::play::action::Action;
 use carcassonne_core::play::players::mcts::{MAX_TIME, Mcts};
+use carcassonne_core::play::players::policy::greedy_randomness::RandomizedGreedy;
 use carcassonne_core::play::players::{
     Lineup, Player, PlayerError as CorePlayerError, Policy, Scratch,
 };
@@ -124,7 +125,7 @@ impl Player for PythonPlayer {
 /// A lineup from Python: a list of player specifications, one for every seat or one per
 /// seat. A specification is a built-in name ("random", "greedy", "mcts"), a settings
 /// object of `carcassonne.players` (which describes itself as a tuple, e.g. ("mcts",
-/// 1000, 0.3, None)), or a Python callable.
+/// 1000, 0.3, None, 8) or ("greedy", 0.25)), or a Python callable.
 /// Returns the lineup and the Python players in it (whose exceptions the caller chains).
 pub fn lineup(
     specs: &Bound<'_, PyAny>,
@@ -160,6 +161,9 @@ pub fn player(
     {
         if name == "mcts" && tuple.len() == MCTS_SPEC_LEN {
             return Ok(Arc::new(mcts(tuple)?));
+        }
+        if name == "greedy" && tuple.len() == GREEDY_SPEC_LEN {
+            return greedy(tuple);
         }
         return builtin(&name);
     }
@@ -219,6 +223,24 @@ pub fn mcts_settings(spec: &Bound<'_, PyAny>) -> PyResult<Mcts> {
         "analyse searches with MCTS: give \"mcts\" or a carcassonne.players.MCTS, not {}",
         type_name(spec)
     )))
+}
+
+/// Items of the tuple `carcassonne.players.Greedy._spec` returns.
+const GREEDY_SPEC_LEN: usize = 2;
+
+/// The greedy player from `carcassonne.players.Greedy`: ("greedy", randomness), checked
+/// again by the core. Randomness 0 is the built-in greedy policy itself.
+fn greedy(spec: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<Arc<dyn Player>> {
+    let bad = |what: &str| PlayerError::new_err(format!("Greedy settings: {what}"));
+    let randomness: f64 = spec
+        .get_item(1)?
+        .extract()
+        .map_err(|_| bad("randomness must be a number from 0 to 1"))?;
+    let player = RandomizedGreedy::new(randomness).map_err(|e| bad(&e.to_string()))?;
+    Ok(match player.as_policy() {
+        Some(Policy::Greedy) => Arc::new(Policy::Greedy),
+        _ => Arc::new(player),
+    })
 }
 
 /// Items of the tuple `carcassonne.players.MCTS._spec` returns.

@@ -7,9 +7,11 @@
 //! the last one: with the points of the turn alone, the last tile of a game was the only
 //! move that counted a meeple on an unfinished feature, and the player who placed it won
 //! far more often. How the values are found without playing each action:
-//! `greedy`.
+//! `greedy`. Between the two, the greedy player that takes the random player's action
+//! with a given chance: `greedy_randomness`.
 
 pub mod greedy;
+pub mod greedy_randomness;
 
 use serde::{Deserialize, Serialize};
 
