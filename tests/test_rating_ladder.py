@@ -26,16 +26,17 @@ from carcassonne.rating import (
 )
 from carcassonne.rating import ladder as ladder_module
 from carcassonne.rating import placement as placement_module
-from carcassonne.rating.ladder import RUNGS, LadderTable, Rung
+from carcassonne.rating.ladder import RUNGS, SYSTEMS, LadderTable, Rung
 
 DRIFT_PAIRS = 200
 """Pairs re-played of each checked link."""
 
 DRIFT_LINKS = 3
-"""How many of the shipped base-2p ladder's links are re-played: the cheapest per pair."""
+"""How many of each shipped ladder's links are re-played: the cheapest per pair."""
 
-DRIFT_CONFIDENCE = 0.999
-"""The coverage of the drift check's interval, per link."""
+DRIFT_FALSE_ALARM = 0.003
+"""The drift check's chance of failing by chance over every shipped ladder, all links
+together (each link's interval covers ``1 - DRIFT_FALSE_ALARM / links``: Bonferroni)."""
 
 
 def _standard_error(low: float, high: float, confidence: float = 0.95) -> float:
@@ -43,28 +44,31 @@ def _standard_error(low: float, high: float, confidence: float = 0.95) -> float:
     return (high - low) / (2 * NormalDist().inv_cdf(0.5 + confidence / 2))
 
 
-def test_the_shipped_ladder_has_not_drifted() -> None:
+@pytest.mark.parametrize("system", sorted(SYSTEMS))
+def test_the_shipped_ladder_has_not_drifted(system: str) -> None:
     """Re-plays ``DRIFT_PAIRS`` fresh pairs of each of the ``DRIFT_LINKS`` cheapest links
-    between neighbouring rungs of the shipped base-2p ladder (deals after those the
-    ladder played, so the sample is independent of the published one) and fails when a
-    link's new score differs from its published score by more than the 99.9% normal
-    interval of the difference. The difference's standard error is the published
-    score's, ``s``, from its ``n`` pairs' variance, with the new sample's at the same
-    variance: ``s * sqrt(1 + n / DRIFT_PAIRS)`` (the published variance, not the small
-    sample's own, which a few pairs away from the top score would understate).
+    between neighbouring rungs of each shipped ladder (deals after those the ladder
+    played, so the sample is independent of the published one) and fails when a link's
+    new score differs from its published score by more than the normal interval of the
+    difference at ``1 - DRIFT_FALSE_ALARM / (DRIFT_LINKS * len(SYSTEMS))`` (99.99%).
+    The difference's standard error is the published score's, ``s``, from its ``n``
+    pairs' variance, with the new sample's at the same variance:
+    ``s * sqrt(1 + n / DRIFT_PAIRS)`` (the published variance, not the small sample's
+    own, which a few pairs away from the top score would understate).
 
-    False-alarm rate: with the engine's play unchanged, each link fails with chance
-    0.1%, so the test fails by chance with probability at most 0.3% (1 - 0.999**3). The
+    False-alarm rate: with the engine's play unchanged, all the shipped ladders' links
+    together fail by chance with probability at most ``DRIFT_FALSE_ALARM`` (0.3%). The
     re-played deals are fixed, so a given engine passes or fails every time: a failure
     after a change to the players or the rules means that the ladder's figures no
     longer describe the engine; rebuild the ladder file with the command it names
-    (``carcassonne ladder show base-2p`` prints it)."""
-    table = shipped_ladder("base-2p")
+    (``carcassonne ladder show SYSTEM`` prints it)."""
+    table = shipped_ladder(system)
     by_level = {r.level: r for r in RUNGS}
     neighbours = [link for link in table.links if link.a_level is not None and link.a_level - link.b_level == 1]
     cheapest = sorted(neighbours, key=lambda link: link.seconds / link.pairs)[:DRIFT_LINKS]
     assert len(cheapest) == DRIFT_LINKS
-    z = NormalDist().inv_cdf(0.5 + DRIFT_CONFIDENCE / 2)
+    confidence = 1 - DRIFT_FALSE_ALARM / (DRIFT_LINKS * len(SYSTEMS))
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
     for link in cheapest:
         assert link.a_level is not None
         a, b = by_level[link.a_level].settings(), by_level[link.b_level].settings()
@@ -76,7 +80,7 @@ def test_the_shipped_ladder_has_not_drifted() -> None:
         assert 0 < spread < 0.05
         assert abs(new.score - published.score) <= z * spread, (
             f"{link.a} vs {link.b}: {DRIFT_PAIRS} new pairs score {new.score:.4f}, the ladder's "
-            f"{published.pairs} pairs {published.score:.4f}: beyond the 99.9% interval "
+            f"{published.pairs} pairs {published.score:.4f}: beyond the {confidence:.4%} interval "
             f"+-{z * spread:.4f}; rebuild: {table.command}"
         )
 
