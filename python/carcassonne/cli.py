@@ -193,16 +193,22 @@ def _cutoff(text: str | None, default: int | None) -> int | None:
         raise PlayerError(f"--cutoff must be a number of tiles or 'none', not {text!r}") from None
 
 
-def _lineup(args: argparse.Namespace) -> tuple[int, list[PlayerLike] | None]:
-    """The seats and the players of ``--players`` (a count, or player names) and
-    ``--seats``; None leaves the players to ``--policy``."""
-    tokens: list[str] = args.players
+def _mcts(args: argparse.Namespace) -> MCTS:
+    """The MCTS player of ``--playouts``, ``--exploration`` and ``--cutoff`` (each its
+    default where not given)."""
     defaults = MCTS()
-    mcts = MCTS(
+    return MCTS(
         playouts=defaults.playouts if args.playouts is None else args.playouts,
         exploration=defaults.exploration if args.exploration is None else args.exploration,
         cutoff=_cutoff(args.cutoff, defaults.cutoff),
     )
+
+
+def _lineup(args: argparse.Namespace) -> tuple[int, list[PlayerLike] | None]:
+    """The seats and the players of ``--players`` (a count, or player names) and
+    ``--seats``; None leaves the players to ``--policy``."""
+    tokens: list[str] = args.players
+    mcts = _mcts(args)
     if len(tokens) == 1 and tokens[0].lstrip("-").isdigit():
         if args.seats is not None:
             raise PlayerError("--seats goes with player names in --players, not a number")
@@ -803,12 +809,7 @@ def _rate_command(args: argparse.Namespace) -> int:
     player's Elo and the rungs around it."""
     try:
         if args.player == "mcts":
-            defaults = MCTS()
-            player: PlayerLike = MCTS(
-                playouts=defaults.playouts if args.playouts is None else args.playouts,
-                exploration=defaults.exploration if args.exploration is None else args.exploration,
-                cutoff=_cutoff(args.cutoff, defaults.cutoff),
-            )
+            player: PlayerLike = _mcts(args)
         else:
             if args.playouts is not None or args.exploration is not None or args.cutoff is not None:
                 raise PlayerError("--playouts, --exploration and --cutoff go with the mcts player")

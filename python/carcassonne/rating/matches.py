@@ -435,27 +435,25 @@ def _check(
 
 def _count(what: str, value: Any) -> int:
     """A count of pairs from 1 to ``MAX_PAIRS``."""
-    if isinstance(value, bool):
-        raise RatingError(f"{what} must be an integer, not bool")
-    try:
-        n = operator.index(value)
-    except TypeError:
-        raise RatingError(f"{what} must be an integer, not {type(value).__name__}") from None
-    if not 1 <= n <= MAX_PAIRS:
-        raise RatingError(f"{what} must be between 1 and {MAX_PAIRS}, got {reprlib.repr(n)}")
-    return n
+    return _integer(what, value, 1, MAX_PAIRS, str(MAX_PAIRS))
 
 
 def _index(what: str, value: Any) -> int:
     """A seed or game index: an integer from 0 to 2**64 - 1."""
+    return _integer(what, value, 0, _LAST_GAME, "2**64 - 1")
+
+
+def _integer(what: str, value: Any, low: int, high: int, high_text: str) -> int:
+    """``value`` as an integer from ``low`` to ``high`` (``high_text`` in the message),
+    else ``RatingError`` naming ``what``; a bool is not an integer here."""
     if isinstance(value, bool):
         raise RatingError(f"{what} must be an integer, not bool")
     try:
         n = operator.index(value)
     except TypeError:
         raise RatingError(f"{what} must be an integer, not {type(value).__name__}") from None
-    if not 0 <= n <= _LAST_GAME:
-        raise RatingError(f"{what} must be between 0 and 2**64 - 1, got {reprlib.repr(n)}")
+    if not low <= n <= high:
+        raise RatingError(f"{what} must be between {low} and {high_text}, got {reprlib.repr(n)}")
     return n
 
 

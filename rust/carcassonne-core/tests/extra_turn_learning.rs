@@ -16,7 +16,9 @@
 
 mod common;
 mod learning_configs;
+mod step_out;
 use learning_configs::extra_turn_configs;
+use step_out::Out;
 
 use std::sync::Arc;
 
@@ -28,7 +30,7 @@ use carcassonne_core::learn::codec::{CodecError, decode, encode, legal_tokens, r
 use carcassonne_core::learn::observation::{ObservationLayout, ObservationScratch};
 use carcassonne_core::learn::search::{Puct, PuctTree};
 use carcassonne_core::learn::system_parts::SystemParts;
-use carcassonne_core::learn::vector_env::{EnvConfig, StepBuffers, VectorEnv};
+use carcassonne_core::learn::vector_env::{EnvConfig, VectorEnv};
 use carcassonne_core::play::action::Action;
 use carcassonne_core::play::players::{Player, Policy, Scratch};
 use carcassonne_core::rng::Rng;
@@ -318,54 +320,6 @@ fn the_order_of_the_undrawn_tiles_is_not_seen_at_an_extra_turn() {
             checked += 1;
         }
         assert!(checked >= 3, "{name}: {checked} extra turns compared");
-    }
-}
-
-/// An environment's buffers.
-struct Out {
-    board: Vec<u8>,
-    vector: Vec<f32>,
-    mask: Vec<bool>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-    to_play: Vec<i32>,
-    final_scores: Vec<i32>,
-}
-
-impl Out {
-    fn new(env: &VectorEnv) -> Self {
-        let n = env.config().num_envs;
-        let p = env.players();
-        // Not observing, the environment writes no observation.
-        let (b, v) = if env.config().observe {
-            (env.layout().board_len(), env.layout().vector_len())
-        } else {
-            (0, 0)
-        };
-        Out {
-            board: vec![0; n * b],
-            vector: vec![0.0; n * v],
-            mask: vec![false; n * env.space().size() as usize],
-            rewards: vec![0.0; n * p],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            to_play: vec![0; n],
-            final_scores: vec![0; n * p],
-        }
-    }
-
-    fn buffers(&mut self) -> StepBuffers<'_> {
-        StepBuffers {
-            board: &mut self.board,
-            vector: &mut self.vector,
-            mask: &mut self.mask,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-            to_play: &mut self.to_play,
-            final_scores: &mut self.final_scores,
-        }
     }
 }
 

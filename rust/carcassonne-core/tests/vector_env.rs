@@ -9,8 +9,10 @@
 
 mod common;
 mod learning_configs;
+mod step_out;
 use common::configs;
 use learning_configs::learning_configs;
+use step_out::Out;
 
 use std::sync::Arc;
 
@@ -19,57 +21,9 @@ use carcassonne_core::engine::rules::Rules;
 use carcassonne_core::learn::action_space::ActionSpace;
 use carcassonne_core::learn::codec::{legal_tokens, resolve};
 use carcassonne_core::learn::observation::{ObservationLayout, ObservationScratch};
-use carcassonne_core::learn::vector_env::{EnvConfig, StepBuffers, StepError, VectorEnv};
+use carcassonne_core::learn::vector_env::{EnvConfig, StepError, VectorEnv};
 use carcassonne_core::play::players::{Player, Policy, Scratch};
 use carcassonne_core::rng::Rng;
-
-/// An environment's buffers.
-#[derive(Clone, PartialEq, Debug)]
-struct Out {
-    board: Vec<u8>,
-    vector: Vec<f32>,
-    mask: Vec<bool>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    truncated: Vec<bool>,
-    to_play: Vec<i32>,
-    final_scores: Vec<i32>,
-}
-
-impl Out {
-    fn new(env: &VectorEnv) -> Self {
-        let n = env.config().num_envs;
-        let (b, v) = if env.config().observe {
-            (env.layout().board_len(), env.layout().vector_len())
-        } else {
-            (0, 0)
-        };
-        let p = env.players();
-        Out {
-            board: vec![0; n * b],
-            vector: vec![0.0; n * v],
-            mask: vec![false; n * env.space().size() as usize],
-            rewards: vec![0.0; n * p],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            to_play: vec![0; n],
-            final_scores: vec![0; n * p],
-        }
-    }
-
-    fn buffers(&mut self) -> StepBuffers<'_> {
-        StepBuffers {
-            board: &mut self.board,
-            vector: &mut self.vector,
-            mask: &mut self.mask,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-            to_play: &mut self.to_play,
-            final_scores: &mut self.final_scores,
-        }
-    }
-}
 
 fn config(n: usize, seed: u64) -> EnvConfig {
     EnvConfig {
