@@ -15,12 +15,13 @@ from typing import Any
 
 import pytest
 from carcassonne import RULES_VERSION, Rules, cli
-from carcassonne.players import Greedy
+from carcassonne.players import Greedy, Random
 from carcassonne.rating import (
     RatingError,
     build_ladder,
     load_ladder,
     match,
+    opponent,
     rate,
     shipped_ladder,
 )
@@ -63,15 +64,15 @@ def test_the_shipped_ladder_has_not_drifted(system: str) -> None:
     longer describe the engine; rebuild the ladder file with the command it names
     (``carcassonne ladder show SYSTEM`` prints it)."""
     table = shipped_ladder(system)
-    by_level = {r.level: r for r in RUNGS}
-    neighbours = [link for link in table.links if link.a_level is not None and link.a_level - link.b_level == 1]
+    by_number = {r.number: r for r in RUNGS}
+    neighbours = [link for link in table.links if link.a_rung is not None and link.a_rung - link.b_rung == 1]
     cheapest = sorted(neighbours, key=lambda link: link.seconds / link.pairs)[:DRIFT_LINKS]
     assert len(cheapest) == DRIFT_LINKS
     confidence = 1 - DRIFT_FALSE_ALARM / (DRIFT_LINKS * len(SYSTEMS))
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     for link in cheapest:
-        assert link.a_level is not None
-        a, b = by_level[link.a_level].settings(), by_level[link.b_level].settings()
+        assert link.a_rung is not None
+        a, b = by_number[link.a_rung].settings(), by_number[link.b_rung].settings()
         # The ladder played deals 0 .. pairs of its seed: these are the next ones.
         again = match(table.rules, a, b, DRIFT_PAIRS, seed=link.seed, first_game=link.pairs)
         assert again.players == (link.a, link.b) and again.pairs == DRIFT_PAIRS
@@ -85,19 +86,27 @@ def test_the_shipped_ladder_has_not_drifted(system: str) -> None:
         )
 
 
-def test_the_shipped_ladder_is_what_its_links_say() -> None:
-    """The table read from the file is the fit of its links: levels 1 up, random pinned
-    at 0, every neighbouring link played, and each rung's stored Elo the fit's."""
-    table = shipped_ladder("base-2p")
-    assert table.system == "base-2p" and table.rules == Rules() and table.rules_version == RULES_VERSION
+@pytest.mark.parametrize("system", list(SYSTEMS))
+def test_the_shipped_ladder_is_what_its_links_say(system: str) -> None:
+    """The table read from the file is the fit of its links: levels 1 up in order of
+    fitted Elo, random pinned at 0, every neighbouring link of the rung list played, and
+    each rung's stored Elo the fit's."""
+    table = shipped_ladder(system)
+    assert table.system == system and table.rules == SYSTEMS[system] and table.rules_version == RULES_VERSION
     levels = [r.level for r in table.rungs]
-    assert levels == list(range(1, len(levels) + 1)) and len(levels) >= 5
+    assert levels == list(range(1, len(levels) + 1)) and len(levels) >= 6
+    elo = [r.elo for r in table.rungs]
+    assert elo == sorted(elo) and table.rungs[0].rung == 1
+    numbers = sorted(r.rung for r in table.rungs)
+    assert numbers == list(range(1, len(numbers) + 1))
     assert table.rungs[0].elo == 0.0 and table.rungs[0].low == table.rungs[0].high == 0.0
-    played = {(link.a_level, link.b_level) for link in table.links}
-    assert all((k + 1, k) in played for k in levels[:-1])
-    stored = json.loads(ladder_module.ladder_path("base-2p").read_text())["rungs"]
+    played = {(link.a_rung, link.b_rung) for link in table.links}
+    assert all((k + 1, k) in played for k in numbers[:-1])
+    stored = json.loads(ladder_module.ladder_path(system).read_text())["rungs"]
+    by_number = {r.number: r for r in RUNGS}
     for r, s in zip(table.rungs, stored):
-        assert (r.level, r.spec, r.budget) == (s["level"], s["spec"], s["budget"])
+        assert (r.level, r.rung, r.spec, r.budget) == (s["level"], s["rung"], s["spec"], s["budget"])
+        assert r.spec == by_number[r.rung].spec
         assert (r.elo, r.low, r.high) == pytest.approx((s["elo"], s["low"], s["high"]), abs=0.01)
         assert r.name == table.ladder.ratings[r.name].name
     # Every rung but the anchor is rated strictly above it: the greedy rungs with
@@ -109,7 +118,7 @@ def test_the_shipped_ladder_is_what_its_links_say() -> None:
 def small() -> LadderTable:
     """A ladder of the cheapest rungs (random and two greedy ones), built in well under a
     second."""
-    return build_ladder("base-2p", 150, max_level=3, seed=5)
+    return build_ladder("base-2p", 150, max_rung=3, seed=5)
 
 
 def test_a_built_ladder_round_trips_through_its_file(small: LadderTable, tmp_path: Path) -> None:
@@ -118,10 +127,10 @@ def test_a_built_ladder_round_trips_through_its_file(small: LadderTable, tmp_pat
     again = load_ladder(path)
     assert again == small and again.to_dict() == small.to_dict()
     assert again.ladder.ratings == small.ladder.ratings
-    # Links: level 2 - 1, level 3 - 2, and level 3 - 1 (both cheap), each on its own deals.
-    assert [(link.a_level, link.b_level) for link in small.links] == [(2, 1), (3, 2), (3, 1)]
+    # Links: rung 2 - 1, rung 3 - 2, and rung 3 - 1 (both cheap), each on its own deals.
+    assert [(link.a_rung, link.b_rung) for link in small.links] == [(2, 1), (3, 2), (3, 1)]
     assert len({link.seed for link in small.links}) == 3 and all(link.pairs == 150 for link in small.links)
-    assert small.command == "carcassonne ladder build base-2p --pairs 150 --max-level 3 --seed 5"
+    assert small.command == "carcassonne ladder build base-2p --pairs 150 --max-rung 3 --seed 5"
     # The file says what it is: versions, rules, and a checksum of everything else.
     doc = json.loads(path.read_text())
     assert doc["rules_version"] == RULES_VERSION and Rules.from_json(json.dumps(doc["rules"])) == Rules()
@@ -130,10 +139,10 @@ def test_a_built_ladder_round_trips_through_its_file(small: LadderTable, tmp_pat
     assert doc["checksum"] == hashlib.sha256(text.encode()).hexdigest()
     # A build that may reuse it plays nothing again and gives the same ladder.
     lines: list[str] = []
-    assert build_ladder("base-2p", 150, max_level=3, seed=5, reuse=again, progress=lines.append) == small
+    assert build_ladder("base-2p", 150, max_rung=3, seed=5, reuse=again, progress=lines.append) == small
     assert len(lines) == 3 and all("taken from the earlier ladder (150 pairs)" in line for line in lines)
     # The same arguments play the same games.
-    assert build_ladder("base-2p", 150, max_level=3, seed=5).links == small.links
+    assert build_ladder("base-2p", 150, max_rung=3, seed=5).links == small.links
 
 
 def _rewrite(path: Path, change: Any, *, reseal: bool) -> None:
@@ -191,8 +200,36 @@ def test_a_sweep_between_neighbouring_rungs_is_refused(monkeypatch: pytest.Monke
     with pytest.raises(RatingError) as caught:
         build_ladder("base-2p", 100, seed=1)
     message = str(caught.value)
-    assert "link level 2 - level 1 of base-2p" in message and "Greedy() won every game of 100 pairs" in message
+    assert "link rung 2 - rung 1 of base-2p" in message and "Greedy() won every game of 100 pairs" in message
     assert "add a rung between them" in message
+
+
+def test_each_link_plays_the_pairs_of_its_dearest_rung(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A deep rung made cheap: MCTS with 3 playouts a move, deep above 2 playouts.
+    three = (Rung(1, "random"), Rung(2, "greedy", randomness=0.75), Rung(3, "mcts", playouts=3))
+    monkeypatch.setattr(ladder_module, "RUNGS", three)
+    monkeypatch.setattr(ladder_module, "DEEP_PLAYOUTS", 2)
+    table = build_ladder("base-2p", 20, search_pairs=10, deep_pairs=4, seed=2)
+    assert [(link.a_rung, link.b_rung, link.pairs) for link in table.links] == [(2, 1, 20), (3, 2, 4), (3, 1, 4)]
+    assert (table.search_pairs, table.deep_pairs) == (10, 4)
+    assert table.command == "carcassonne ladder build base-2p --pairs 20 --search-pairs 10 --deep-pairs 4 --seed 2"
+    # Levels follow the fitted Elo, whatever the rungs' order in the list.
+    assert [r.elo for r in table.rungs] == sorted(r.elo for r in table.rungs)
+
+
+@pytest.mark.parametrize("system", list(SYSTEMS))
+def test_an_opponent_of_each_level(system: str) -> None:
+    """``opponent(system, level)`` is the rung of that level on the shipped ladder: level
+    1 is the random player, and each level up plays at least as well by fitted Elo."""
+    table = shipped_ladder(system)
+    by_number = {r.number: r for r in RUNGS}
+    chosen = [opponent(system, r.level) for r in table.rungs]
+    assert chosen == [by_number[r.rung].settings() for r in table.rungs]
+    assert chosen[0] == Random() and len(set(map(repr, chosen))) == len(chosen)
+    with pytest.raises(RatingError, match=r"^level: the .* ladder has no level 0"):
+        opponent(system, 0)
+    with pytest.raises(RatingError, match="^level must be an integer, not str"):
+        opponent(system, "4")  # type: ignore[arg-type]
 
 
 def test_a_player_is_placed_next_to_its_twin_rung(small: LadderTable) -> None:
@@ -202,10 +239,10 @@ def test_a_player_is_placed_next_to_its_twin_rung(small: LadderTable) -> None:
     twin = small.rung(2)
     assert placed.nearest == twin and placed.name == f"{twin.name} (rated)"
     assert placed.low <= twin.elo <= placed.high
-    assert [m.estimate.score for m in placed.matches if m.b_level == 2] == [0.5]
+    assert [m.estimate.score for m in placed.matches if m.b_rung == 2] == [0.5]
     # The middle rung by Elo (level 2) first: not beaten, so one down (level 1, beaten):
     # its place is between them, both played. The ladder's own links are fitted too.
-    assert [m.b_level for m in placed.matches] == [2, 1]
+    assert [m.b_rung for m in placed.matches] == [2, 1]
     assert set(placed.ladder.ratings) == {r.name for r in small.rungs} | {placed.name}
     assert "Elo" in str(placed) and "nearest level 2" in str(placed)
 
@@ -229,8 +266,9 @@ def test_a_player_beyond_the_top_is_refused(monkeypatch: pytest.MonkeyPatch) -> 
         (lambda: build_ladder("base-2p", 10**12), "pairs_per_link"),
         (lambda: build_ladder("base-2p", 2.5), "pairs_per_link"),  # type: ignore[arg-type]
         (lambda: build_ladder("base-2p", 100, search_pairs=0), "search_pairs"),
-        (lambda: build_ladder("base-2p", 100, max_level=1), "max_level"),
-        (lambda: build_ladder("base-2p", 100, max_level=99), "max_level"),
+        (lambda: build_ladder("base-2p", 100, deep_pairs=-1), "deep_pairs"),
+        (lambda: build_ladder("base-2p", 100, max_rung=1), "max_rung"),
+        (lambda: build_ladder("base-2p", 100, max_rung=99), "max_rung"),
         (lambda: build_ladder("base-9p", 100), "system"),
         (lambda: build_ladder("base-2p", 100, seed=-1), "seed"),
         (lambda: rate("base-2p", "greedy", pairs=0), "pairs"),
@@ -247,15 +285,15 @@ def test_bad_arguments_are_refused_naming_them(call: Any, argument: str) -> None
 
 def test_the_command_line_builds_shows_and_rates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "small.json"
-    assert cli.main(["ladder", "build", "base-2p", "--pairs", "150", "--max-level", "3", "--seed", "5", "--out", str(out)]) == 0
+    assert cli.main(["ladder", "build", "base-2p", "--pairs", "150", "--max-rung", "3", "--seed", "5", "--out", str(out)]) == 0
     built = capsys.readouterr()
     # The table, then the file written; a line per link on stderr.
     assert "Greedy(randomness=0.5)" in built.out and f"wrote {out}" in built.out
-    assert built.err.count("carcassonne ladder: base-2p: level") == 3
-    assert load_ladder(out) == build_ladder("base-2p", 150, max_level=3, seed=5)
+    assert built.err.count("carcassonne ladder: base-2p: rung") == 3
+    assert load_ladder(out) == build_ladder("base-2p", 150, max_rung=3, seed=5)
     assert cli.main(["ladder", "show", "base-2p", "--file", str(out)]) == 0
     shown = capsys.readouterr().out
-    assert shown.splitlines()[0].startswith("base-2p ladder: rules version") and "--max-level 3 --seed 5" in shown
+    assert shown.splitlines()[0].startswith("base-2p ladder: rules version") and "--max-rung 3 --seed 5" in shown
     assert cli.main(["rate", "greedy", "--randomness", "0.75", "--pairs", "150", "--ladder", str(out)]) == 0
     rated = capsys.readouterr()
     assert "greedy(randomness=0.75) (rated) on the base-2p ladder: Elo" in rated.out and "nearest level 2" in rated.out

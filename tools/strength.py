@@ -1,70 +1,41 @@
 #!/usr/bin/env python3
-"""The players' strength table: head-to-head win shares in two-player games, with 95%
-Wilson intervals, for the docs (docs/guide/players.md).
+"""Head-to-head strength of pairs of players in two-player games, as a Markdown table:
+paired matches (``carcassonne.rating.match``), with the first player's score and Elo and
+their 95% intervals from the pentanomial model.
 
-    python3 tools/strength.py                                  # the full table (long)
-    python3 tools/strength.py --games 100 --playouts 200       # a quick look
-    python3 tools/strength.py --systems base --pairs greedy:random
+    python3 tools/strength.py --pairs 100 --playouts 200              # a quick look
+    python3 tools/strength.py --systems base-2p --matchups greedy:random
 
-Each pairing plays ``--games`` games: half with the first player in seat 0, half (the same
-deals, seed for seed) with the seats swapped, so neither the first-seat advantage nor the
-luck of the deal favours one side. A tie counts half a win. Needs the package installed
+Each matchup plays ``--pairs`` deals twice, once with each seating (deal ``i`` is game
+``i`` of ``simulate(rules, pairs, seed=SEED)`` with either player first), so neither the
+first seat nor the luck of the deal favours one side. A tie counts half a win. The rule
+systems are those of the reference ladders (``carcassonne.rating.SYSTEMS``); for a
+player's rating on the ladder, use ``carcassonne rate``. Needs the package installed
 (``pip install -e .``).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
-import time
 
-from carcassonne import Rules, simulate
 from carcassonne.players import MCTS, Greedy, PlayerLike, Random
-
-Z_95 = 1.959963984540054
-
-SYSTEMS = {
-    "base": dict(players=2),
-    "ferries": dict(players=2, tile_sets=("base", "ferries")),
-    "south-seas": dict(players=2, tile_sets=("south-seas",)),
-    "friday": dict(players=2, tile_sets=("south-seas",), friday=True),
-    "maps": dict(players=2, map="continental"),
-}
-
-
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion (ties counted as half wins)."""
-    if n == 0:
-        return (math.nan, math.nan)
-    p = wins / n
-    z2 = Z_95 * Z_95
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z_95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from carcassonne.rating import SYSTEMS, match
 
 
 def player(name: str, mcts: MCTS) -> PlayerLike:
-    return {"random": Random(), "greedy": Greedy(), "mcts": mcts}[name]
-
-
-def head_to_head(rules: Rules, a: PlayerLike, b: PlayerLike, games: int, seed: int, threads: int | None) -> tuple[float, int, float]:
-    """(a's wins, games, seconds): half the games with a in seat 0, half swapped."""
-    half = games // 2
-    start = time.perf_counter()
-    first = simulate(rules, half, seed=seed, players=[a, b], threads=threads)
-    second = simulate(rules, half, seed=seed, players=[b, a], threads=threads)
-    seconds = time.perf_counter() - start
-    wins = float(first.win_shares()[:, 0].sum() + second.win_shares()[:, 1].sum())
-    return wins, 2 * half, seconds
+    """``random``, ``greedy`` or ``mcts`` (the MCTS settings of the command line)."""
+    players: dict[str, PlayerLike] = {"random": Random(), "greedy": Greedy(), "mcts": mcts}
+    return players[name]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
+    parser.add_argument("--pairs", type=int, default=500, help="pairs of games per matchup (default 500)")
     parser.add_argument("--playouts", type=int, default=1000, help="MCTS playouts per action (default 1000)")
-    parser.add_argument("--systems", nargs="+", default=["base", "ferries", "south-seas"], choices=sorted(SYSTEMS))
-    parser.add_argument("--pairs", nargs="+", default=["mcts:greedy", "greedy:random", "mcts:random"])
+    two_player = sorted(name for name, rules in SYSTEMS.items() if rules.players == 2)
+    parser.add_argument("--systems", nargs="+", default=["base-2p", "ferries-2p", "south-seas-2p"], choices=two_player)
+    parser.add_argument("--matchups", nargs="+", default=["mcts:greedy", "greedy:random"], metavar="A:B")
     parser.add_argument("--exploration", type=float, default=MCTS().exploration, help="MCTS: the UCT constant")
     parser.add_argument(
         "--cutoff", default=str(MCTS().cutoff), help="MCTS: tiles per playout before it is judged, or 'none'"
@@ -74,19 +45,26 @@ def main() -> int:
     args = parser.parse_args()
     cutoff = None if args.cutoff.lower() == "none" else int(args.cutoff)
     mcts = MCTS(playouts=args.playouts, exploration=args.exploration, cutoff=cutoff)
-    print("| rule system | pairing | games | first player's win share | 95% interval | seconds |")
-    print("|---|---|---:|---:|---|---:|")
+    print("| rule system | matchup | pairs | first player's score | 95% interval | Elo | 95% interval | seconds |")
+    print("|---|---|---:|---:|---|---:|---|---:|")
     for system in args.systems:
-        rules = Rules(**SYSTEMS[system])  # type: ignore[arg-type]
-        for pair in args.pairs:
-            a, b = pair.split(":")
-            wins, n, seconds = head_to_head(
-                rules, player(a, mcts), player(b, mcts), args.games, args.seed, args.threads
+        for matchup in args.matchups:
+            a, b = matchup.split(":")
+            result = match(
+                SYSTEMS[system], player(a, mcts), player(b, mcts), args.pairs, seed=args.seed, threads=args.threads
             )
-            low, high = wilson(wins, n)
-            label = pair.replace("mcts", mcts.name).replace(":", " vs ")
-            print(f"| {system} | {label} | {n} | {wins / n:.3f} | [{low:.3f}, {high:.3f}] | {seconds:.0f} |")
-            sys.stdout.flush()
+            if result.partial:
+                print(f"interrupted after {result.pairs} pairs", file=sys.stderr)
+                return 130
+            e = result.estimate
+            label = f"{result.players[0]} vs {result.players[1]}"
+            # A sweep (every game won by one side) has no finite Elo: say so, not "inf".
+            elo = "sweep | " if e.score in (0.0, 1.0) else f"{e.elo:.0f} | {e.elo_low:.0f} to {e.elo_high:.0f}"
+            print(
+                f"| {system} | {label} | {result.pairs} | {e.score:.3f} | {e.score_low:.3f} to {e.score_high:.3f} "
+                f"| {elo} | {result.seconds:.0f} |",
+                flush=True,
+            )
     return 0
 
 

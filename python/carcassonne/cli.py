@@ -790,7 +790,15 @@ def _rating_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build.add_argument(
         "--search-pairs", type=int, default=None, help="pairs of the links with an MCTS rung (default: --pairs)"
     )
-    build.add_argument("--max-level", type=int, default=None, help="the highest rung (default: every rung)")
+    build.add_argument(
+        "--deep-pairs",
+        type=int,
+        default=None,
+        help="pairs of the links with an MCTS rung of more than 1,000 playouts (default: --search-pairs)",
+    )
+    build.add_argument(
+        "--max-rung", type=int, default=None, help="the last rung of the list to play, 2 to 8 (default: every rung)"
+    )
     build.add_argument("--seed", type=int, default=2026, help="the ladder's seed (default 2026)")
     build.add_argument(
         "--out", default=None, metavar="FILE", help="the ladder file to write (default: ladder-SYSTEM.json)"
@@ -852,8 +860,9 @@ def _ladder_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -
             table = build_ladder(
                 args.system,
                 args.pairs,
-                args.max_level,
+                args.max_rung,
                 search_pairs=args.search_pairs,
+                deep_pairs=args.deep_pairs,
                 seed=args.seed,
                 threads=args.threads,
                 progress=lambda line: print(f"carcassonne ladder: {line}", file=sys.stderr, flush=True),

@@ -24,7 +24,8 @@ True
   at a fixed Elo, from entries such as ``MatchResult.link()`` gives;
 - the reference ladders (``carcassonne.rating.ladder``): ``RUNGS``, the reference
   players of every rule system of ``SYSTEMS``; ``build_ladder`` plays and fits a system's
-  ladder (``LadderTable``), ``load_ladder`` and ``shipped_ladder`` read one back;
+  ladder (``LadderTable``), ``load_ladder`` and ``shipped_ladder`` read one back, and
+  ``opponent(system, level)`` is the reference player of a level (1 the weakest);
 - ``rate`` places a new player on a system's ladder (``Placement``: its Elo with an
   interval and the nearest rung);
 - ``RatingError`` (a ``ValueError``) for input none of them can use, naming the argument.
@@ -48,6 +49,7 @@ from carcassonne.rating.ladder import (
     RungRating,
     build_ladder,
     load_ladder,
+    opponent,
     shipped_ladder,
 )
 from carcassonne.rating.placement import Placement, rate
@@ -77,6 +79,7 @@ __all__ = [
     "fit",
     "load_ladder",
     "match",
+    "opponent",
     "rate",
     "score_to_elo",
     "shipped_ladder",

@@ -62,20 +62,23 @@ from carcassonne.rating.matches import (
 )
 from carcassonne.rating.pentanomial import Estimate
 
-LADDER_VERSION = 1
+LADDER_VERSION = 2
 """The version of ``RUNGS`` and of the data file's layout: a file of another version is
 refused."""
 
 
 @dataclass(frozen=True)
 class Rung:
-    """One reference player of the ladder: its level (1 is the random player) and its
-    settings, as data (``settings()`` makes the player)."""
+    """One reference player of the ladder: its number in ``RUNGS`` (1 is the random
+    player) and its settings, as data (``settings()`` makes the player)."""
 
-    level: int
-    """Its place in ``RUNGS``, from 1. Levels follow the list, not strength: MCTS with
-    100 playouts a move plays below the greedy player it comes after (the fitted Elo
-    says by how much)."""
+    number: int
+    """Its place in ``RUNGS``, from 1: fixed, whatever the rule system. The data files
+    name a link's players by it and a link's deals follow from it (``link_seed``). A
+    rung's *level* is its place by strength on one system's ladder
+    (``RungRating.level``), which is not always its number: MCTS with 100 playouts a
+    move plays below Greedy(randomness=0.25) in South Seas and above it in the base
+    game."""
     kind: str
     """"random", "greedy" or "mcts"."""
     randomness: float = 0.0
@@ -115,24 +118,37 @@ class Rung:
         """Whether a match against it costs little: at most ``CHEAP_PLAYOUTS`` a move."""
         return self.playouts <= CHEAP_PLAYOUTS
 
+    @property
+    def deep(self) -> bool:
+        """Whether a match against it costs so much that its links play ``deep_pairs``
+        (``build_ladder``): more than ``DEEP_PLAYOUTS`` a move."""
+        return self.playouts > DEEP_PLAYOUTS
+
 
 RUNGS: tuple[Rung, ...] = (
     Rung(1, "random"),
     Rung(2, "greedy", randomness=0.75),
     Rung(3, "greedy", randomness=0.5),
     Rung(4, "greedy", randomness=0.25),
-    Rung(5, "greedy"),
-    Rung(6, "mcts", playouts=100),
+    Rung(5, "mcts", playouts=100),
+    Rung(6, "greedy"),
     Rung(7, "mcts", playouts=1000),
     Rung(8, "mcts", playouts=10_000),
 )
-"""The rungs, level 1 (the random player, pinned at Elo 0) first. The greedy player beats
-the random one in every game of thousands (a sweep: no finite Elo gap fits it), so greedy
-players that take a random action with probability 0.75, 0.5 and 0.25 fill the gap."""
+"""The rungs, the random player (pinned at Elo 0) first, in the order of their strength
+in the base game (so each rung's link with the one below it is close). The greedy player
+beats the random one in every game of thousands (a sweep: no finite Elo gap fits it), so
+greedy players that take a random action with probability 0.75, 0.5 and 0.25 fill the
+gap. MCTS with 100 playouts a move comes before the greedy player: it rates below greedy
+in every rule system, and MCTS with 1,000 playouts above it."""
 
 CHEAP_PLAYOUTS = 100
 """Rungs of at most this many playouts a move also play the rung two below them, so that
 the fit has cycles (a link that disagrees with the others shows)."""
+
+DEEP_PLAYOUTS = 1000
+"""Links with a rung of more playouts a move than this play ``build_ladder``'s
+``deep_pairs`` (a game of MCTS-10,000 costs about ten of MCTS-1,000)."""
 
 SYSTEMS: dict[str, Rules] = {
     "base-2p": Rules(),
@@ -176,9 +192,9 @@ class LinkResult:
     a: str
     """a's name, as the engine gives it ("greedy", "mcts(playouts=100,c=0.1,cutoff=8)")."""
     b: str
-    a_level: int | None
-    """a's level, or None for a player being rated."""
-    b_level: int
+    a_rung: int | None
+    """a's rung number (``Rung.number``), or None for a player being rated."""
+    b_rung: int
     seed: int
     """The study seed of its deals (``match``'s ``seed``; deals ``0 .. pairs``)."""
     outcomes: tuple[tuple[float, int], ...]
@@ -228,14 +244,14 @@ class LinkResult:
         )
 
 
-def link_from_match(result: MatchResult, a_level: int | None, b_level: int, load: float) -> LinkResult:
+def link_from_match(result: MatchResult, a_rung: int | None, b_rung: int, load: float) -> LinkResult:
     """A ladder link from a finished match."""
     values, tallies = np.unique(result.outcomes, return_counts=True)
     return LinkResult(
         a=result.players[0],
         b=result.players[1],
-        a_level=a_level,
-        b_level=b_level,
+        a_rung=a_rung,
+        b_rung=b_rung,
         seed=result.seed,
         outcomes=tuple((float(v), int(n)) for v, n in zip(values, tallies)),
         estimate=result.estimate,
@@ -251,6 +267,11 @@ class RungRating:
     """One rung's place on a built ladder."""
 
     level: int
+    """Its place by fitted Elo on this ladder, from 1 (the random player) up: ask for
+    "an opponent of level 4" with ``opponent(system, 4)``. Where two rungs' intervals
+    overlap, their levels may swap when the ladder is built again."""
+    rung: int
+    """Its number in ``RUNGS`` (``Rung.number``), which names it in the data file."""
     name: str
     """The engine's name of the player (the fit's key)."""
     spec: str
@@ -262,13 +283,13 @@ class RungRating:
     """The lower bound of its 95% interval (relative to the random player)."""
     high: float
     pairs: int
-    """Pairs of its link with the rung below (0 for level 1)."""
+    """Pairs of its link with the rung below it in ``RUNGS`` (0 for the random player)."""
     seconds: float = dataclasses.field(compare=False)
     """Seconds that link took (not compared)."""
 
     def __repr__(self) -> str:
         return (
-            f"RungRating(level={self.level}, {self.spec}, budget={self.budget!r}, "
+            f"RungRating(level={self.level}, rung={self.rung}, {self.spec}, budget={self.budget!r}, "
             f"elo={_reprs.interval(self.elo, self.low, self.high)}, pairs={self.pairs})"
         )
 
@@ -282,7 +303,7 @@ class LadderTable:
     system: str
     rules: Rules
     rungs: tuple[RungRating, ...]
-    """By level."""
+    """By level (fitted Elo), the random player first."""
     links: tuple[LinkResult, ...]
     """Every match played, in the order played (sweeps too: they are not fitted)."""
     ladder: Ladder = dataclasses.field(compare=False)
@@ -290,7 +311,9 @@ class LadderTable:
     seed: int
     pairs_per_link: int
     search_pairs: int
-    """Pairs of the links with an MCTS rung."""
+    """Pairs of the links with an MCTS rung (but a deep one)."""
+    deep_pairs: int
+    """Pairs of the links with a rung of more than ``DEEP_PLAYOUTS`` playouts."""
     command: str
     """The command that builds this ladder again."""
     seconds: float = dataclasses.field(compare=False)
@@ -328,12 +351,14 @@ class LadderTable:
             "seed": self.seed,
             "pairs_per_link": self.pairs_per_link,
             "search_pairs": self.search_pairs,
+            "deep_pairs": self.deep_pairs,
             "command": self.command,
             "seconds": round(self.seconds, 3),
             "cores": self.cores,
             "rungs": [
                 {
                     "level": r.level,
+                    "rung": r.rung,
                     "name": r.name,
                     "spec": r.spec,
                     "budget": r.budget,
@@ -348,8 +373,8 @@ class LadderTable:
                 {
                     "a": link.a,
                     "b": link.b,
-                    "a_level": link.a_level,
-                    "b_level": link.b_level,
+                    "a_rung": link.a_rung,
+                    "b_rung": link.b_rung,
                     "seed": link.seed,
                     "pairs": link.pairs,
                     "outcomes": [[v, n] for v, n in link.outcomes],
@@ -371,11 +396,11 @@ class LadderTable:
         write_text_atomically(path, text, what="ladder file")
 
     def __str__(self) -> str:
-        """The table: one row per rung (level, player, budget, Elo with its 95% interval,
-        the pairs and seconds of its link with the rung below), then the command that
-        built it."""
+        """The table: one row per rung by level (level, rung number, player, budget, Elo with its 95%
+        interval, the pairs and seconds of its link with the rung below it in ``RUNGS``),
+        then the command that built it."""
         head = (
-            f"{'level':>5}  {'player':<24} {'budget':<17} {'Elo':>6}  {'95% interval':<16} {'pairs':>6} "
+            f"{'level':>5} {'rung':>4}  {'player':<24} {'budget':<17} {'Elo':>6}  {'95% interval':<16} {'pairs':>6} "
             f"{'seconds':>8}"
         )
         lines = [
@@ -392,7 +417,7 @@ class LadderTable:
                 interval = f"[{lo}, {hi}]"
             pairs = f"{r.pairs:>6}" if r.pairs else f"{'-':>6}"
             seconds = f"{r.seconds:>8.1f}" if r.pairs else f"{'-':>8}"
-            lines.append(f"{r.level:>5}  {r.spec:<24} {r.budget:<17} {elo:>6}  {interval:<16} {pairs} {seconds}")
+            lines.append(f"{r.level:>5} {r.rung:>4}  {r.spec:<24} {r.budget:<17} {elo:>6}  {interval:<16} {pairs} {seconds}")
         lines.append(f"built by: {self.command} ({self.seconds:,.0f} s on {self.cores} cores)")
         return "\n".join(lines)
 
@@ -408,33 +433,33 @@ def checksum(doc: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def rungs(system: str, max_level: int | None = None) -> tuple[Rung, ...]:
-    """The rungs of ``system`` up to ``max_level`` (all of them by default)."""
+def rungs(system: str, max_rung: int | None = None) -> tuple[Rung, ...]:
+    """The rungs of ``system`` up to ``max_rung`` (all of them by default)."""
     _system(system)
-    top = _max_level(max_level)
-    return tuple(r for r in RUNGS if r.level <= top)
+    top = _max_rung(max_rung)
+    return tuple(r for r in RUNGS if r.number <= top)
 
 
-def _max_level(max_level: Any) -> int:
-    if max_level is None:
-        return RUNGS[-1].level
-    if isinstance(max_level, bool):
-        raise RatingError("max_level must be an integer, not bool")
+def _max_rung(max_rung: Any) -> int:
+    if max_rung is None:
+        return RUNGS[-1].number
+    if isinstance(max_rung, bool):
+        raise RatingError("max_rung must be an integer, not bool")
     try:
-        top = operator.index(max_level)
+        top = operator.index(max_rung)
     except TypeError:
-        raise RatingError(f"max_level must be an integer, not {type(max_level).__name__}") from None
-    if not 2 <= top <= RUNGS[-1].level:
+        raise RatingError(f"max_rung must be an integer, not {type(max_rung).__name__}") from None
+    if not 2 <= top <= RUNGS[-1].number:
         raise RatingError(
-            f"max_level must be between 2 and {RUNGS[-1].level} (a ladder needs two rungs), got {reprlib.repr(top)}"
+            f"max_rung must be between 2 and {RUNGS[-1].number} (a ladder needs two rungs), got {reprlib.repr(top)}"
         )
     return top
 
 
-def links(system: str, max_level: int | None = None) -> list[tuple[Rung, Rung]]:
+def links(system: str, max_rung: int | None = None) -> list[tuple[Rung, Rung]]:
     """The links a build plays, (higher rung, lower rung): each rung against the one
     below it, and against the one two below when both are cheap (``CHEAP_PLAYOUTS``)."""
-    chosen = rungs(system, max_level)
+    chosen = rungs(system, max_rung)
     out: list[tuple[Rung, Rung]] = []
     for k in range(1, len(chosen)):
         out.append((chosen[k], chosen[k - 1]))
@@ -443,10 +468,10 @@ def links(system: str, max_level: int | None = None) -> list[tuple[Rung, Rung]]:
     return out
 
 
-def link_seed(seed: int, a_level: int, b_level: int) -> int:
+def link_seed(seed: int, a_rung: int, b_rung: int) -> int:
     """The study seed of one link's deals: its own deals for every link (a hash of the
-    ladder's seed and the two levels), so that no two links share their luck."""
-    digest = hashlib.sha256(f"carcassonne-ladder/{seed}/{a_level}/{b_level}".encode()).digest()
+    ladder's seed and the two rung numbers), so that no two links share their luck."""
+    digest = hashlib.sha256(f"carcassonne-ladder/{seed}/{a_rung}/{b_rung}".encode()).digest()
     return int.from_bytes(digest[:8], "little")
 
 
@@ -460,36 +485,40 @@ def _load_average() -> float:
 def build_ladder(
     system: str,
     pairs_per_link: int = 2000,
-    max_level: int | None = None,
+    max_rung: int | None = None,
     *,
     search_pairs: int | None = None,
+    deep_pairs: int | None = None,
     seed: int = 2026,
     threads: int | None = None,
     progress: Callable[[str], Any] | None = None,
     out: str | os.PathLike[str] | None = None,
     reuse: LadderTable | None = None,
 ) -> LadderTable:
-    """Plays every link of ``system``'s ladder up to ``max_level`` (``links``), fits the
+    """Plays every link of ``system``'s ladder up to ``max_rung`` (``links``), fits the
     ratings with the random player pinned at Elo 0 and returns the ``LadderTable``; with
     ``out``, writes it there too (checked before any game is played).
 
     Each link is a paired match (``rating.match``) of ``pairs_per_link`` pairs, or
-    ``search_pairs`` (default: ``pairs_per_link``) when one side is an MCTS rung, on deals
+    ``search_pairs`` (default: ``pairs_per_link``) when one side is an MCTS rung, or
+    ``deep_pairs`` (default: ``search_pairs``) when one side is a rung of more than
+    ``DEEP_PLAYOUTS`` playouts (fewer pairs and a wider interval for the dearest rung), on deals
     of its own (``link_seed``). ``progress`` gets one line per link played. ``reuse``: a
     table built before with the same rules, versions and seed, whose links of the same
-    levels and pairs are taken as they are instead of being played again (to add a rung
+    rungs and pairs are taken as they are instead of being played again (to add a rung
     on top of a built ladder).
 
     A link between neighbouring rungs won by one side in every game cannot be rated (no
     finite gap fits it): ``RatingError`` naming the link, at once; add a rung between them
     to ``RUNGS``. A link two rungs apart that sweeps is kept in the table and left out of
-    the fit. Bad arguments (an unknown system, pairs not from 1 to ``MAX_PAIRS``, a level
-    not on the list, an output that cannot be written) raise ``RatingError`` (or
+    the fit. Bad arguments (an unknown system, pairs not from 1 to ``MAX_PAIRS``, a rung
+    number not on the list, an output that cannot be written) raise ``RatingError`` (or
     ``OutputFileError`` for ``out``) naming the argument, before any game."""
     name, rules = _system(system)
     pairs = _count("pairs_per_link", pairs_per_link)
     search = pairs if search_pairs is None else _count("search_pairs", search_pairs)
-    top = _max_level(max_level)
+    deep = search if deep_pairs is None else _count("deep_pairs", deep_pairs)
+    top = _max_rung(max_rung)
     seed = _index("seed", seed)
     if progress is not None and not callable(progress):
         raise RatingError(f"progress must be None or a function of one line, not {type(progress).__name__}")
@@ -501,28 +530,28 @@ def build_ladder(
     kept = _reusable(reuse, name, rules, seed)
     played: list[LinkResult] = []
     for high, low in links(name, top):
-        count = search if "mcts" in (high.kind, low.kind) else pairs
-        link_seed_ = link_seed(seed, high.level, low.level)
-        old = kept.get((high.level, low.level))
+        count = deep if high.deep or low.deep else search if "mcts" in (high.kind, low.kind) else pairs
+        link_seed_ = link_seed(seed, high.number, low.number)
+        old = kept.get((high.number, low.number))
         if old is not None and old.pairs == count and old.seed == link_seed_:
             link = old
-            say(f"{name}: level {high.level} vs {low.level}: taken from the earlier ladder ({link.pairs} pairs)")
+            say(f"{name}: rung {high.number} vs {low.number}: taken from the earlier ladder ({link.pairs} pairs)")
         else:
             load = _load_average()
             result = match(rules, high.settings(), low.settings(), count, seed=link_seed_, threads=threads)
             if result.partial:
                 raise KeyboardInterrupt
-            link = link_from_match(result, high.level, low.level, load)
+            link = link_from_match(result, high.number, low.number, load)
             e = link.estimate
             say(
-                f"{name}: level {high.level} {high.spec} vs level {low.level} {low.spec}: {link.pairs} pairs, "
+                f"{name}: rung {high.number} {high.spec} vs rung {low.number} {low.spec}: {link.pairs} pairs, "
                 f"score {_reprs.interval(e.score, e.score_low, e.score_high)}, "
                 f"elo {_reprs.interval(e.elo, e.elo_low, e.elo_high)}, {link.seconds:.1f} s (load {load:.2f})"
             )
-        if link.sweep and high.level - low.level == 1:
+        if link.sweep and high.number - low.number == 1:
             winner, loser = (high, low) if link.estimate.score == 1.0 else (low, high)
             raise RatingError(
-                f"link level {high.level} - level {low.level} of {name}: {winner.spec} won every game of "
+                f"link rung {high.number} - rung {low.number} of {name}: {winner.spec} won every game of "
                 f"{link.pairs} pairs against {loser.spec}, so no finite Elo gap fits it; add a rung between "
                 "them to the ladder's list (RUNGS)"
             )
@@ -534,7 +563,8 @@ def build_ladder(
         seed=seed,
         pairs_per_link=pairs,
         search_pairs=search,
-        command=_command(name, pairs, search, top, seed),
+        deep_pairs=deep,
+        command=_command(name, pairs, search, deep, top, seed),
         seconds=round(sum(link.seconds for link in played), 3),
         cores=os.cpu_count() or 1,
     )
@@ -562,16 +592,18 @@ def _reusable(reuse: LadderTable | None, system: str, rules: Rules, seed: int) -
             f"{reuse.engine_version}) is not of this build ({system}, seed {seed}, rules version {RULES_VERSION}, "
             f"engine {ENGINE_VERSION})"
         )
-    return {(link.a_level, link.b_level): link for link in reuse.links if link.a_level is not None}
+    return {(link.a_rung, link.b_rung): link for link in reuse.links if link.a_rung is not None}
 
 
-def _command(system: str, pairs: int, search: int, top: int, seed: int) -> str:
+def _command(system: str, pairs: int, search: int, deep: int, top: int, seed: int) -> str:
     """The command line that builds the same ladder."""
     words = [f"carcassonne ladder build {system} --pairs {pairs}"]
     if search != pairs:
         words.append(f"--search-pairs {search}")
-    if top != RUNGS[-1].level:
-        words.append(f"--max-level {top}")
+    if deep != search and top >= min(r.number for r in RUNGS if r.deep):
+        words.append(f"--deep-pairs {deep}")
+    if top != RUNGS[-1].number:
+        words.append(f"--max-rung {top}")
     if seed != 2026:
         words.append(f"--seed {seed}")
     return " ".join(words)
@@ -585,6 +617,7 @@ def _table(
     seed: int,
     pairs_per_link: int,
     search_pairs: int,
+    deep_pairs: int,
     command: str,
     seconds: float,
     cores: int,
@@ -592,26 +625,30 @@ def _table(
     engine_version: str = ENGINE_VERSION,
 ) -> LadderTable:
     """Fits the links and builds the table."""
-    levels = sorted({link.b_level for link in played} | {link.a_level for link in played if link.a_level is not None})
-    by_level = {r.level: r for r in RUNGS}
+    numbers = sorted({link.b_rung for link in played} | {link.a_rung for link in played if link.a_rung is not None})
+    by_number = {r.number: r for r in RUNGS}
     names: dict[int, str] = {}
     for link in played:
-        if link.a_level is not None:
-            names[link.a_level] = link.a
-        names[link.b_level] = link.b
+        if link.a_rung is not None:
+            names[link.a_rung] = link.a
+        names[link.b_rung] = link.b
     entries = [link.entry() for link in played if not link.sweep]
-    ladder = fit(entries, anchor=names[RUNGS[0].level], confidence=CONFIDENCE)
-    below = {link.a_level: link for link in played if link.a_level is not None and link.a_level - link.b_level == 1}
+    ladder = fit(entries, anchor=names[RUNGS[0].number], confidence=CONFIDENCE)
+    below = {link.a_rung: link for link in played if link.a_rung is not None and link.a_rung - link.b_rung == 1}
+    # Levels by fitted Elo, the random player first whatever its fit (it is the anchor);
+    # rungs of equal Elo by their numbers, so that the order is always the same.
+    by_strength = sorted(numbers, key=lambda n: (n != RUNGS[0].number, ladder.ratings[names[n]].elo, n))
     rated = []
-    for level in levels:
-        rating = ladder.ratings[names[level]]
-        step = below.get(level)
+    for level, number in enumerate(by_strength, start=1):
+        rating = ladder.ratings[names[number]]
+        step = below.get(number)
         rated.append(
             RungRating(
                 level=level,
-                name=names[level],
-                spec=by_level[level].spec,
-                budget=by_level[level].budget,
+                rung=number,
+                name=names[number],
+                spec=by_number[number].spec,
+                budget=by_number[number].budget,
                 elo=rating.elo,
                 low=rating.low,
                 high=rating.high,
@@ -628,6 +665,7 @@ def _table(
         seed=seed,
         pairs_per_link=pairs_per_link,
         search_pairs=search_pairs,
+        deep_pairs=deep_pairs,
         command=command,
         seconds=seconds,
         cores=cores,
@@ -686,8 +724,8 @@ def _from_dict(doc: dict[str, Any], where: str) -> LadderTable:
             LinkResult(
                 a=str(entry["a"]),
                 b=str(entry["b"]),
-                a_level=None if entry["a_level"] is None else int(entry["a_level"]),
-                b_level=int(entry["b_level"]),
+                a_rung=None if entry["a_rung"] is None else int(entry["a_rung"]),
+                b_rung=int(entry["b_rung"]),
                 seed=int(entry["seed"]),
                 outcomes=outcomes,
                 estimate=_estimate(values, seats),
@@ -703,12 +741,29 @@ def _from_dict(doc: dict[str, Any], where: str) -> LadderTable:
         seed=int(doc["seed"]),
         pairs_per_link=int(doc["pairs_per_link"]),
         search_pairs=int(doc["search_pairs"]),
+        deep_pairs=int(doc["deep_pairs"]),
         command=str(doc["command"]),
         seconds=float(doc["seconds"]),
         cores=int(doc["cores"]),
         rules_version=int(doc["rules_version"]),
         engine_version=str(doc["engine_version"]),
     )
+
+
+def opponent(system: str, level: int) -> Random | Greedy | MCTS:
+    """The reference player of ``level`` on ``system``'s shipped ladder, as settings any
+    study takes: ``opponent("base-2p", 1)`` is ``Random()``, and each level up is the
+    next stronger rung by fitted Elo. ``RatingError`` naming ``level`` if the ladder has
+    no such level.
+
+    >>> opponent("base-2p", 1)
+    Random()
+    """
+    table = shipped_ladder(system)
+    if isinstance(level, bool) or not isinstance(level, int):
+        raise RatingError(f"level must be an integer, not {type(level).__name__}")
+    number = table.rung(level).rung
+    return next(r for r in RUNGS if r.number == number).settings()
 
 
 def ladder_path(system: str) -> Path:
@@ -732,6 +787,7 @@ def shipped_ladder(system: str) -> LadderTable:
 
 __all__ = [
     "CHEAP_PLAYOUTS",
+    "DEEP_PLAYOUTS",
     "DATA",
     "LADDER_VERSION",
     "RUNGS",
@@ -747,6 +803,7 @@ __all__ = [
     "link_seed",
     "links",
     "load_ladder",
+    "opponent",
     "rungs",
     "shipped_ladder",
 ]

@@ -78,11 +78,12 @@ class Placement:
                 lines.append(
                     f"  {label}: level {rung.level} {rung.spec}, Elo {rung.elo:.0f} [{rung.low:.0f}, {rung.high:.0f}]"
                 )
+        spec = {r.number: r.spec for r in RUNGS}
         for m in self.matches:
             e = m.estimate
             swept = " (every game one way: not fitted)" if m.sweep else ""
             lines.append(
-                f"  played level {m.b_level}: {m.pairs} pairs, score "
+                f"  played {spec[m.b_rung]}: {m.pairs} pairs, score "
                 f"{_reprs.interval(e.score, e.score_low, e.score_high)}{swept}"
             )
         return "\n".join(lines)
@@ -124,30 +125,31 @@ def rate(
         raise RatingError(f"player: {e}") from None
     table = _ladder(rules_or_system, ladder)
     say: Callable[[str], Any] = progress if progress is not None else (lambda _: None)
-    by_level = {r.level: r for r in RUNGS}
+    by_number = {r.number: r for r in RUNGS}
     order = sorted(table.rungs, key=lambda r: r.elo)
+    level_of = {r.rung: r.level for r in table.rungs}
 
     played: dict[int, LinkResult] = {}
 
     def play(k: int) -> float:
         rung = order[k]
-        if rung.level not in played:
+        if rung.rung not in played:
             try:
                 result = match(
-                    table.rules, challenger, by_level[rung.level].settings(), count, seed=seed, threads=threads
+                    table.rules, challenger, by_number[rung.rung].settings(), count, seed=seed, threads=threads
                 )
             except RatingError as refused:
                 raise RatingError(str(refused).replace("player a:", "player:")) from None
             if result.partial:
                 raise KeyboardInterrupt
-            link = link_from_match(result, None, rung.level, math.nan)
-            played[rung.level] = link
+            link = link_from_match(result, None, rung.rung, math.nan)
+            played[rung.rung] = link
             e = link.estimate
             say(
                 f"against level {rung.level} {rung.spec}: {link.pairs} pairs, score "
                 f"{_reprs.interval(e.score, e.score_low, e.score_high)}"
             )
-        return played[rung.level].estimate.score
+        return played[rung.rung].estimate.score
 
     low, high = 0, len(order) - 1
     while low <= high:
@@ -162,19 +164,19 @@ def rate(
         if 0 <= k < len(order):
             play(k)
 
-    own = [played[level] for level in played]
+    own = list(played.values())
     fitted = [m for m in own if not m.sweep]
     if not fitted:
         side = "won" if own[0].estimate.score == 1.0 else "lost"
         where = "above the ladder's top" if side == "won" else "below its bottom"
         raise RatingError(
             f"player: {own[0].a} {side} every game against every rung it played "
-            f"({', '.join(f'level {m.b_level}' for m in own)}), so it is {where} and no finite Elo fits it"
+            f"({', '.join(f'level {level_of[m.b_rung]}' for m in own)}), so it is {where} and no finite Elo fits it"
         )
     rung_names = {r.name for r in table.rungs}
     name = own[0].a if own[0].a not in rung_names else f"{own[0].a} (rated)"
     entries = table.fitted() + [(name, m.b, *m.entry()[2:]) for m in fitted]
-    anchor = next(r.name for r in table.rungs if r.level == RUNGS[0].level)
+    anchor = next(r.name for r in table.rungs if r.rung == RUNGS[0].number)
     whole = fit(entries, anchor=anchor, confidence=CONFIDENCE)
     rating = whole.ratings[name]
     nearest = min(table.rungs, key=lambda r: (abs(r.elo - rating.elo), r.level))
@@ -189,7 +191,7 @@ def rate(
         nearest=nearest,
         below=below[-1] if below else None,
         above=above[0] if above else None,
-        matches=tuple(played[level] for level in played),
+        matches=tuple(own),
         ladder=whole,
     )
 
