@@ -248,6 +248,11 @@ impl Study {
     /// (checked before every game).
     pub fn run(&self, stop: &Stop, mut sink: impl FnMut(&GameResult)) -> Result<(), SimulateError> {
         let pool = pool(self.threads)?;
+        // Games of built-in policies take microseconds: at least 64 a task, so that the
+        // pool's bookkeeping stays small beside them. Any other player (a search, a Python
+        // function) takes milliseconds or more a game: one game a task, or a study of a
+        // few such games would run on one thread while the others idle.
+        let min_len = if self.players.policies().is_some() { 64 } else { 1 };
         type Outcome = Result<GameResult, (u64, usize, PlayerError)>;
         let mut results: Vec<Option<Outcome>> = Vec::new();
         let mut done = 0u64;
@@ -258,7 +263,7 @@ impl Study {
             pool.install(|| {
                 (0..n as usize)
                     .into_par_iter()
-                    .with_min_len(64)
+                    .with_min_len(min_len)
                     .map_init(
                         || {
                             let mut g = Game::new(Arc::clone(&self.rules), Vec::new());
