@@ -19,5 +19,6 @@ pub mod observation;
 pub mod outcome;
 pub mod search;
 pub mod system_parts;
+pub mod value;
 pub mod vector_env;
 pub mod window;

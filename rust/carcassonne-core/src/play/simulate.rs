@@ -252,7 +252,11 @@ impl Study {
         // pool's bookkeeping stays small beside them. Any other player (a search, a Python
         // function) takes milliseconds or more a game: one game a task, or a study of a
         // few such games would run on one thread while the others idle.
-        let min_len = if self.players.policies().is_some() { 64 } else { 1 };
+        let min_len = if self.players.policies().is_some() {
+            64
+        } else {
+            1
+        };
         type Outcome = Result<GameResult, (u64, usize, PlayerError)>;
         let mut results: Vec<Option<Outcome>> = Vec::new();
         let mut done = 0u64;
