@@ -1,11 +1,11 @@
 //! Trains the linear value of `learn::value` by TD(lambda) self-play in two-player base
 //! games, then plays its one-ply player against greedy on paired deals:
 //!
-//!     value_td TRAIN_GAMES PAIRS [ALPHA [LAMBDA [EPSILON [THREADS]]]]
+//!     value_td TRAIN_GAMES PAIRS [ALPHA [LAMBDA [EPSILON [THREADS [MCTS_PLAYOUTS]]]]]
 //!
 //! A measuring probe, not a product: it prints the weights and the paired score (each
 //! deal of study seed 2026 played twice, the learned player in either seat; a tie counts
-//! half). Training games use seed 7 and are played `THREADS` at a time, the updates of a
+//! half); with MCTS_PLAYOUTS, against MCTS of that many playouts a move too. Training games use seed 7 and are played `THREADS` at a time, the updates of a
 //! round applied in game order, so the result depends on the thread count.
 
 use std::sync::Arc;
@@ -14,7 +14,7 @@ use std::time::Instant;
 use carcassonne_core::Game;
 use carcassonne_core::engine::rules::{Rules, RulesSpec};
 use carcassonne_core::learn::value::{FactsScratch, LinearValue, WEIGHTS};
-use carcassonne_core::play::players::Policy;
+use carcassonne_core::play::players::{Mcts, Player, Policy, Scratch};
 use carcassonne_core::rng::Rng;
 use rayon::prelude::*;
 
@@ -64,8 +64,8 @@ fn update(value: &mut LinearValue, xs: &[Vec<f32>], z: f32, alpha: f32, lambda: 
     }
 }
 
-/// The learned player's score against greedy over `pairs` deals, both seatings.
-fn paired(value: &LinearValue, rules: &Arc<Rules>, pairs: u64) -> (f64, f64) {
+/// The learned player's score against greedy (or `mcts`) over `pairs` deals, both seatings.
+fn paired(value: &LinearValue, rules: &Arc<Rules>, pairs: u64, mcts: Option<&Mcts>) -> (f64, f64) {
     let results: Vec<(f64, i64)> = (0..pairs)
         .into_par_iter()
         .flat_map_iter(|i| {
@@ -75,10 +75,13 @@ fn paired(value: &LinearValue, rules: &Arc<Rules>, pairs: u64) -> (f64, f64) {
                 let mut rng = Rng::for_game(2026, 1 << 41 | i);
                 let mut s = FactsScratch::default();
                 let mut buf = Vec::new();
+                let mut scratch = Scratch::default();
                 while !game.is_over() {
                     if game.decider() == seat {
                         let a = value.choose(&game, &mut rng, &mut s);
                         game.apply_unchecked(a);
+                    } else if let Some(m) = mcts {
+                        m.play(&mut game, &mut rng, &mut scratch).expect("legal");
                     } else {
                         Policy::Greedy.run(&mut game, &mut rng, &mut buf, true);
                     }
@@ -110,6 +113,7 @@ fn main() {
     let lambda = arg(3, 0.7) as f32;
     let epsilon = arg(4, 0.05);
     let threads = arg(5, 2.0) as usize;
+    let playouts = arg(6, 0.0) as u32;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build_global()
@@ -117,7 +121,7 @@ fn main() {
     let rules = Arc::new(Rules::new(RulesSpec::default()).expect("the base game"));
     let mut value = LinearValue::default();
     let start = Instant::now();
-    let (s0, m0) = paired(&value, &rules, pairs);
+    let (s0, m0) = paired(&value, &rules, pairs, None);
     println!(
         "untrained: score {s0:.3} margin {m0:+.1} against greedy ({pairs} pairs), {:.0} s",
         start.elapsed().as_secs_f64()
@@ -138,11 +142,23 @@ fn main() {
             println!("{done} games, {:.0} s", start.elapsed().as_secs_f64());
         }
     }
-    let (s1, m1) = paired(&value, &rules, pairs);
+    let (s1, m1) = paired(&value, &rules, pairs, None);
     println!(
         "trained on {train} games: score {s1:.3} margin {m1:+.1} against greedy ({pairs} pairs), {:.0} s",
         start.elapsed().as_secs_f64()
     );
+    if playouts > 0 {
+        let mcts = Mcts {
+            playouts,
+            ..Mcts::default()
+        };
+        let (s2, m2) = paired(&value, &rules, pairs, Some(&mcts));
+        println!(
+            "against {}: score {s2:.3} margin {m2:+.1} ({pairs} pairs), {:.0} s",
+            mcts.name(),
+            start.elapsed().as_secs_f64()
+        );
+    }
     println!(
         "weights: {:?}",
         value
