@@ -1,5 +1,5 @@
-//! A first learned evaluation, for measuring what one can do (not yet a player of the
-//! library): per-seat facts of a position a player may see, a linear value over their
+//! A first learned evaluation (not yet a player of the Python package: its weights file,
+//! training command and binding come next): per-seat facts of a position a player may see, a linear value over their
 //! differences, and the one-ply player that picks the action whose position after it
 //! (before anything hidden is revealed) it values most.
 //!
@@ -21,7 +21,9 @@ use crate::engine::game::Game;
 use crate::learn::feature_facts::{CITIES, FeatureFacts, FieldBorders, OPEN, VALUE};
 use crate::limits::MAX_PLAYERS;
 use crate::play::action::Action;
+use crate::play::players::{Player, PlayerError, Scratch};
 use crate::rng::Rng;
+use std::fmt;
 
 /// Facts per seat.
 pub const FACTS: usize = 31;
@@ -127,10 +129,34 @@ fn stage(game: &Game) -> [f32; STAGES] {
 }
 
 /// A linear value over the seats' fact differences.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct LinearValue {
     pub weights: Vec<f32>,
 }
+
+/// Weights a `LinearValue` cannot use.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WeightsError {
+    /// Not `WEIGHTS` of them.
+    Length { given: usize },
+    /// A NaN or infinite weight, at this index.
+    NotFinite { index: usize },
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Length { given } => {
+                write!(f, "{given} weights, but the linear value has {WEIGHTS}")
+            }
+            WeightsError::NotFinite { index } => {
+                write!(f, "weight {index} is not a finite number")
+            }
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
 
 impl Default for LinearValue {
     /// The virtual-score lead alone, 10 points worth tanh(1): the greedy player's view.
@@ -144,15 +170,37 @@ impl Default for LinearValue {
 }
 
 impl LinearValue {
-    /// The input of `seat`'s value: its facts less the other seat's (two players), with
-    /// the stage blend applied, into `x` (`WEIGHTS` long).
+    /// The value of these weights, checked: `WEIGHTS` finite numbers.
+    pub fn new(weights: Vec<f32>) -> Result<Self, WeightsError> {
+        if weights.len() != WEIGHTS {
+            return Err(WeightsError::Length {
+                given: weights.len(),
+            });
+        }
+        if let Some(index) = weights.iter().position(|w| !w.is_finite()) {
+            return Err(WeightsError::NotFinite { index });
+        }
+        Ok(LinearValue { weights })
+    }
+
+    /// The input of `seat`'s value: its facts less the mean of the other seats' (with
+    /// two players, the other seat's), with the stage blend applied, into `x` (`WEIGHTS`
+    /// long).
     pub fn input(&self, game: &Game, seat: usize, s: &mut FactsScratch, x: &mut [f32]) {
         let f = facts(game, s);
-        let other = 1 - seat;
+        let players = game.rules().players();
+        let mut others = [0.0f32; FACTS];
+        for (p, facts) in f.iter().enumerate().take(players) {
+            if p != seat {
+                for (o, v) in others.iter_mut().zip(facts) {
+                    *o += v / (players - 1) as f32;
+                }
+            }
+        }
         let blend = stage(game);
         for k in 0..STAGES {
             for i in 0..FACTS {
-                x[k * FACTS + i] = blend[k] * (f[seat][i] - f[other][i]);
+                x[k * FACTS + i] = blend[k] * (f[seat][i] - others[i]);
             }
         }
     }
@@ -175,21 +223,145 @@ impl LinearValue {
     /// The one-ply choice of the decider: the legal action of highest value after it, on
     /// a copy whose hidden order `rng` reshuffled; ties go to the first listed.
     pub fn choose(&self, game: &Game, rng: &mut Rng, s: &mut FactsScratch) -> Action {
+        self.action_values(game, rng, s)
+            .into_iter()
+            .fold(None, |best: Option<(Action, f32)>, (a, v)| match best {
+                Some((_, b)) if b >= v => best,
+                _ => Some((a, v)),
+            })
+            // Cannot fail: a game not over has a legal action.
+            .expect("a game not over has a legal action")
+            .0
+    }
+
+    /// Every legal action of the decider with its value for the decider after it (on a
+    /// copy whose hidden order `rng` reshuffled), in `legal_actions` order.
+    pub fn action_values(
+        &self,
+        game: &Game,
+        rng: &mut Rng,
+        s: &mut FactsScratch,
+    ) -> Vec<(Action, f32)> {
         let seat = game.decider();
         let mut seen = game.clone();
         seen.determinize(rng);
-        let actions = game.legal_actions();
         let mut x = vec![0.0; WEIGHTS];
-        let mut best = (f32::NEG_INFINITY, actions[0]);
         let mut after = seen.clone();
-        for &a in &actions {
-            after.clone_from(&seen);
-            after.apply_unchecked(a);
-            let v = self.value(&after, seat, s, &mut x);
-            if v > best.0 {
-                best = (v, a);
+        game.legal_actions()
+            .into_iter()
+            .map(|a| {
+                after.clone_from(&seen);
+                after.apply_unchecked(a);
+                (a, self.value(&after, seat, s, &mut x))
+            })
+            .collect()
+    }
+}
+
+/// The one-ply player of a `LinearValue` (two-player games).
+#[derive(Clone, Debug)]
+pub struct Learned {
+    pub value: std::sync::Arc<LinearValue>,
+}
+
+impl Player for Learned {
+    fn name(&self) -> String {
+        "learned".to_string()
+    }
+
+    fn choose(
+        &self,
+        game: &Game,
+        rng: &mut Rng,
+        scratch: &mut Scratch,
+    ) -> Result<Action, PlayerError> {
+        Ok(self.value.choose(game, rng, scratch.own::<FactsScratch>()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::{Rules, RulesSpec};
+    use std::sync::Arc;
+
+    fn base(players: u32) -> Arc<Rules> {
+        Arc::new(
+            Rules::new(RulesSpec {
+                players,
+                ..RulesSpec::default()
+            })
+            .expect("the base game"),
+        )
+    }
+
+    #[test]
+    fn weights_are_checked() {
+        assert_eq!(
+            LinearValue::new(vec![0.0; WEIGHTS - 1]),
+            Err(WeightsError::Length { given: WEIGHTS - 1 })
+        );
+        let mut w = vec![0.0; WEIGHTS];
+        w[5] = f32::NAN;
+        assert_eq!(
+            LinearValue::new(w.clone()),
+            Err(WeightsError::NotFinite { index: 5 })
+        );
+        w[5] = f32::INFINITY;
+        assert_eq!(
+            LinearValue::new(w),
+            Err(WeightsError::NotFinite { index: 5 })
+        );
+        let ok = LinearValue::default();
+        assert_eq!(LinearValue::new(ok.weights.clone()), Ok(ok));
+    }
+
+    /// Two games that differ only in the order of the tiles still to come get the same
+    /// values for every action: nothing hidden reaches the evaluation.
+    #[test]
+    fn values_never_read_the_hidden_order() {
+        let value = LinearValue::default();
+        let mut s = FactsScratch::default();
+        for index in 0..20 {
+            let mut game = Game::shuffled(base(2), 11, index);
+            let mut rng = Rng::for_game(11, 1000 + index);
+            for _ in 0..(index * 3) % 50 {
+                let a = value.choose(&game, &mut rng, &mut s);
+                game.apply_unchecked(a);
+            }
+            let mut other = game.clone();
+            other.determinize(&mut Rng::for_game(99, index));
+            assert_eq!(game.remaining().len(), other.remaining().len());
+            let (mut r1, mut r2) = (Rng::for_game(5, index), Rng::for_game(5, index));
+            assert_eq!(
+                value.action_values(&game, &mut r1, &mut s),
+                value.action_values(&other, &mut r2, &mut s)
+            );
+        }
+    }
+
+    /// The player plays legal actions to the end, the same game for the same seed, with
+    /// two and with four seats.
+    #[test]
+    fn the_player_plays_whole_games_reproducibly() {
+        let player = Learned {
+            value: Arc::new(LinearValue::default()),
+        };
+        for players in [2, 4] {
+            let play = |index: u64| {
+                let mut game = Game::shuffled(base(players), 3, index);
+                let mut rng = Rng::for_game(3, index);
+                let mut scratch = Scratch::default();
+                while !game.is_over() {
+                    player
+                        .play(&mut game, &mut rng, &mut scratch)
+                        .expect("legal actions");
+                }
+                game.scores().to_vec()
+            };
+            for index in 0..3 {
+                assert_eq!(play(index), play(index));
             }
         }
-        best.1
     }
 }
