@@ -5,64 +5,18 @@
 //!
 //! A measuring probe, not a product: it prints the weights and the paired score (each
 //! deal of study seed 2026 played twice, the learned player in either seat; a tie counts
-//! half); with MCTS_PLAYOUTS, against MCTS of that many playouts a move too. Training games use seed 7 and are played `THREADS` at a time, the updates of a
-//! round applied in game order, so the result depends on the thread count.
+//! half); with MCTS_PLAYOUTS, against MCTS of that many playouts a move too. Training
+//! (`learn::value::Training`) uses seed 7; its weights do not depend on THREADS.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use carcassonne_core::Game;
 use carcassonne_core::engine::rules::{Rules, RulesSpec};
-use carcassonne_core::learn::value::{FactsScratch, LinearValue, WEIGHTS};
-use carcassonne_core::play::players::{Mcts, Player, Policy, Scratch};
+use carcassonne_core::learn::value::{FactsScratch, LinearValue, Td, Training};
+use carcassonne_core::play::players::{Mcts, Player, Policy, Scratch, Stop};
 use carcassonne_core::rng::Rng;
 use rayon::prelude::*;
-
-/// One self-play game: the inputs of every position after an action (seat 0's view)
-/// and the outcome for seat 0.
-fn self_play(
-    value: &LinearValue,
-    rules: &Arc<Rules>,
-    index: u64,
-    epsilon: f64,
-) -> (Vec<Vec<f32>>, f32) {
-    let mut game = Game::shuffled(Arc::clone(rules), 7, index);
-    game.set_record_events(false);
-    let mut rng = Rng::for_game(7, 1 << 40 | index);
-    let mut s = FactsScratch::default();
-    let mut xs = Vec::new();
-    while !game.is_over() {
-        let action = if ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < epsilon {
-            let actions = game.legal_actions();
-            actions[rng.below(actions.len() as u32) as usize]
-        } else {
-            value.choose(&game, &mut rng, &mut s)
-        };
-        game.apply_unchecked(action);
-        if !game.is_over() {
-            let mut x = vec![0.0; WEIGHTS];
-            value.input(&game, 0, &mut s, &mut x);
-            xs.push(x);
-        }
-    }
-    let z = carcassonne_core::learn::outcome::outcome(game.scores())[0];
-    (xs, z)
-}
-
-/// TD(lambda) on one game's positions, forward view: each position's target is the
-/// lambda-return of the values after it, the outcome last.
-fn update(value: &mut LinearValue, xs: &[Vec<f32>], z: f32, alpha: f32, lambda: f32) {
-    let vs: Vec<f32> = xs.iter().map(|x| value.value_of(x)).collect();
-    let mut g = z;
-    for t in (0..xs.len()).rev() {
-        let v = vs[t];
-        let delta = alpha * (g - v) * (1.0 - v * v);
-        for (w, x) in value.weights.iter_mut().zip(&xs[t]) {
-            *w += delta * x;
-        }
-        g = (1.0 - lambda) * v + lambda * g;
-    }
-}
 
 /// The learned player's score against greedy (or `mcts`) over `pairs` deals, both seatings.
 fn paired(value: &LinearValue, rules: &Arc<Rules>, pairs: u64, mcts: Option<&Mcts>) -> (f64, f64) {
@@ -119,29 +73,28 @@ fn main() {
         .build_global()
         .ok();
     let rules = Arc::new(Rules::new(RulesSpec::default()).expect("the base game"));
-    let mut value = LinearValue::default();
+    let mut training = Training::new(
+        7,
+        Td {
+            alpha,
+            lambda,
+            epsilon,
+        },
+    );
     let start = Instant::now();
-    let (s0, m0) = paired(&value, &rules, pairs, None);
+    let (s0, m0) = paired(&training.value, &rules, pairs, None);
     println!(
         "untrained: score {s0:.3} margin {m0:+.1} against greedy ({pairs} pairs), {:.0} s",
         start.elapsed().as_secs_f64()
     );
-    let mut done = 0;
-    let round = 64u64;
-    while done < train {
-        let n = round.min(train - done);
-        let games: Vec<_> = (done..done + n)
-            .into_par_iter()
-            .map(|i| self_play(&value, &rules, i, epsilon))
-            .collect();
-        for (xs, z) in &games {
-            update(&mut value, xs, *z, alpha, lambda);
-        }
-        done += n;
-        if done % 1024 == 0 || done == train {
-            println!("{done} games, {:.0} s", start.elapsed().as_secs_f64());
-        }
-    }
+    training
+        .run(&rules, train, threads, &Stop::new(), |t| {
+            if t.games % 1024 == 0 {
+                println!("{} games, {:.0} s", t.games, start.elapsed().as_secs_f64());
+            }
+        })
+        .expect("not stopped");
+    let value = training.value;
     let (s1, m1) = paired(&value, &rules, pairs, None);
     println!(
         "trained on {train} games: score {s1:.3} margin {m1:+.1} against greedy ({pairs} pairs), {:.0} s",

@@ -1,0 +1,98 @@
+//! The facts of each seat a learned value reads: what a player may see of a position,
+//! per seat (see the parent module).
+
+use crate::board::features::NO_PLAYER;
+use crate::data::tileset::FeatureKind;
+use crate::engine::game::Game;
+use crate::learn::feature_facts::{CITIES, FeatureFacts, FieldBorders, OPEN, VALUE};
+use crate::limits::MAX_PLAYERS;
+
+/// Facts per seat.
+pub const FACTS: usize = 31;
+/// Stages of the game the weights are blended over.
+pub const STAGES: usize = 3;
+/// Weights of a linear value.
+pub const WEIGHTS: usize = FACTS * STAGES;
+
+const KINDS: usize = 3;
+const BUCKETS: usize = 3;
+/// Where the per-kind facts start.
+const PER_KIND: usize = 2;
+/// Own monks on monasteries.
+const MONKS: usize = PER_KIND + KINDS * BUCKETS * 3;
+
+/// Reused buffers for `facts`.
+#[derive(Debug, Default)]
+pub struct FactsScratch {
+    facts: FeatureFacts,
+    roots: Vec<u32>,
+    borders: Option<FieldBorders>,
+}
+
+/// Each seat's facts of `game` (see the module), scaled to a few units.
+pub fn facts(game: &Game, s: &mut FactsScratch) -> [[f32; FACTS]; MAX_PLAYERS] {
+    let rules = game.rules();
+    if rules.spec.farmers && s.borders.is_none() {
+        s.borders = Some(FieldBorders::new(rules));
+    }
+    let borders = if rules.spec.farmers {
+        s.borders.as_ref()
+    } else {
+        None
+    };
+    s.facts.find(game, 0, borders);
+    let players = rules.players();
+    let mut out = [[0.0f32; FACTS]; MAX_PLAYERS];
+    let virtual_scores = game.virtual_scores();
+    for p in 0..players {
+        out[p][0] = virtual_scores[p] as f32 / 10.0;
+        out[p][1] = game.supply()[p] as f32 / 7.0;
+    }
+    let features = game.features();
+    features.roots_into(&mut s.roots);
+    let nodes = features.nodes();
+    for (e, node) in nodes.iter().enumerate() {
+        if s.roots[e] as usize != e || node.meeple_total == 0 {
+            continue;
+        }
+        let shown = s.facts.shown(e as u32);
+        let (kind, bucket) = match node.kind {
+            FeatureKind::Road | FeatureKind::City => {
+                if shown[OPEN] == 0 {
+                    continue; // complete: its points are banked
+                }
+                let k = if node.kind == FeatureKind::Road { 0 } else { 1 };
+                (k, (shown[OPEN] as usize).min(3) - 1)
+            }
+            FeatureKind::Field => {
+                let finished = shown[VALUE] as usize / 3;
+                let unfinished = (shown[CITIES] as usize).saturating_sub(finished);
+                (2, unfinished.min(2))
+            }
+            FeatureKind::Monastery => {
+                for p in 0..players {
+                    out[p][MONKS] += node.meeples[p] as f32;
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        let value = shown[VALUE] as f32 / 10.0;
+        let most = node.meeples[..players].iter().copied().max().unwrap_or(0);
+        let at = PER_KIND + (kind * BUCKETS + bucket) * 3;
+        for p in 0..players {
+            let m = node.meeples[p];
+            if m == 0 {
+                continue;
+            }
+            if m == most {
+                out[p][at] += value;
+            } else {
+                out[p][at + 2] += value;
+            }
+            out[p][at + 1] += m as f32;
+        }
+    }
+    debug_assert!(NO_PLAYER as usize >= MAX_PLAYERS);
+    out
+}

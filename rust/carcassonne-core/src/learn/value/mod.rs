@@ -1,0 +1,24 @@
+//! A first learned evaluation (not yet a player of the Python package: its weights file,
+//! training command and binding come next): per-seat facts of a position a player may see, a linear value over their
+//! differences, and the one-ply player that picks the action whose position after it
+//! (before anything hidden is revealed) it values most.
+//!
+//! The facts of seat `s` (`facts`): its virtual score, its meeples in supply, and for
+//! roads, cities and fields bucketed by how far they are from done (open sides; for a
+//! field, the unfinished cities it borders), the points pending where `s` holds the
+//! majority, its meeples there, and the points where another player outnumbers it. The
+//! value of a position for seat `s` is `tanh(w . (f_s - f_o))` (two players: `o` the
+//! other seat), with weights blended between three stages of the game by the share of
+//! tiles still to come, so that the same lead counts for more near the end.
+//!
+//! The one-ply player values each legal action on a copy of the game whose unseen tiles
+//! were reshuffled first (`Game::determinize`): what it sees after an action never
+//! depends on the true order of the deck.
+
+mod facts;
+mod linear;
+mod training;
+
+pub use facts::{FACTS, FactsScratch, STAGES, WEIGHTS, facts};
+pub use linear::{Learned, LinearValue, WeightsError};
+pub use training::{Td, Training};
