@@ -43,7 +43,8 @@ pub fn facts(game: &Game, s: &mut FactsScratch) -> [[f32; FACTS]; MAX_PLAYERS] {
     s.facts.find(game, 0, borders);
     let players = rules.players();
     let mut out = [[0.0f32; FACTS]; MAX_PLAYERS];
-    let virtual_scores = game.virtual_scores();
+    // From the facts just found: the end-of-game scoring walks no feature again.
+    let virtual_scores = game.virtual_scores_counted(&mut s.roots, &mut s.facts);
     for p in 0..players {
         out[p][0] = virtual_scores[p] as f32 / 10.0;
         out[p][1] = game.supply()[p] as f32 / 7.0;
