@@ -51,6 +51,7 @@ def test_the_recorded_counts_cover_every_configuration() -> None:
         "friday",
         "maps",
         "mcts",
+        "learned",
         "env-masks",
         "env-observations",
     }

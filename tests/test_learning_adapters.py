@@ -265,7 +265,7 @@ def test_aec_steps_after_the_game_and_before_reset_and_unknown_agents() -> None:
         (dict(agent_seat=1.0), r"agent_seat must be an integer, got 1.0 \(float\)"),
         (dict(agent_seat=True), r"agent_seat must be an integer, got True \(bool\)"),
         (dict(agent_seat="1"), "agent_seat must be an integer, got '1'"),
-        (dict(opponents=3), r'opponents must be "random" or "greedy", got 3 \(int\)'),
+        (dict(opponents=3), r'opponents must be "random", "greedy" or "learned", got 3 \(int\)'),
         (dict(opponents=np.array(["random"])), "opponents must be .*numpy <U6 array"),
         (dict(window=25.0), r"window must be an integer or None, got 25.0 \(float\)"),
         (dict(window=True), "window must be an integer or None, got True"),

@@ -153,7 +153,7 @@ def test_bad_actions_are_refused_and_nothing_is_stepped() -> None:
     bad_settings: list[tuple[dict[str, object], str]] = [
         (dict(num_envs=0), "num_envs"),
         (dict(num_envs=10**9), "num_envs"),
-        (dict(num_envs=1, opponents="strong"), "unknown opponents"),
+        (dict(num_envs=1, opponents="strong"), "opponents: unknown player"),
         (dict(num_envs=1, opponents="random", agent_seat=2), "agent_seat"),
         (dict(num_envs=1, threads=0), "threads"),
         (dict(num_envs=1, shaping=float("nan")), "shaping"),

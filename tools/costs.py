@@ -38,6 +38,8 @@ REPO = Path(__file__).resolve().parents[1]
 COSTS_FILE = REPO / "benches" / "costs.toml"
 # "mcts" counts one search instead of games: its "games" are the iterations of one MCTS
 # search at the default settings from the base mid-game position (examples/costs.rs).
+# "learned" counts base games with the one-ply learned player in both seats (untrained
+# weights: a move costs the same whatever they are).
 # "env-masks" and "env-observations" count steps of the learning environment: a base
 # VectorEnv of 64 games with random legal tokens from its masks (benches/configs/env.rs).
 CONFIGS = [
@@ -49,6 +51,7 @@ CONFIGS = [
     "friday",
     "maps",
     "mcts",
+    "learned",
     "env-masks",
     "env-observations",
 ]

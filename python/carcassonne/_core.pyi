@@ -17,6 +17,7 @@ import numpy.typing as npt
 from typing_extensions import deprecated
 
 from carcassonne.phase import Phase
+from carcassonne.players import Greedy, Learned, Random
 
 __all__ = [
     "Rules",
@@ -61,6 +62,10 @@ __all__ = [
     "replay_game",
     "simulate_totals",
     "max_threads",
+    "learned_values",
+    "train_value",
+    "LEARNED_LAYOUT",
+    "LEARNED_WEIGHTS",
     "MAX_DATA_FILE_BYTES",
     "MAX_RECORD_BYTES",
     "RULES_VERSION",
@@ -902,8 +907,10 @@ class VectorEnv:
     ``reset`` or ``step`` (or the construction) raises KeyboardInterrupt at once, and the
     environment must then be reset before it is stepped again.
 
-    ``VectorEnv(...)``:``num_envs`` games of ``rules``. ``opponents``: "random" or "greedy"
-    for every seat but ``agent_seat`` (None: the caller plays every seat). ``threads``: None
+    ``VectorEnv(...)``:``num_envs`` games of ``rules``. ``opponents``: the player of every
+    seat but ``agent_seat`` (None: the caller plays every seat): "random", "greedy",
+    "learned" or such a ``carcassonne.players`` settings object (not MCTS, not a Python
+    function: the environment plays their turns in Rust, quickly). ``threads``: None
     for one per core (results never depend on it).
     """
 
@@ -913,7 +920,7 @@ class VectorEnv:
         num_envs: SupportsIndex,
         seed: SupportsIndex = 0,
         *,
-        opponents: str | None = None,
+        opponents: str | Random | Greedy | Learned | None = None,
         agent_seat: SupportsIndex = 0,
         shaping: float = 0.0,
         observations: bool = True,
@@ -1764,6 +1771,33 @@ def simulate_totals(
 
 def max_threads() -> int:
     """The most threads ``simulate`` accepts on this machine: 4 per core."""
+
+LEARNED_LAYOUT: str
+"""The input layout of the learned evaluation (``carcassonne.learn.value``)."""
+LEARNED_WEIGHTS: int
+"""How many weights the learned evaluation of ``LEARNED_LAYOUT`` has."""
+
+def learned_values(game: Game, weights: Sequence[float]) -> list[float]:
+    """``learned_values(game, weights)``: the value of ``game`` for each seat, from -1 (a
+    sure loss) to 1 (a sure win); the outcome itself once the game is over."""
+
+def train_value(
+    rules: Rules,
+    weights: Sequence[float] | None,
+    played: int,
+    games: int,
+    seed: int,
+    alpha: float,
+    lambda_: float,
+    epsilon: float,
+    decay: int,
+    threads: int | None = None,
+) -> list[float]:
+    """``train_value(rules, weights, played, games, seed, alpha, lambda_, epsilon, decay,
+    threads)``: plays ``games`` more self-play games of a training of ``seed`` that has
+    played ``played`` (from ``weights``; ``None``: the untrained value, the virtual-score
+    lead alone), on every thread with the GIL released, and returns the new weights. Ctrl-C raises ``KeyboardInterrupt`` (the caller keeps its last
+    checkpoint); the settings are checked by the caller (``carcassonne.learn.training``)."""
 
 
 def check_map(

@@ -35,6 +35,7 @@ from carcassonne import maps, stats
 from carcassonne.rating.errors import RatingError
 from carcassonne.rating.ladder import SYSTEMS, build_ladder, load_ladder, shipped_ladder
 from carcassonne.rating.placement import rate
+from carcassonne.learn import training
 from carcassonne.files import OutputFileError, check_output, cut, read_input, write_text_atomically
 from carcassonne.svg import board, map as map_picture
 
@@ -57,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=["2"],
         metavar="N|PLAYER",
         help="the number of seats, 2 to 6 (default 2), or one player per seat "
-        "(random, greedy, mcts: e.g. --players mcts greedy; also a greedy player with its "
+        "(random, greedy, mcts, learned: e.g. --players mcts greedy; also a greedy player with its "
         "randomness, as its name: 'greedy(randomness=0.25)'), or one player for every seat "
         "with --seats",
     )
@@ -141,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("version", help="print engine and rules versions")
     _report_parser(sub)
     _rating_parsers(sub)
+    _train_parser(sub)
     return parser
 
 
@@ -400,6 +402,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return _rate_command(args)
     if args.command == "ladder":
         return _ladder_command(args, parser)
+    if args.command == "train":
+        return _train_command(args)
     if args.command != "simulate":
         parser.print_help()
         return 2
@@ -880,3 +884,63 @@ def _ladder_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -
         return 130
     parser.parse_args(["ladder", "--help"])
     return 2
+
+
+def _train_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    default = training.TdSettings()
+    tr = sub.add_parser(
+        "train",
+        help="train the learned evaluation of a rule system by self-play (TD(lambda)), with checkpoints",
+        description="Trains the learned evaluation of SYSTEM by self-play and writes its weights file after "
+        "every --every games (a checkpoint: the same command with --resume goes on from it; Ctrl-C keeps it), "
+        "with the learning curve: the one-ply learned player against greedy over --curve-pairs paired deals "
+        "after each checkpoint. The same seed gives the same weights for any --threads.",
+    )
+    tr.add_argument("system", metavar="SYSTEM", choices=list(SYSTEMS), help=f"one of {', '.join(SYSTEMS)}")
+    tr.add_argument("--games", type=int, default=16384, help="self-play games, a multiple of 64 (default 16384)")
+    tr.add_argument("--seed", type=int, default=1, help="the training's seed (default 1)")
+    tr.add_argument("--alpha", type=float, default=default.alpha, help=f"step size (default {default.alpha})")
+    tr.add_argument(
+        "--lambda", dest="lambda_", type=float, default=default.lambda_, help=f"TD lambda (default {default.lambda_})"
+    )
+    tr.add_argument(
+        "--epsilon", type=float, default=default.epsilon, help=f"chance of a random move (default {default.epsilon})"
+    )
+    tr.add_argument(
+        "--decay", type=int, default=default.decay, help=f"games after which the step size is halved (default {default.decay}; 0: constant)"
+    )
+    tr.add_argument("--every", type=int, default=2048, help="games between checkpoints, a multiple of 64 (default 2048)")
+    tr.add_argument(
+        "--curve-pairs", type=int, default=200, help="paired deals against greedy at each checkpoint (default 200; 0: none)"
+    )
+    tr.add_argument("--name", default="learned", help="the player's name in results (default learned)")
+    tr.add_argument("--out", default=None, metavar="FILE", help="the weights file (default: learned-SYSTEM.json)")
+    tr.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
+    tr.add_argument("--threads", type=int, default=None, help="threads (default: all cores; never changes the weights)")
+
+
+def _train_command(args: argparse.Namespace) -> int:
+    """``carcassonne train SYSTEM``: a line per checkpoint on stderr, the file written."""
+    out = args.out if args.out is not None else f"learned-{args.system}.json"
+    try:
+        value = training.train(
+            args.system,
+            out,
+            games=args.games,
+            seed=args.seed,
+            td=training.TdSettings(alpha=args.alpha, lambda_=args.lambda_, epsilon=args.epsilon, decay=args.decay),
+            every=args.every,
+            curve_pairs=args.curve_pairs,
+            name=args.name,
+            resume=args.resume,
+            threads=args.threads,
+            progress=lambda line: print(f"carcassonne train: {line}", file=sys.stderr, flush=True),
+        )
+    except (ValueError, OutputFileError) as e:
+        print(f"carcassonne: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"carcassonne: interrupted; {out} holds the last checkpoint (--resume goes on from it)", file=sys.stderr)
+        return 130
+    print(f"carcassonne: wrote {out} ({value.training['games']:,} games, {value.training['seconds']:,.0f} s)")
+    return 0

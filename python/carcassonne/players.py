@@ -7,7 +7,9 @@ with one per seat. Each entry is one of:
 - a name: ``"random"``, ``"greedy"`` or ``"mcts"`` (default settings), or a greedy
   player's own name with its randomness (``"greedy(randomness=0.25)"``);
 - a settings object: ``Random()``, ``Greedy()``, ``Greedy(randomness=0.5)``,
-  ``MCTS(playouts=2000, exploration=0.2)``;
+  ``MCTS(playouts=2000, exploration=0.2)``, ``Learned()`` (the learned evaluation the
+  package ships for the game's rules, one ply deep; ``"learned"`` too) or
+  ``Learned("weights.json")`` (weights of your own, ``carcassonne train``);
 - a function ``f(game) -> Move | Decision`` (a ``PythonPlayer``): called once per action
   with the GIL held, on a copy of the game whose hidden order (tiles still to come,
   face-down ships, Friday tiles not yet revealed) is reshuffled, so that it cannot see the
@@ -24,6 +26,7 @@ from __future__ import annotations
 import decimal
 import math
 import operator
+import os
 import reprlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,8 +36,9 @@ from carcassonne._core import PlayerError
 
 if TYPE_CHECKING:
     from carcassonne._core import Decision, Game, Move
+    from carcassonne.learn.value import LearnedValue
 
-NAMES = ("random", "greedy", "mcts")
+NAMES = ("random", "greedy", "mcts", "learned")
 """The built-in players' names."""
 
 
@@ -172,6 +176,43 @@ class MCTS:
         return ("mcts", int(self.playouts), float(self.exploration), self.seconds, cutoff)
 
 
+@dataclass(frozen=True, init=False)
+class Learned:
+    """The one-ply learned player: it takes the action after which the learned
+    evaluation (``carcassonne.learn.value``) values its position most, on a copy of the
+    game whose unseen tiles were reshuffled (so it never reads the draw order). About a
+    quarter of a millisecond a move on one core.
+
+    ``Learned()`` uses the weights the package ships for the game's rules (a lineup's
+    ``"learned"`` is the same); ``Learned(value)`` takes a ``LearnedValue`` or the path of a
+    weights file of your own (``carcassonne train``), checked when it is read. Seating it
+    in a game of rules it was not learned for raises ``PlayerError``."""
+
+    value: LearnedValue | None
+
+    def __init__(self, value: LearnedValue | str | os.PathLike[str] | None = None) -> None:
+        from carcassonne.learn.value import LearnedValue, load_value
+
+        if value is not None and not isinstance(value, LearnedValue):
+            if not isinstance(value, (str, os.PathLike)):
+                raise PlayerError(
+                    f"Learned takes a LearnedValue, the path of a weights file or None, not {type(value).__name__}"
+                )
+            value = load_value(value)
+        object.__setattr__(self, "value", value)
+
+    @property
+    def name(self) -> str:
+        """The name the engine gives this player: "learned", or its weights' name."""
+        return "learned" if self.value is None else self.value.name
+
+    def __repr__(self) -> str:
+        return "Learned()" if self.value is None else f"Learned({self.value!r})"
+
+    def _spec(self) -> tuple[Any, ...]:
+        return ("learned", None, None, None) if self.value is None else self.value._spec()
+
+
 def _finite(what: str, value: object, low: float, high: float) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise PlayerError(f"MCTS {what} must be a number, not {type(value).__name__}")
@@ -183,14 +224,14 @@ def _finite(what: str, value: object, low: float, high: float) -> None:
 PythonPlayer: TypeAlias = "Callable[[Game], Move | Decision]"
 """A function that chooses the decider's action from a (determinized) copy of the game."""
 
-PlayerLike: TypeAlias = "str | Random | Greedy | MCTS | PythonPlayer"
+PlayerLike: TypeAlias = "str | Random | Greedy | MCTS | Learned | PythonPlayer"
 """Anything a lineup accepts for one seat."""
 
 
-def parse(player: PlayerLike) -> Random | Greedy | MCTS | Callable[..., Any]:
+def parse(player: PlayerLike) -> Random | Greedy | MCTS | Learned | Callable[..., Any]:
     """A lineup entry as a settings object (names become their default settings); a
     function stays a function. Raises ``PlayerError`` for anything else."""
-    if isinstance(player, (Random, Greedy, MCTS)):
+    if isinstance(player, (Random, Greedy, MCTS, Learned)):
         return player
     if isinstance(player, str):
         if player == "random":
@@ -209,6 +250,8 @@ def parse(player: PlayerLike) -> Random | Greedy | MCTS | Callable[..., Any]:
             return Greedy(randomness=value)
         if player == "mcts":
             return MCTS()
+        if player == "learned":
+            return Learned()
         raise PlayerError(
             f"unknown player {reprlib.repr(player)}: use one of {', '.join(NAMES)}, "
             "a carcassonne.players object or a function"
@@ -221,7 +264,7 @@ def parse(player: PlayerLike) -> Random | Greedy | MCTS | Callable[..., Any]:
     )
 
 
-def lineup(players: PlayerLike | Sequence[PlayerLike]) -> list[Random | Greedy | MCTS | Callable[..., Any]]:
+def lineup(players: PlayerLike | Sequence[PlayerLike]) -> list[Random | Greedy | MCTS | Learned | Callable[..., Any]]:
     """One player for every seat (a single entry) or one per seat (a list or tuple)."""
     if isinstance(players, (list, tuple)):
         if not players:
@@ -230,9 +273,9 @@ def lineup(players: PlayerLike | Sequence[PlayerLike]) -> list[Random | Greedy |
     return [parse(players)]  # type: ignore[arg-type]
 
 
-def _specs(players: Sequence[Random | Greedy | MCTS | Callable[..., Any]]) -> list[Any]:
+def _specs(players: Sequence[Random | Greedy | MCTS | Learned | Callable[..., Any]]) -> list[Any]:
     """What the native study functions take: settings as tuples, functions as they are."""
-    return [p._spec() if isinstance(p, (Random, Greedy, MCTS)) else p for p in players]
+    return [p._spec() if isinstance(p, (Random, Greedy, MCTS, Learned)) else p for p in players]
 
 
 __all__ = [
@@ -240,6 +283,7 @@ __all__ = [
     "MAX_SECONDS",
     "MCTS",
     "NAMES",
+    "Learned",
     "Greedy",
     "PlayerLike",
     "PythonPlayer",

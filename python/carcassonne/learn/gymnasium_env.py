@@ -1,7 +1,7 @@
 """A Gymnasium environment for one seat against built-in opponents.
 
-The agent plays seat ``agent_seat``; the ``opponents`` ("random" or "greedy") play the
-others inside ``step`` and ``reset``. An action is one token of the rules'
+The agent plays seat ``agent_seat``; the ``opponents`` ("random", "greedy" or "learned")
+play the others inside ``step`` and ``reset``. An action is one token of the rules'
 ``ActionSpace``; observations are ``{"board", "vector", "action_mask"}`` from the agent's
 seat (the mask int8, as Gymnasium's masked sampling takes it). The reward is the outcome
 when the game ends (1 sole winner, 0 tied, -1 otherwise) plus ``shaping`` times the change
@@ -77,7 +77,7 @@ class CarcassonneEnv(gym.Env[Observation, np.int64]):
         illegal_action: Literal["lose", "raise"] = "lose",
     ) -> None:
         self.rules = rules_arg(rules)
-        self.opponents = str_arg("opponents", opponents, ("random", "greedy"))
+        self.opponents = str_arg("opponents", opponents, ("random", "greedy", "learned"))
         seat = integer_arg("agent_seat", agent_seat)
         if not 0 <= seat < self.rules.players:
             raise ActionSpaceError(f"agent_seat {seat} is not a seat of a {self.rules.players}-player game")

@@ -50,7 +50,7 @@ Observation = dict[str, np.ndarray]
 
 class CarcassonneVectorEnv(GymVectorEnv):
     """``num_envs`` games of ``rules``, the agent at ``agent_seat``, the other seats played
-    by ``opponents`` ("random" or "greedy"); ``shaping``, ``window`` and ``threads`` as for
+    by ``opponents`` ("random", "greedy" or "learned"); ``shaping``, ``window`` and ``threads`` as for
     ``carcassonne.VectorEnv``."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -69,7 +69,7 @@ class CarcassonneVectorEnv(GymVectorEnv):
         self.rules = rules_arg(rules)
         n = integer_arg("num_envs", num_envs)
         if not isinstance(opponents, str):
-            raise ActionSpaceError(f'opponents must be "random" or "greedy", got {describe(opponents)}')
+            raise ActionSpaceError(f'opponents must be "random", "greedy" or "learned", got {describe(opponents)}')
         seat = integer_arg("agent_seat", agent_seat)
         self.env = VectorEnv(
             self.rules,

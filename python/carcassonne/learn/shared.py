@@ -162,6 +162,7 @@ def finite_arg(name: str, value: object) -> float:
 def str_arg(name: str, value: object, choices: tuple[str, ...]) -> str:
     """``value`` if it is one of the strings ``choices``."""
     if not isinstance(value, str) or value not in choices:
-        options = " or ".join(f'"{c}"' for c in choices)
+        quoted = [f'"{c}"' for c in choices]
+        options = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
         raise ActionSpaceError(f"{name} must be {options}, got {describe(value)}")
     return value

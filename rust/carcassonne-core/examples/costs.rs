@@ -9,6 +9,11 @@
 //! (game 0 of seed 7 played at random until 35 tiles are down), in `play_games_mcts`;
 //! the "games" it reports are the iterations, and the checksum is of the root's visits
 //! and values.
+//!
+//! `costs learned [SCALE]` plays base games with the one-ply learned player in both seats
+//! (100 at scale 1), in `play_games_learned`, with the untrained weights (the
+//! virtual-score lead): a move's cost does not depend on the weights, and the count does
+//! not move when the shipped weights are trained again.
 
 use std::hint::black_box;
 
@@ -16,6 +21,7 @@ use std::sync::Arc;
 
 use carcassonne_core::Game;
 use carcassonne_core::engine::rules::RulesSpec;
+use carcassonne_core::learn::value::{Learned, LinearValue};
 use carcassonne_core::play::players::{Lineup, Mcts, Scratch};
 use carcassonne_core::play::simulate::{play_game, seat_scratch};
 use carcassonne_core::rng::Rng;
@@ -74,10 +80,53 @@ fn count_search(scale: f64) {
     );
 }
 
+/// The key of the learned player's count and its games at scale 1.
+const LEARNED_KEY: &str = "learned";
+const LEARNED_GAMES: u64 = 100;
+
+/// Plays base games `0..games` of study `COST_SEED` with the learned player in both seats;
+/// returns a checksum of the final scores.
+#[inline(never)]
+fn play_games_learned(game: &mut Game, games: u64) -> u64 {
+    let players = Lineup::same(Arc::new(Learned::new(LinearValue::default())));
+    let mut scratch = seat_scratch();
+    let mut checksum = 0u64;
+    for i in 0..games {
+        let mut rng = Rng::for_game(configs::COST_SEED, i);
+        // Cannot fail: the learned player never does.
+        play_game(game, &mut rng, &players, &mut scratch).expect("the learned player");
+        for (p, s) in game.scores().iter().enumerate() {
+            checksum = checksum
+                .wrapping_mul(1_000_003)
+                .wrapping_add((*s as u64) << (p * 8));
+        }
+    }
+    black_box(checksum)
+}
+
+/// `costs learned [SCALE]`: the learned player's count (see the module's comment).
+fn count_learned(scale: f64) {
+    let games = ((LEARNED_GAMES as f64 * scale).round() as u64).max(1);
+    let rules = Arc::new(
+        carcassonne_core::engine::rules::Rules::new(RulesSpec::default()).expect("the base game"),
+    );
+    let mut game = Game::new(rules, Vec::new());
+    game.set_record_events(false);
+    let checksum = play_games_learned(&mut game, games);
+    println!(
+        "{LEARNED_KEY} games {games} checksum {checksum} (base, 2 players, the one-ply learned player in both seats)"
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let scale = || args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1.0);
     if args.get(1).map(String::as_str) == Some(MCTS_KEY) {
-        count_search(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1.0));
+        count_search(scale());
+        return;
+    }
+    if args.get(1).map(String::as_str) == Some(LEARNED_KEY) {
+        count_learned(scale());
         return;
     }
     let configs = configs::standard();

@@ -79,6 +79,7 @@ fn main() {
             alpha,
             lambda,
             epsilon,
+            ..Td::default()
         },
     );
     let start = Instant::now();

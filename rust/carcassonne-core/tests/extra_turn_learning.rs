@@ -326,7 +326,8 @@ fn the_order_of_the_undrawn_tiles_is_not_seen_at_an_extra_turn() {
 #[test]
 fn the_environment_offers_the_extra_turn_and_finishes_its_games() {
     for (name, rules) in extra_turn_configs() {
-        for opponents in [None, Some(Policy::Random), Some(Policy::Greedy)] {
+        for policy in [None, Some(Policy::Random), Some(Policy::Greedy)] {
+            let opponents = policy.map(|p| Arc::new(p) as Arc<dyn Player>);
             let n = 4;
             let cfg = EnvConfig {
                 num_envs: n,
@@ -336,7 +337,7 @@ fn the_environment_offers_the_extra_turn_and_finishes_its_games() {
                 shaping: 0.1,
                 observe: true,
                 window: None,
-                reuse_buffers: opponents == Some(Policy::Random),
+                reuse_buffers: policy == Some(Policy::Random),
             };
             let mut env = VectorEnv::new(rules.clone(), cfg, 2).unwrap();
             let size = env.space().size() as usize;
@@ -368,7 +369,7 @@ fn the_environment_offers_the_extra_turn_and_finishes_its_games() {
                     } else {
                         assert_eq!(vector[phase_at + 5], 0.0, "{name}");
                     }
-                    if opponents.is_some() {
+                    if policy.is_some() {
                         assert_eq!(out.to_play[e], 1, "{name}: the agent's seat");
                     }
                     tokens.push(legal[rng.below(legal.len() as u32) as usize] as u32);
@@ -382,9 +383,9 @@ fn the_environment_offers_the_extra_turn_and_finishes_its_games() {
             }
             assert!(
                 offers >= 10 && ended >= 4,
-                "{name} {opponents:?}: {offers} extra turns, {ended} games ended"
+                "{name} {policy:?}: {offers} extra turns, {ended} games ended"
             );
-            if opponents.is_none() {
+            if policy.is_none() {
                 // Self-play: every seat decides its own extra turns.
                 let players = rules.players();
                 assert!(seats[..players].iter().all(|&s| s > 0), "{name}: {seats:?}");
@@ -403,7 +404,7 @@ fn built_in_opponents_decide_their_extra_turns_in_the_environment() {
         let cfg = EnvConfig {
             num_envs: 1,
             seed: 70,
-            opponents: Some(policy),
+            opponents: Some(Arc::new(policy)),
             agent_seat: 0,
             shaping: 0.0,
             observe: false,

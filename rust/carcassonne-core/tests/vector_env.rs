@@ -200,7 +200,7 @@ fn threads_never_change_what_the_environment_writes() {
 fn with_opponents_the_caller_plays_its_seat_alone() {
     let rules: Arc<Rules> = configs().remove(0).1;
     let cfg = EnvConfig {
-        opponents: Some(Policy::Random),
+        opponents: Some(Arc::new(Policy::Random)),
         agent_seat: 1,
         observe: false,
         ..config(2, 8)
@@ -281,7 +281,7 @@ fn an_illegal_token_is_refused_and_nothing_is_stepped() {
         VectorEnv::new(
             rules,
             EnvConfig {
-                opponents: Some(Policy::Random),
+                opponents: Some(Arc::new(Policy::Random)),
                 agent_seat: 2,
                 ..config(1, 1)
             },

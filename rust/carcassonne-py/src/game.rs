@@ -355,7 +355,7 @@ impl Game {
         let default = pyo3::types::PyString::new(py, "mcts");
         let spec = player.unwrap_or(default.as_any());
         let mut python = Vec::new();
-        let chooser = players::player(spec, &mut python)?;
+        let chooser = players::player(spec, &mut python, game.rules())?;
         let chosen = interrupt::interruptible(py, &python, |stop| {
             let mut rng = carcassonne_core::rng::Rng::for_game(seed, u64::MAX);
             let mut scratch = carcassonne_core::play::players::Scratch {

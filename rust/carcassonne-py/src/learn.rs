@@ -591,8 +591,10 @@ fn game_bytes(rules: &CoreRules) -> u64 {
 /// ``reset`` or ``step`` (or the construction) raises KeyboardInterrupt at once, and the
 /// environment must then be reset before it is stepped again.
 ///
-/// ``VectorEnv(...)``:``num_envs`` games of ``rules``. ``opponents``: "random" or "greedy"
-/// for every seat but ``agent_seat`` (None: the caller plays every seat). ``threads``: None
+/// ``VectorEnv(...)``:``num_envs`` games of ``rules``. ``opponents``: the player of every
+/// seat but ``agent_seat`` (None: the caller plays every seat): "random", "greedy",
+/// "learned" or such a ``carcassonne.players`` settings object (not MCTS, not a Python
+/// function: the environment plays their turns in Rust, quickly). ``threads``: None
 /// for one per core (results never depend on it).
 #[pyclass(frozen, module = "carcassonne._core")]
 pub struct VectorEnv {
@@ -604,7 +606,7 @@ pub struct VectorEnv {
     rules: Arc<CoreRules>,
     num_envs: usize,
     observe: bool,
-    opponents: Option<&'static str>,
+    opponents: Option<String>,
     /// The observations and masks, lent out as they are: read-only arrays whose memory
     /// a Rust container owns, so that numpy refuses to make them writeable again (it
     /// would for a view of an array that owns its memory).
@@ -864,7 +866,7 @@ impl VectorEnv {
         rules: PyRef<'_, Rules>,
         num_envs: Int,
         seed: Int,
-        opponents: Option<&str>,
+        opponents: Option<&Bound<'_, PyAny>>,
         agent_seat: Int,
         shaping: f64,
         observations: bool,
@@ -872,20 +874,26 @@ impl VectorEnv {
         threads: Option<Int>,
     ) -> PyResult<Self> {
         use carcassonne_core::learn::vector_env::{EnvConfig, VectorEnv as CoreEnv};
-        use carcassonne_core::play::players::Policy;
         use carcassonne_core::play::simulate::max_threads;
         let num_envs: usize = num_envs.within("num_envs", 1, 1 << 20, ActionSpaceError::new_err)?;
         let seed: u64 = seed.within("seed", 0, crate::args::U64_MAX, ActionSpaceError::new_err)?;
         let opponents = opponents
-            .map(|name| {
-                Policy::parse(name).ok_or_else(|| {
-                    ActionSpaceError::new_err(format!(
-                        "unknown opponents {}: use \"random\" or \"greedy\"",
-                        carcassonne_core::quote::quote(name)
-                    ))
+            .map(|spec| {
+                // A function would be called from the environment's threads; a search
+                // would make a step take seconds, beyond Ctrl-C's reach inside a move.
+                if spec.is_callable() || crate::players::mcts_settings(spec).is_ok() {
+                    return Err(ActionSpaceError::new_err(format!(
+                        "opponents must be \"random\", \"greedy\", \"learned\" or such a carcassonne.players object, not {}: the environment plays their turns in Rust, a few microseconds each",
+                        crate::type_name(spec)
+                    )));
+                }
+                let mut python = Vec::new();
+                crate::players::player(spec, &mut python, &rules.inner).map_err(|e| {
+                    ActionSpaceError::new_err(format!("opponents: {}", e.value(py)))
                 })
             })
             .transpose()?;
+        let opponents_name = opponents.as_ref().map(|p| p.name());
         let players = rules.inner.players();
         let agent_seat: usize = agent_seat.within(
             "agent_seat",
@@ -972,7 +980,7 @@ impl VectorEnv {
             rules: core_rules,
             num_envs,
             observe: observations,
-            opponents: opponents.map(|p| p.name()),
+            opponents: opponents_name,
         };
         {
             let mut state = me.state.take(py, "VectorEnv")?;
@@ -1086,7 +1094,7 @@ impl VectorEnv {
             "<VectorEnv num_envs={} seed={} opponents={} observations={}>",
             self.num_envs,
             seed,
-            self.opponents.unwrap_or("None"),
+            self.opponents.as_deref().unwrap_or("None"),
             if self.observe { "True" } else { "False" }
         ))
     }

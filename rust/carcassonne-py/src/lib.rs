@@ -25,6 +25,7 @@ mod simulation;
 mod south_seas;
 mod system_view;
 mod tiles;
+mod value;
 mod views;
 use args::{I32_MAX, I32_MIN, Int, U64_MAX};
 use deprecation::deprecated;
@@ -298,6 +299,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulation::replay_game, m)?)?;
     m.add_function(wrap_pyfunction!(simulation::check_rows_fit, m)?)?;
     m.add_function(wrap_pyfunction!(simulation::max_threads_py, m)?)?;
+    m.add_function(wrap_pyfunction!(value::learned_values, m)?)?;
+    m.add_function(wrap_pyfunction!(value::train_value, m)?)?;
+    m.add("LEARNED_LAYOUT", carcassonne_core::learn::value::LAYOUT)?;
+    m.add("LEARNED_WEIGHTS", carcassonne_core::learn::value::WEIGHTS)?;
     m.add("CarcassonneError", py.get_type::<CarcassonneError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("GameOverError", py.get_type::<GameOverError>())?;

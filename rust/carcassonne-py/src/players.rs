@@ -7,6 +7,8 @@ use pyo3::create_exception;
 use pyo3::prelude::*;
 
 use carcassonne_core::engine::game::Game as CoreGame;
+use carcassonne_core::engine::rules::{Rules as CoreRules, RulesSpec};
+use carcassonne_core::learn::value::{Learned, LinearValue};
 use carcassonne_core::play::action::Action;
 use carcassonne_core::play::players::mcts::{MAX_TIME, Mcts};
 use carcassonne_core::play::players::policy::greedy_randomness::RandomizedGreedy;
@@ -129,36 +131,47 @@ impl Player for PythonPlayer {
 /// Returns the lineup and the Python players in it (whose exceptions the caller chains).
 pub fn lineup(
     specs: &Bound<'_, PyAny>,
-    players: usize,
+    rules: &Arc<CoreRules>,
 ) -> PyResult<(Lineup, Vec<Arc<PythonPlayer>>)> {
     let mut seats: Vec<Arc<dyn Player>> = Vec::new();
     let mut python = Vec::new();
     for spec in specs.try_iter()? {
         let spec = spec?;
-        seats.push(player(&spec, &mut python)?);
+        seats.push(player(&spec, &mut python, rules)?);
     }
-    let lineup = Lineup::new(seats, players).map_err(|e| PlayerError::new_err(e.to_string()))?;
+    let lineup =
+        Lineup::new(seats, rules.players()).map_err(|e| PlayerError::new_err(e.to_string()))?;
     Ok((lineup, python))
 }
 
-/// One player from its Python specification (see `lineup`); the Python players among
-/// them are added to `python`.
+/// One player from its Python specification (see `lineup`) for a game of `rules`; the
+/// Python players among them are added to `python`.
 pub fn player(
     spec: &Bound<'_, PyAny>,
     python: &mut Vec<Arc<PythonPlayer>>,
+    rules: &Arc<CoreRules>,
 ) -> PyResult<Arc<dyn Player>> {
     if let Ok(name) = spec.extract::<String>() {
+        if name == "learned" {
+            return learned(&shipped_learned(spec.py(), rules)?, rules);
+        }
         return builtin(&name);
     }
     // A `carcassonne.players` settings object describes itself as a tuple.
     if !spec.is_callable()
         && let Ok(described) = spec.call_method0("_spec")
     {
-        return player(&described, python);
+        return player(&described, python, rules);
     }
     if let Ok(tuple) = spec.cast::<pyo3::types::PyTuple>()
         && let Ok(name) = tuple.get_item(0).and_then(|n| n.extract::<String>())
     {
+        if name == "learned" && tuple.len() == LEARNED_SPEC_LEN {
+            if tuple.get_item(1)?.is_none() {
+                return learned(&shipped_learned(spec.py(), rules)?, rules);
+            }
+            return learned(tuple, rules);
+        }
         if name == "mcts" && tuple.len() == MCTS_SPEC_LEN {
             return Ok(Arc::new(mcts(tuple)?));
         }
@@ -183,9 +196,67 @@ pub fn player(
         return Ok(p);
     }
     Err(PlayerError::new_err(format!(
-        "a player is a name (\"random\", \"greedy\", \"mcts\"), a carcassonne.players object or a function game -> action, not {}",
+        "a player is a name (\"random\", \"greedy\", \"mcts\", \"learned\"), a carcassonne.players object or a function game -> action, not {}",
         type_name(spec)
     )))
+}
+
+/// Items of the tuple `carcassonne.players.Learned._spec` returns.
+const LEARNED_SPEC_LEN: usize = 4;
+
+/// The learned player of `carcassonne.players.Learned`: ("learned", weights, name, the
+/// JSON of the rules they were learned for), the weights checked again by the core. The
+/// rules must be `rules` but for the number of players (the value compares each seat with
+/// the mean of the others, whatever their number).
+fn learned(
+    spec: &Bound<'_, pyo3::types::PyTuple>,
+    rules: &Arc<CoreRules>,
+) -> PyResult<Arc<dyn Player>> {
+    let bad = |what: &str| PlayerError::new_err(format!("Learned settings: {what}"));
+    let weights: Vec<f32> = spec
+        .get_item(1)?
+        .extract()
+        .map_err(|_| bad("weights must be a sequence of numbers"))?;
+    let name: String = spec
+        .get_item(2)?
+        .extract()
+        .map_err(|_| bad("name must be a string"))?;
+    let learned_for: String = spec
+        .get_item(3)?
+        .extract()
+        .map_err(|_| bad("the rules must be a JSON string"))?;
+    let mut learned_for: RulesSpec = serde_json::from_str(&learned_for)
+        .map_err(|e| bad(&format!("the rules are not valid rules JSON: {e}")))?;
+    learned_for.players = rules.spec.players;
+    if learned_for != rules.spec {
+        return Err(PlayerError::new_err(format!(
+            "{name}: its weights were learned for other rules than this game's; load or train \
+             weights for these rules (carcassonne.learn.value)"
+        )));
+    }
+    let value = LinearValue::new(weights).map_err(|e| bad(&e.to_string()))?;
+    Ok(Arc::new(Learned {
+        value: Arc::new(value),
+        name,
+    }))
+}
+
+/// The specification of the learned player the package ships for `rules`
+/// (`carcassonne.learn.value.shipped_spec`), or its error for rules it has none for.
+fn shipped_learned<'py>(
+    py: Python<'py>,
+    rules: &Arc<CoreRules>,
+) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+    let rules = Py::new(
+        py,
+        crate::Rules {
+            inner: Arc::clone(rules),
+        },
+    )?;
+    let spec = py
+        .import("carcassonne.learn.value")?
+        .call_method1("shipped_spec", (rules,))?;
+    Ok(spec.cast_into::<pyo3::types::PyTuple>()?)
 }
 
 fn builtin(name: &str) -> PyResult<Arc<dyn Player>> {
@@ -195,7 +266,7 @@ fn builtin(name: &str) -> PyResult<Arc<dyn Player>> {
     match Policy::parse(name) {
         Some(p) => Ok(Arc::new(p)),
         None => Err(PlayerError::new_err(format!(
-            "unknown player {}: use \"random\", \"greedy\", \"mcts\", a carcassonne.players object or a function",
+            "unknown player {}: use \"random\", \"greedy\", \"mcts\", \"learned\", a carcassonne.players object or a function",
             quote(name)
         ))),
     }

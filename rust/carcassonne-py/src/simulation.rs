@@ -52,7 +52,7 @@ fn study(
     let seed: u64 = seed.within("seed", 0, U64_MAX, RulesError::new_err)?;
     let first_game: u64 = first_game.within("first_game", 0, U64_MAX, RulesError::new_err)?;
     let (seats, python) = match players {
-        Some(specs) => lineup(specs, rules.inner.players())?,
+        Some(specs) => lineup(specs, &rules.inner)?,
         None => {
             let policy = Policy::parse(policy).ok_or_else(|| {
                 RulesError::new_err(format!(

@@ -24,7 +24,7 @@ use crate::learn::observation::{ObservationLayout, ObservationScratch};
 use crate::learn::outcome::{self, margins};
 use crate::learn::window::{Extent, Window};
 use crate::limits::MAX_PLAYERS;
-use crate::play::players::{Player, Policy, Scratch, Stop};
+use crate::play::players::{Player, Scratch, Stop};
 use crate::rng::Rng;
 
 /// How an environment plays.
@@ -34,9 +34,11 @@ pub struct EnvConfig {
     /// The study root of the episodes' decks and random streams (of game 0's, after a
     /// `reset` with `Studies::PerGame`).
     pub seed: u64,
-    /// The built-in player of every seat but `agent_seat`, whose turns the environment
-    /// plays itself (None: every seat's tokens come from the caller, self-play).
-    pub opponents: Option<Policy>,
+    /// The player of every seat but `agent_seat`, whose turns the environment plays
+    /// itself (None: every seat's tokens come from the caller, self-play): a built-in
+    /// policy, MCTS, the learned player; anything that chooses without calling back into
+    /// the caller's language.
+    pub opponents: Option<Arc<dyn Player>>,
     /// With opponents, the seat whose tokens come from the caller.
     pub agent_seat: usize,
     /// Each step's reward adds `shaping` times the change in each seat's virtual margin
@@ -523,14 +525,16 @@ fn start_episode(slot: &mut Slot, config: &EnvConfig) {
 
 /// With opponents, plays their actions until the agent decides or the game is over.
 fn play_opponents(slot: &mut Slot, config: &EnvConfig) {
-    let Some(policy) = config.opponents else {
+    let Some(policy) = &config.opponents else {
         return;
     };
     while !slot.game.is_over() && slot.game.decider() != config.agent_seat {
-        // Cannot fail: a built-in policy's choices are legal by construction.
+        // Cannot fail: the opponents are the engine's own players (the binding refuses a
+        // Python function), whose choices are legal, and nothing raises this scratch's
+        // stop.
         policy
             .play(&mut slot.game, &mut slot.rng, &mut slot.scratch)
-            .expect("a built-in player");
+            .expect("an engine player");
     }
 }
 

@@ -152,15 +152,29 @@ impl LinearValue {
     }
 }
 
-/// The one-ply player of a `LinearValue` (two-player games).
+/// The one-ply player of a `LinearValue`, for any number of seats (each seat's input is
+/// its facts less the mean of the others').
 #[derive(Clone, Debug)]
 pub struct Learned {
     pub value: std::sync::Arc<LinearValue>,
+    /// The name results record: "learned" for the package's own weights, else the name
+    /// its weights file gives.
+    pub name: String,
+}
+
+impl Learned {
+    /// The one-ply player of `value`, named "learned".
+    pub fn new(value: LinearValue) -> Self {
+        Learned {
+            value: std::sync::Arc::new(value),
+            name: "learned".to_string(),
+        }
+    }
 }
 
 impl Player for Learned {
     fn name(&self) -> String {
-        "learned".to_string()
+        self.name.clone()
     }
 
     fn choose(
@@ -239,9 +253,7 @@ mod tests {
     /// two and with four seats.
     #[test]
     fn the_player_plays_whole_games_reproducibly() {
-        let player = Learned {
-            value: Arc::new(LinearValue::default()),
-        };
+        let player = Learned::new(LinearValue::default());
         for players in [2, 4] {
             let play = |index: u64| {
                 let mut game = Game::shuffled(base(players), 3, index);

@@ -1,7 +1,7 @@
-//! A first learned evaluation (not yet a player of the Python package: its weights file,
-//! training command and binding come next): per-seat facts of a position a player may see, a linear value over their
-//! differences, and the one-ply player that picks the action whose position after it
-//! (before anything hidden is revealed) it values most.
+//! The learned evaluation: per-seat facts of a position a player may see, a linear value
+//! over their differences, the one-ply player that picks the action whose position after
+//! it it values most, and its TD(lambda) self-play training. The Python package keeps
+//! the weights in versioned files (`carcassonne.learn.value`), stamped with `LAYOUT`.
 //!
 //! The facts of seat `s` (`facts`): its virtual score, its meeples in supply, and for
 //! roads, cities and fields bucketed by how far they are from done (open sides; for a
@@ -18,6 +18,10 @@
 mod facts;
 mod linear;
 mod training;
+
+/// The name of the input layout (the facts, their order and scaling, the stages): it
+/// changes whenever they do, so that weights learned on another layout are refused.
+pub const LAYOUT: &str = "linear-facts-31x3/1";
 
 pub use facts::{FACTS, FactsScratch, STAGES, WEIGHTS, facts};
 pub use linear::{Learned, LinearValue, WeightsError};

@@ -34,6 +34,21 @@ pub struct Td {
     pub lambda: f32,
     /// The chance of a random legal action instead of the learned one.
     pub epsilon: f64,
+    /// How the step size falls: after `n` games it is `alpha * decay / (decay + n)`
+    /// (half of `alpha` after `decay` games); 0 keeps it constant. A constant step keeps
+    /// the weights wandering: measured on the base game, the one-ply player scored 0.86
+    /// against greedy after 2,048 games and 0.60 after 4,096.
+    pub decay: u64,
+}
+
+impl Td {
+    /// The step size of a round that starts after `games` games.
+    pub fn alpha_after(&self, games: u64) -> f32 {
+        if self.decay == 0 {
+            return self.alpha;
+        }
+        (self.alpha as f64 * self.decay as f64 / (self.decay as f64 + games as f64)) as f32
+    }
 }
 
 impl Default for Td {
@@ -44,6 +59,7 @@ impl Default for Td {
             alpha: 0.01,
             lambda: 0.7,
             epsilon: 0.05,
+            decay: 0,
         }
     }
 }
@@ -95,8 +111,9 @@ impl Training {
             if stop.is_raised() || played.iter().any(Option::is_none) {
                 return Err(SimulateError::Interrupted);
             }
+            let alpha = self.td.alpha_after(self.games);
             for (xs, z) in played.into_iter().flatten() {
-                self.update(&xs, z);
+                self.update(&xs, z, alpha);
             }
             self.games += n;
             progress(self);
@@ -132,9 +149,9 @@ impl Training {
 
     /// TD(lambda), forward view, on one game's positions: each moves towards the
     /// lambda-return of the values after it, the outcome `z` last.
-    fn update(&mut self, xs: &[Vec<f32>], z: f32) {
+    fn update(&mut self, xs: &[Vec<f32>], z: f32, alpha: f32) {
         let values: Vec<f32> = xs.iter().map(|x| self.value.value_of(x)).collect();
-        let Td { alpha, lambda, .. } = self.td;
+        let lambda = self.td.lambda;
         let mut g = z;
         for (x, &v) in xs.iter().zip(&values).rev() {
             let step = alpha * (g - v) * (1.0 - v * v);
@@ -177,6 +194,18 @@ mod tests {
     }
 
     #[test]
+    fn the_step_size_halves_after_decay_games() {
+        let td = Td {
+            decay: 1000,
+            ..Td::default()
+        };
+        assert_eq!(td.alpha_after(0), td.alpha);
+        assert!((td.alpha_after(1000) - td.alpha / 2.0).abs() < 1e-9);
+        assert!((td.alpha_after(3000) - td.alpha / 4.0).abs() < 1e-9);
+        assert_eq!(Td::default().alpha_after(1 << 40), Td::default().alpha);
+    }
+
+    #[test]
     fn a_raised_stop_keeps_the_last_whole_round() {
         let rules = rules();
         let stop = Stop::new();
@@ -202,12 +231,8 @@ mod tests {
         let mut t = Training::new(1, Td::default());
         t.run(&rules, 8 * ROUND, 2, &Stop::new(), |_| {})
             .expect("not stopped");
-        let trained = Learned {
-            value: Arc::new(t.value),
-        };
-        let untrained = Learned {
-            value: Arc::new(LinearValue::default()),
-        };
+        let trained = Learned::new(t.value);
+        let untrained = Learned::new(LinearValue::default());
         let pairs: Vec<f64> = (0..100u64)
             .into_par_iter()
             .map(|deal| {
