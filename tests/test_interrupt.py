@@ -1,5 +1,6 @@
 """Ctrl-C in every long call: a search (best_move, analyse, a timed search, a PUCT search
-with a fast and with a slow evaluation), a study with
+with a fast and with a slow evaluation, the learned search), a training of the learned
+evaluation, a study with
 a searching or a slow Python player, a replay, a Study of cells, the construction of a
 large VectorEnv. Each runs in a child
 process that is sent SIGINT 1 s in; the child must raise KeyboardInterrupt within 0.5 s,
@@ -75,6 +76,12 @@ CALLS = {
     # Dealing many games: each build takes about a second, so the signal lands in one.
     "vector_env_build": (
         'while True: carcassonne.VectorEnv(carcassonne.Rules(), 20_000, opponents="greedy", observations=False)'
+    ),
+    "learned_search": 'game.best_move(__import__("carcassonne.players").players.LearnedSearch(playouts=10**7))',
+    # A training of a million rounds (no learning curve), its checkpoint in a new directory.
+    "train": (
+        '__import__("carcassonne.learn.training").learn.training.train("base-2p", '
+        '__import__("tempfile").mkdtemp() + "/w.json", games=64 * 10**6, every=64 * 10**5, curve_pairs=0)'
     ),
     "study_mcts": (
         'carcassonne.Study(configs={"base": carcassonne.Rules()}, seats=[2], '

@@ -14,13 +14,12 @@ from pathlib import Path
 import pytest
 
 from carcassonne import Game, PlayerError, Rules, simulate
-from carcassonne.files import OutputFileError
+from carcassonne.files import OutputFileError, checksum
 from carcassonne.learn import training
 from carcassonne.learn.value import (
     LEARNED_WEIGHTS,
     LearnedValue,
     LearnedValueError,
-    checksum,
     load_value,
     shipped_value,
 )
@@ -130,6 +129,29 @@ def test_python_values_are_the_players_values() -> None:
             game.apply(best)
 
 
+def test_the_value_after_an_action_never_depends_on_the_next_draw() -> None:
+    """After an action the next tile is drawn, from the reshuffled deck of a copy: a tile
+    that fits nowhere is set aside at once. The value after the action must not depend on
+    which tile came (the decider could not know it)."""
+    value = load_value(SHIPPED)
+    compared = 0
+    for seed in range(6):
+        game = Game(Rules(), seed=seed)
+        for turn in range(25):
+            seat = game.decider
+            for action in game.legal_actions():
+                seen = set()
+                for k in range(10):
+                    copy = game.clone()
+                    copy.determinize(seed=1000 * turn + k)
+                    copy.apply(action)
+                    seen.add(value.values(copy)[seat])
+                    compared += 1
+                assert len(seen) == 1, (seed, turn, action, seen)
+            game.apply(game.best_move("learned", seed=turn))
+    assert compared > 20000
+
+
 def test_the_learned_player_is_reproducible_for_any_thread_count() -> None:
     one = simulate(Rules(), games=24, seed=5, players=["learned", "greedy"], threads=1)
     two = simulate(Rules(), games=24, seed=5, players=[Learned(), Greedy()], threads=2)
@@ -213,3 +235,29 @@ def test_the_learned_player_is_a_vector_env_opponent() -> None:
     for bad in (MCTS(playouts=10), "mcts", lambda game: None):
         with pytest.raises(ActionSpaceError, match="opponents must be"):
             VectorEnv(Rules(), 2, opponents=bad, agent_seat=1)  # type: ignore[arg-type]
+
+
+def test_the_learned_search_plays_reproducibly_and_checks_its_settings() -> None:
+    from carcassonne.players import LearnedSearch
+
+    search = LearnedSearch(playouts=20, prior=2)
+    assert search.name == "learned-search(playouts=20,c=0.1,prior=2)"
+    one = simulate(Rules(), games=4, seed=3, players=[search, "greedy"], threads=1)
+    two = simulate(Rules(), games=4, seed=3, players=[search, "greedy"], threads=2)
+    assert one.scores.tolist() == two.scores.tolist()
+    assert one.players == (search.name, "greedy")
+    # One iteration with priors is the one-ply choice.
+    game = Game(Rules(), seed=4)
+    for turn in range(12):
+        assert game.best_move(LearnedSearch(playouts=1), seed=turn) == game.best_move("learned", seed=turn)
+        game.apply(game.best_move("learned", seed=turn))
+    for bad, message in (
+        (dict(playouts=0), "playouts"),
+        (dict(prior=-1), "prior must be between"),
+        (dict(prior=1.5), "prior must be an integer"),
+        (dict(value=3), "LearnedValue, the path"),
+    ):
+        with pytest.raises(PlayerError, match=message):
+            LearnedSearch(**bad)  # type: ignore[arg-type]
+    with pytest.raises(PlayerError, match="other rules"):
+        simulate(Rules(tile_sets=("south-seas",)), games=1, players=[LearnedSearch(value=SHIPPED), "greedy"])

@@ -18,6 +18,7 @@ like any other path that cannot be opened.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -215,6 +216,16 @@ def load_json(
         raise error(f"{where}: key {quote(e.key)} is given twice in one object") from None
     except (ValueError, RecursionError) as e:
         raise error(f"{where} is not valid JSON: {e}") from None
+
+
+def checksum(doc: dict[str, Any]) -> str:
+    """The SHA-256 (hex) of ``doc`` without its ``checksum`` field, as canonical JSON (keys
+    sorted, separators ``,`` and ``:``, ASCII, no NaN): what a data file that refuses
+    hand edits (a ladder, a weights file) stores in its ``checksum`` field.
+    ``ValueError`` for a NaN or infinite number."""
+    content = {k: v for k, v in doc.items() if k != "checksum"}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:

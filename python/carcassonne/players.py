@@ -118,6 +118,9 @@ MAX_PLAYOUTS = 10_000_000
 MAX_SECONDS = 86400.0
 """The longest time per action an ``MCTS`` player accepts (a day)."""
 
+MAX_PRIOR = 1000
+"""The most prior visits a ``LearnedSearch`` child starts with."""
+
 MAX_CUTOFF = 1000
 """The longest playout, in tiles, an ``MCTS`` player accepts as a cut-off (``None``
 plays to the end)."""
@@ -213,6 +216,73 @@ class Learned:
         return ("learned", None, None, None) if self.value is None else self.value._spec()
 
 
+@dataclass(frozen=True, init=False)
+class LearnedSearch:
+    """MCTS that judges each iteration by the learned evaluation of the position where it
+    leaves the tree, instead of by a random playout (``carcassonne.learn.value``): the
+    search of ``MCTS`` (information sets, UCT with ``exploration``, ``playouts``
+    iterations a move, or ``seconds``), a seat's reward ``(1 + value) / 2``.
+
+    ``prior``: a node's actions are all valued at once, when the node is first reached,
+    and each child starts with ``prior`` visits of the value after its action (so the
+    first iteration at the root makes the one-ply player's choice, and the later ones look
+    at the replies); 0 expands one action at a time, at random, as MCTS does.
+
+    ``value``: None for the evaluation the package ships for the game's rules, a
+    ``LearnedValue`` or the path of a weights file. Settings are checked as ``MCTS``
+    checks them (``PlayerError``).
+
+    Experimental: it is not yet stronger than the one-ply player (docs, "The learned
+    player")."""
+
+    playouts: int
+    exploration: float
+    seconds: float | None
+    prior: int
+    value: LearnedValue | None
+
+    def __init__(
+        self,
+        playouts: int = 100,
+        exploration: float = 0.1,
+        seconds: float | None = None,
+        prior: int = 2,
+        value: LearnedValue | str | os.PathLike[str] | None = None,
+    ) -> None:
+        MCTS(playouts=playouts, exploration=exploration, seconds=seconds)  # the same checks
+        try:
+            visits = operator.index(prior)
+        except TypeError:
+            raise PlayerError(f"LearnedSearch prior must be an integer, not {type(prior).__name__}") from None
+        if not 0 <= visits <= MAX_PRIOR:
+            raise PlayerError(f"LearnedSearch prior must be between 0 and {MAX_PRIOR}, got {reprlib.repr(visits)}")
+        object.__setattr__(self, "playouts", operator.index(playouts))
+        object.__setattr__(self, "exploration", float(exploration))
+        object.__setattr__(self, "seconds", seconds)
+        object.__setattr__(self, "prior", visits)
+        object.__setattr__(self, "value", Learned(value).value)
+
+    @property
+    def name(self) -> str:
+        """The name the engine gives these settings."""
+        time = "" if self.seconds is None else f",time={self.seconds:g}s"
+        value = "learned" if self.value is None else self.value.name
+        return f"{value}-search(playouts={self.playouts}{time},c={self.exploration:g},prior={self.prior})"
+
+    def __repr__(self) -> str:
+        parts = [f"playouts={self.playouts}", f"exploration={self.exploration:g}"]
+        if self.seconds is not None:
+            parts.append(f"seconds={self.seconds:g}")
+        parts.append(f"prior={self.prior}")
+        if self.value is not None:
+            parts.append(f"value={self.value!r}")
+        return f"LearnedSearch({', '.join(parts)})"
+
+    def _spec(self) -> tuple[Any, ...]:
+        value = (None, None, None) if self.value is None else self.value._spec()[1:]
+        return ("learned-search", self.playouts, self.exploration, self.seconds, self.prior, *value)
+
+
 def _finite(what: str, value: object, low: float, high: float) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise PlayerError(f"MCTS {what} must be a number, not {type(value).__name__}")
@@ -224,14 +294,14 @@ def _finite(what: str, value: object, low: float, high: float) -> None:
 PythonPlayer: TypeAlias = "Callable[[Game], Move | Decision]"
 """A function that chooses the decider's action from a (determinized) copy of the game."""
 
-PlayerLike: TypeAlias = "str | Random | Greedy | MCTS | Learned | PythonPlayer"
+PlayerLike: TypeAlias = "str | Random | Greedy | MCTS | Learned | LearnedSearch | PythonPlayer"
 """Anything a lineup accepts for one seat."""
 
 
-def parse(player: PlayerLike) -> Random | Greedy | MCTS | Learned | Callable[..., Any]:
+def parse(player: PlayerLike) -> Random | Greedy | MCTS | Learned | LearnedSearch | Callable[..., Any]:
     """A lineup entry as a settings object (names become their default settings); a
     function stays a function. Raises ``PlayerError`` for anything else."""
-    if isinstance(player, (Random, Greedy, MCTS, Learned)):
+    if isinstance(player, (Random, Greedy, MCTS, Learned, LearnedSearch)):
         return player
     if isinstance(player, str):
         if player == "random":
@@ -264,7 +334,9 @@ def parse(player: PlayerLike) -> Random | Greedy | MCTS | Learned | Callable[...
     )
 
 
-def lineup(players: PlayerLike | Sequence[PlayerLike]) -> list[Random | Greedy | MCTS | Learned | Callable[..., Any]]:
+def lineup(
+    players: PlayerLike | Sequence[PlayerLike],
+) -> list[Random | Greedy | MCTS | Learned | LearnedSearch | Callable[..., Any]]:
     """One player for every seat (a single entry) or one per seat (a list or tuple)."""
     if isinstance(players, (list, tuple)):
         if not players:
@@ -273,9 +345,9 @@ def lineup(players: PlayerLike | Sequence[PlayerLike]) -> list[Random | Greedy |
     return [parse(players)]  # type: ignore[arg-type]
 
 
-def _specs(players: Sequence[Random | Greedy | MCTS | Learned | Callable[..., Any]]) -> list[Any]:
+def _specs(players: Sequence[Random | Greedy | MCTS | Learned | LearnedSearch | Callable[..., Any]]) -> list[Any]:
     """What the native study functions take: settings as tuples, functions as they are."""
-    return [p._spec() if isinstance(p, (Random, Greedy, MCTS, Learned)) else p for p in players]
+    return [p._spec() if isinstance(p, (Random, Greedy, MCTS, Learned, LearnedSearch)) else p for p in players]
 
 
 __all__ = [
@@ -284,6 +356,7 @@ __all__ = [
     "MCTS",
     "NAMES",
     "Learned",
+    "LearnedSearch",
     "Greedy",
     "PlayerLike",
     "PythonPlayer",

@@ -35,7 +35,6 @@ shipped value of the game's rules.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import math
 import os
@@ -55,7 +54,7 @@ from carcassonne._core import (
     Rules,
     learned_values,
 )
-from carcassonne.files import load_json, read_input, write_text_atomically
+from carcassonne.files import checksum, load_json, read_input, write_text_atomically
 
 FORMAT = "carcassonne-learned-value"
 """The ``format`` field of a weights file."""
@@ -159,13 +158,6 @@ def check_weights(weights: Sequence[float], where: str) -> None:
             raise LearnedValueError(f"{where}: weight {i} is {reprlib.repr(w)}, not a number")
         if not math.isfinite(w):
             raise LearnedValueError(f"{where}: weight {i} is {w!r}, not a finite number")
-
-
-def checksum(doc: dict[str, Any]) -> str:
-    """The SHA-256 (hex) of ``doc`` without its ``checksum`` field, as canonical JSON."""
-    content = {k: v for k, v in doc.items() if k != "checksum"}
-    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def _without_players(rules: Rules) -> dict[str, Any]:

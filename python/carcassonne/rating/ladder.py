@@ -48,7 +48,7 @@ import numpy as np
 
 from carcassonne import _reprs
 from carcassonne._core import ENGINE_VERSION, RULES_VERSION, CarcassonneError, Rules
-from carcassonne.files import check_output, load_json, read_input, write_text_atomically
+from carcassonne.files import check_output, checksum, load_json, read_input, write_text_atomically
 from carcassonne.players import MCTS, Greedy, Random
 from carcassonne.rating.bradley_terry import Ladder, fit
 from carcassonne.rating.errors import RatingError
@@ -424,13 +424,6 @@ class LadderTable:
     def __repr__(self) -> str:
         shown = ", ".join(f"{r.level}: {r.spec} {_reprs.interval(r.elo, r.low, r.high)}" for r in self.rungs)
         return f"LadderTable({self.system}, rules_version={self.rules_version}, rungs=[{shown}])"
-
-
-def checksum(doc: dict[str, Any]) -> str:
-    """The SHA-256 (hex) of ``doc`` without its ``checksum`` field, as canonical JSON."""
-    content = {k: v for k, v in doc.items() if k != "checksum"}
-    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def rungs(system: str, max_rung: int | None = None) -> tuple[Rung, ...]:

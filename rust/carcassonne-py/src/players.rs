@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 
 use carcassonne_core::engine::game::Game as CoreGame;
 use carcassonne_core::engine::rules::{Rules as CoreRules, RulesSpec};
-use carcassonne_core::learn::value::{Learned, LinearValue};
+use carcassonne_core::learn::value::{Learned, LearnedSearch, LinearValue};
 use carcassonne_core::play::action::Action;
 use carcassonne_core::play::players::mcts::{MAX_TIME, Mcts};
 use carcassonne_core::play::players::policy::greedy_randomness::RandomizedGreedy;
@@ -166,6 +166,9 @@ pub fn player(
     if let Ok(tuple) = spec.cast::<pyo3::types::PyTuple>()
         && let Ok(name) = tuple.get_item(0).and_then(|n| n.extract::<String>())
     {
+        if name == "learned-search" && tuple.len() == LEARNED_SEARCH_SPEC_LEN {
+            return learned_search(tuple, rules);
+        }
         if name == "learned" && tuple.len() == LEARNED_SPEC_LEN {
             if tuple.get_item(1)?.is_none() {
                 return learned(&shipped_learned(spec.py(), rules)?, rules);
@@ -205,24 +208,39 @@ pub fn player(
 const LEARNED_SPEC_LEN: usize = 4;
 
 /// The learned player of `carcassonne.players.Learned`: ("learned", weights, name, the
-/// JSON of the rules they were learned for), the weights checked again by the core. The
-/// rules must be `rules` but for the number of players (the value compares each seat with
-/// the mean of the others, whatever their number).
+/// JSON of the rules they were learned for).
 fn learned(
     spec: &Bound<'_, pyo3::types::PyTuple>,
     rules: &Arc<CoreRules>,
 ) -> PyResult<Arc<dyn Player>> {
-    let bad = |what: &str| PlayerError::new_err(format!("Learned settings: {what}"));
+    let (value, name) = learned_value(spec, 1, rules, "Learned")?;
+    Ok(Arc::new(Learned {
+        value: Arc::new(value),
+        name,
+    }))
+}
+
+/// The learned value of a specification's items `at..at + 3` (weights, name, the JSON of
+/// the rules they were learned for), the weights checked again by the core. The rules
+/// must be `rules` but for the number of players (the value compares each seat with the
+/// mean of the others, whatever their number).
+fn learned_value(
+    spec: &Bound<'_, pyo3::types::PyTuple>,
+    at: usize,
+    rules: &Arc<CoreRules>,
+    what: &str,
+) -> PyResult<(LinearValue, String)> {
+    let bad = |why: &str| PlayerError::new_err(format!("{what} settings: {why}"));
     let weights: Vec<f32> = spec
-        .get_item(1)?
+        .get_item(at)?
         .extract()
         .map_err(|_| bad("weights must be a sequence of numbers"))?;
     let name: String = spec
-        .get_item(2)?
+        .get_item(at + 1)?
         .extract()
         .map_err(|_| bad("name must be a string"))?;
     let learned_for: String = spec
-        .get_item(3)?
+        .get_item(at + 2)?
         .extract()
         .map_err(|_| bad("the rules must be a JSON string"))?;
     let mut learned_for: RulesSpec = serde_json::from_str(&learned_for)
@@ -235,9 +253,59 @@ fn learned(
         )));
     }
     let value = LinearValue::new(weights).map_err(|e| bad(&e.to_string()))?;
-    Ok(Arc::new(Learned {
+    Ok((value, name))
+}
+
+/// Items of the tuple `carcassonne.players.LearnedSearch._spec` returns.
+const LEARNED_SEARCH_SPEC_LEN: usize = 8;
+
+/// Most prior visits a `LearnedSearch` child may start with.
+const MAX_PRIOR: u32 = 1000;
+
+/// The search of `carcassonne.players.LearnedSearch`: ("learned-search", playouts,
+/// exploration, seconds or None, prior visits, then the learned value's weights, name and
+/// rules, or three None for the package's own).
+fn learned_search(
+    spec: &Bound<'_, pyo3::types::PyTuple>,
+    rules: &Arc<CoreRules>,
+) -> PyResult<Arc<dyn Player>> {
+    let as_mcts = pyo3::types::PyTuple::new(
+        spec.py(),
+        [
+            "mcts".into_pyobject(spec.py())?.into_any(),
+            spec.get_item(1)?,
+            spec.get_item(2)?,
+            spec.get_item(3)?,
+            spec.py().None().into_bound(spec.py()),
+        ],
+    )?;
+    let mcts = mcts(&as_mcts)
+        .map_err(|e| PlayerError::new_err(e.to_string().replacen("MCTS", "LearnedSearch", 1)))?;
+    let prior: u32 = spec
+        .get_item(4)?
+        .extract()
+        .ok()
+        .filter(|p| *p <= MAX_PRIOR)
+        .ok_or_else(|| {
+            PlayerError::new_err(format!(
+                "LearnedSearch settings: prior must be an integer from 0 to {MAX_PRIOR}"
+            ))
+        })?;
+    let (value, value_name) = if spec.get_item(5)?.is_none() {
+        learned_value(
+            &shipped_learned(spec.py(), rules)?,
+            1,
+            rules,
+            "LearnedSearch",
+        )?
+    } else {
+        learned_value(spec, 5, rules, "LearnedSearch")?
+    };
+    Ok(Arc::new(LearnedSearch {
+        mcts,
         value: Arc::new(value),
-        name,
+        value_name,
+        prior,
     }))
 }
 

@@ -7,8 +7,8 @@ use crate::engine::game::Game;
 use crate::learn::feature_facts::{CITIES, FeatureFacts, FieldBorders, OPEN, VALUE};
 use crate::limits::MAX_PLAYERS;
 
-/// Facts per seat.
-pub const FACTS: usize = 31;
+/// Facts per seat: virtual score, supply, three per kind and bucket, monks.
+pub const FACTS: usize = MONKS + 1;
 /// Stages of the game the weights are blended over.
 pub const STAGES: usize = 3;
 /// Weights of a linear value.
@@ -49,6 +49,11 @@ pub fn facts(game: &Game, s: &mut FactsScratch) -> [[f32; FACTS]; MAX_PLAYERS] {
         out[p][0] = virtual_scores[p] as f32 / 10.0;
         out[p][1] = game.supply()[p] as f32 / 7.0;
     }
+    // Counted in whole points and meeples, scaled at the end: a sum of integers does not
+    // depend on the order the features are visited in (a sum of tenths in f32 does, in
+    // its last bits, and the order of the nodes is not the same in every copy of a
+    // position), so the same position always gets the same value.
+    let mut counted = [[0u32; FACTS]; MAX_PLAYERS];
     let features = game.features();
     features.roots_into(&mut s.roots);
     let nodes = features.nodes();
@@ -72,13 +77,13 @@ pub fn facts(game: &Game, s: &mut FactsScratch) -> [[f32; FACTS]; MAX_PLAYERS] {
             }
             FeatureKind::Monastery => {
                 for p in 0..players {
-                    out[p][MONKS] += node.meeples[p] as f32;
+                    counted[p][MONKS] += node.meeples[p] as u32;
                 }
                 continue;
             }
             _ => continue,
         };
-        let value = shown[VALUE] as f32 / 10.0;
+        let value = shown[VALUE] as u32;
         let most = node.meeples[..players].iter().copied().max().unwrap_or(0);
         let at = PER_KIND + (kind * BUCKETS + bucket) * 3;
         for p in 0..players {
@@ -87,11 +92,19 @@ pub fn facts(game: &Game, s: &mut FactsScratch) -> [[f32; FACTS]; MAX_PLAYERS] {
                 continue;
             }
             if m == most {
-                out[p][at] += value;
+                counted[p][at] += value;
             } else {
-                out[p][at + 2] += value;
+                counted[p][at + 2] += value;
             }
-            out[p][at + 1] += m as f32;
+            counted[p][at + 1] += m as u32;
+        }
+    }
+    for p in 0..players {
+        for i in PER_KIND..FACTS {
+            // Points in tens, meeples as they are.
+            let points = i < MONKS && (i - PER_KIND) % 3 != 1;
+            let c = counted[p][i] as f32;
+            out[p][i] = if points { c / 10.0 } else { c };
         }
     }
     debug_assert!(NO_PLAYER as usize >= MAX_PLAYERS);

@@ -5,14 +5,18 @@ use std::fmt;
 
 use crate::engine::game::Game;
 use crate::learn::value::facts::{FACTS, FactsScratch, STAGES, WEIGHTS, facts};
+use crate::limits::MAX_PLAYERS;
 use crate::play::action::Action;
 use crate::play::players::{Player, PlayerError, Scratch};
 use crate::rng::Rng;
 
-/// The stage blend of `game`: weights of the three stages, summing to 1.
+/// The stage blend of `game`: weights of the three stages, summing to 1, by the share of
+/// the deck on the board. Not by the tiles left to draw: after an action the next tile is
+/// drawn, and one that fits nowhere is set aside at once, so the count left would depend
+/// on a draw the player did not know of when choosing.
 fn stage(game: &Game) -> [f32; STAGES] {
     let total = game.rules().full_deck.len().max(1) as f32;
-    let left = game.remaining().len() as f32 / total; // 1 at the start, 0 at the end
+    let left = (1.0 - game.placed().len() as f32 / total).max(0.0); // 1 at the start, 0 at the end
     let x = (1.0 - left) * (STAGES - 1) as f32;
     let k = (x.floor() as usize).min(STAGES - 2);
     let t = x - k as f32;
@@ -20,6 +24,25 @@ fn stage(game: &Game) -> [f32; STAGES] {
     w[k] = 1.0 - t;
     w[k + 1] = t;
     w
+}
+
+/// Seat `seat`'s input from every seat's facts `f` of `game` (see `LinearValue::input`).
+fn input_of(f: &[[f32; FACTS]; MAX_PLAYERS], game: &Game, seat: usize, x: &mut [f32]) {
+    let players = game.rules().players();
+    let mut others = [0.0f32; FACTS];
+    for (p, facts) in f.iter().enumerate().take(players) {
+        if p != seat {
+            for (o, v) in others.iter_mut().zip(facts) {
+                *o += v / (players - 1) as f32;
+            }
+        }
+    }
+    let blend = stage(game);
+    for k in 0..STAGES {
+        for i in 0..FACTS {
+            x[k * FACTS + i] = blend[k] * (f[seat][i] - others[i]);
+        }
+    }
 }
 
 /// A linear value over the seats' fact differences.
@@ -82,27 +105,24 @@ impl LinearValue {
     /// long).
     pub fn input(&self, game: &Game, seat: usize, s: &mut FactsScratch, x: &mut [f32]) {
         let f = facts(game, s);
-        let players = game.rules().players();
-        let mut others = [0.0f32; FACTS];
-        for (p, facts) in f.iter().enumerate().take(players) {
-            if p != seat {
-                for (o, v) in others.iter_mut().zip(facts) {
-                    *o += v / (players - 1) as f32;
-                }
-            }
-        }
-        let blend = stage(game);
-        for k in 0..STAGES {
-            for i in 0..FACTS {
-                x[k * FACTS + i] = blend[k] * (f[seat][i] - others[i]);
-            }
-        }
+        input_of(&f, game, seat, x);
     }
 
     /// `tanh(w . x)`.
     pub fn value_of(&self, x: &[f32]) -> f32 {
         let z: f32 = self.weights.iter().zip(x).map(|(w, v)| w * v).sum();
         z.tanh()
+    }
+
+    /// The value of `game` (not over) for every seat, the facts found once.
+    pub fn values(&self, game: &Game, s: &mut FactsScratch, x: &mut [f32]) -> [f32; MAX_PLAYERS] {
+        let f = facts(game, s);
+        let mut out = [0.0; MAX_PLAYERS];
+        for (seat, v) in out.iter_mut().enumerate().take(game.rules().players()) {
+            input_of(&f, game, seat, x);
+            *v = self.value_of(x);
+        }
+        out
     }
 
     /// The value of `game` for `seat`: the outcome when it is over, else `value_of`.
@@ -229,7 +249,9 @@ mod tests {
     /// values for every action: nothing hidden reaches the evaluation.
     #[test]
     fn values_never_read_the_hidden_order() {
-        let value = LinearValue::default();
+        // Weights on every fact, so that every fact's sum is compared.
+        let value = LinearValue::new((0..WEIGHTS).map(|i| 0.01 * (i % 7) as f32 - 0.02).collect())
+            .expect("finite weights");
         let mut s = FactsScratch::default();
         for index in 0..20 {
             let mut game = Game::shuffled(base(2), 11, index);
@@ -241,11 +263,25 @@ mod tests {
             let mut other = game.clone();
             other.determinize(&mut Rng::for_game(99, index));
             assert_eq!(game.remaining().len(), other.remaining().len());
-            let (mut r1, mut r2) = (Rng::for_game(5, index), Rng::for_game(5, index));
+            // Reshuffled differently: the tiles drawn after each action differ (one that
+            // fits nowhere is set aside at once), and the values may not.
+            let (mut r1, mut r2) = (Rng::for_game(5, index), Rng::for_game(6, index));
             assert_eq!(
                 value.action_values(&game, &mut r1, &mut s),
                 value.action_values(&other, &mut r2, &mut s)
             );
+            // A copy of the position alone, as a search makes (its features' nodes in
+            // another order), reshuffled: the same values to the last bit.
+            let mut slot = None;
+            let copy = crate::play::players::mcts::search_root(&mut slot, &game);
+            copy.determinize(&mut Rng::for_game(98, index));
+            let mut x = vec![0.0; WEIGHTS];
+            if !game.is_over() {
+                assert_eq!(
+                    value.values(&game, &mut s, &mut x),
+                    value.values(copy, &mut s, &mut x)
+                );
+            }
         }
     }
 

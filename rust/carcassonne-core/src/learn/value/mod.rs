@@ -1,6 +1,7 @@
 //! The learned evaluation: per-seat facts of a position a player may see, a linear value
 //! over their differences, the one-ply player that picks the action whose position after
-//! it it values most, and its TD(lambda) self-play training. The Python package keeps
+//! it it values most, the MCTS that judges its leaves by the value, and the value's
+//! TD(lambda) self-play training. The Python package keeps
 //! the weights in versioned files (`carcassonne.learn.value`), stamped with `LAYOUT`.
 //!
 //! The facts of seat `s` (`facts`): its virtual score, its meeples in supply, and for
@@ -9,7 +10,7 @@
 //! majority, its meeples there, and the points where another player outnumbers it. The
 //! value of a position for seat `s` is `tanh(w . (f_s - f_o))` (two players: `o` the
 //! other seat), with weights blended between three stages of the game by the share of
-//! tiles still to come, so that the same lead counts for more near the end.
+//! the deck on the board, so that the same lead counts for more near the end.
 //!
 //! The one-ply player values each legal action on a copy of the game whose unseen tiles
 //! were reshuffled first (`Game::determinize`): what it sees after an action never
@@ -17,12 +18,14 @@
 
 mod facts;
 mod linear;
+mod search;
 mod training;
 
 /// The name of the input layout (the facts, their order and scaling, the stages): it
 /// changes whenever they do, so that weights learned on another layout are refused.
-pub const LAYOUT: &str = "linear-facts-31x3/1";
+pub const LAYOUT: &str = "linear-facts-30x3/3";
 
 pub use facts::{FACTS, FactsScratch, STAGES, WEIGHTS, facts};
 pub use linear::{Learned, LinearValue, WeightsError};
+pub use search::LearnedSearch;
 pub use training::{Td, Training};

@@ -77,6 +77,23 @@ const MARGIN_SCALE: f64 = 20.0;
 /// playouts leave small margins: scales of 5 and 10 points measured alike; 5 is kept.
 const VIRTUAL_MARGIN_SCALE: f64 = 5.0;
 
+/// How an iteration judges the position where it leaves the tree.
+pub enum Leaf<'a> {
+    /// Random actions for this many tiles (`Mcts::cutoff`; `None`: to the end), then the
+    /// virtual scores (`virtual_rewards`) or the final ones (`rewards`).
+    Playout(Option<u32>),
+    /// An evaluation of the position itself, finished or not: each seat's reward in
+    /// [0, 1]. With `prior` above 0, a node's untried actions are
+    /// all expanded at once, each child starting with `prior` visits of the evaluation
+    /// of the position after it (Gelly and Silver's prior knowledge): the first iteration
+    /// at the root is the one-ply choice, and the later ones look at the replies. With
+    /// `prior` 0 one untried action is expanded, at random, as with playouts.
+    Judge {
+        judge: &'a mut dyn FnMut(&Game) -> [f64; MAX_PLAYERS],
+        prior: u32,
+    },
+}
+
 /// Information-set Monte Carlo tree search (see the module comment).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Mcts {
@@ -212,24 +229,42 @@ impl Mcts {
     /// `Game::legal_actions` order, with its visits and mean reward. Empty once the game
     /// is over, or with settings `check` refuses.
     pub fn analyse(&self, game: &Game, rng: &mut Rng, scratch: &mut Scratch) -> Vec<ActionValue> {
+        self.analyse_with(game, rng, scratch, &mut Leaf::Playout(self.cutoff))
+    }
+
+    /// `analyse` with the leaves judged by `leaf` (`cutoff` is then not used).
+    pub fn analyse_with(
+        &self,
+        game: &Game,
+        rng: &mut Rng,
+        scratch: &mut Scratch,
+        leaf: &mut Leaf<'_>,
+    ) -> Vec<ActionValue> {
         if game.is_over() || self.check().is_err() {
             return Vec::new();
         }
         let stop = scratch.stop.clone();
         let tree = scratch.own::<Tree>();
-        self.search(game, rng, tree, &stop);
+        self.search(game, rng, tree, &stop, leaf);
         tree.root_values()
     }
 
     /// The search proper: fills `tree` for `game` (not over; settings checked), until the
     /// budget is spent or `stop` is raised (read every `STOP_POLL` iterations, a
     /// millisecond or less of search: Ctrl-C is answered at once).
-    fn search(&self, game: &Game, rng: &mut Rng, tree: &mut Tree, stop: &Stop) {
+    fn search(
+        &self,
+        game: &Game,
+        rng: &mut Rng,
+        tree: &mut Tree,
+        stop: &Stop,
+        leaf: &mut Leaf<'_>,
+    ) {
         tree.start(game);
         let deadline = self.time.map(|t| (Instant::now(), t));
         let mut done = 0u32;
         loop {
-            tree.iterate(self.exploration, self.cutoff, rng);
+            tree.iterate(self.exploration, leaf, rng);
             done += 1;
             if self.playouts > 0 && done >= self.playouts {
                 break;
@@ -269,6 +304,19 @@ impl Player for Mcts {
         rng: &mut Rng,
         scratch: &mut Scratch,
     ) -> Result<Action, PlayerError> {
+        self.choose_with(game, rng, scratch, &mut Leaf::Playout(self.cutoff))
+    }
+}
+
+impl Mcts {
+    /// `Player::choose` with the leaves judged by `leaf`.
+    pub fn choose_with(
+        &self,
+        game: &Game,
+        rng: &mut Rng,
+        scratch: &mut Scratch,
+        leaf: &mut Leaf<'_>,
+    ) -> Result<Action, PlayerError> {
         self.check()
             .map_err(|e| PlayerError::Failed(format!("mcts: {e}")))?;
         if game.is_over() {
@@ -281,7 +329,7 @@ impl Player for Mcts {
         if let [only] = scratch.actions[..] {
             return Ok(only);
         }
-        let values = self.analyse(game, rng, scratch);
+        let values = self.analyse_with(game, rng, scratch, leaf);
         if scratch.stop.is_raised() {
             return Err(PlayerError::Interrupted);
         }
@@ -420,6 +468,8 @@ pub struct Tree {
     root: Option<Game>,
     /// The determinization an iteration plays on.
     work: Option<Game>,
+    /// The position after an action, valued for a prior (`Leaf::Judge`).
+    after: Option<Game>,
     /// The decider's legal actions at the root: they depend only on what he sees, so
     /// they are the same in every determinization.
     root_actions: Vec<Action>,
@@ -464,12 +514,13 @@ impl Tree {
     }
 
     /// One iteration: determinize, descend, expand, play out, back up.
-    fn iterate(&mut self, exploration: f64, cutoff: Option<u32>, rng: &mut Rng) {
+    fn iterate(&mut self, exploration: f64, leaf: &mut Leaf<'_>, rng: &mut Rng) {
         let Tree {
             nodes,
             children,
             root,
             work,
+            after,
             root_actions,
             actions,
             untried,
@@ -525,6 +576,66 @@ impl Tree {
                     best = Some((ucb, action, child));
                 }
             }
+            if let Leaf::Judge { judge, prior } = leaf
+                && *prior > 0
+                && !untried.is_empty()
+                && nodes.len() < MAX_NODES
+            {
+                // Every untried action gets its child, valued after it; then the best
+                // of all the node's children by UCT is this iteration's leaf.
+                let decider = game.decider();
+                let visits = *prior as f64;
+                let mut judged = None;
+                for &action in untried.iter() {
+                    if nodes.len() >= MAX_NODES {
+                        break;
+                    }
+                    let next = match after {
+                        Some(a) => {
+                            a.clone_from(game);
+                            a
+                        }
+                        None => after.insert(game.clone()),
+                    };
+                    next.apply_unchecked(action);
+                    let r = judge(next);
+                    let child = nodes.len() as u32;
+                    nodes.push(Node {
+                        visits: *prior,
+                        avail: 1,
+                        reward: visits * r[decider],
+                        player: decider as u8,
+                    });
+                    children.insert(
+                        Key {
+                            parent: node,
+                            action,
+                        },
+                        child,
+                    );
+                    let ucb = r[decider] + exploration * (ln[1] / visits).sqrt();
+                    if best.is_none_or(|(b, _, _)| ucb > b) {
+                        best = Some((ucb, action, child));
+                        judged = Some(r);
+                    }
+                }
+                // Cannot fail: `untried` was not empty and the tree had room for one.
+                let (_, action, child) = best.expect("a child");
+                path.push(child);
+                game.apply_unchecked(action);
+                // `judged` is the chosen child's valuation if it is a new child (a later new
+                // child that beat it would have replaced both).
+                let r = match judged {
+                    Some(r) => r,
+                    None => judge(game),
+                };
+                for &n in path.iter() {
+                    let n = &mut nodes[n as usize];
+                    n.visits += 1;
+                    n.reward += r[n.player as usize];
+                }
+                return;
+            }
             if !untried.is_empty() {
                 if nodes.len() < MAX_NODES {
                     let action = untried[rng.below(untried.len() as u32) as usize];
@@ -555,18 +666,19 @@ impl Tree {
             game.apply_unchecked(action);
             node = child;
         }
-        let rewards = match cutoff {
-            None => {
+        let rewards = match leaf {
+            Leaf::Playout(None) => {
                 Policy::Random.run(game, rng, placements, false);
                 rewards(game)
             }
-            Some(n) => {
-                let stop = game.placed().len() + n as usize;
+            Leaf::Playout(Some(n)) => {
+                let stop = game.placed().len() + *n as usize;
                 while !game.is_over() && game.placed().len() < stop {
                     Policy::Random.run(game, rng, placements, true);
                 }
                 virtual_rewards(game, end)
             }
+            Leaf::Judge { judge, .. } => judge(game),
         };
         for &n in path.iter() {
             let n = &mut nodes[n as usize];
