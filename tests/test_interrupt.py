@@ -1,8 +1,7 @@
 """Ctrl-C in every long call: a search (best_move, analyse, a timed search, a PUCT search
-with a fast and with a slow evaluation, the learned search), a training of the learned
-evaluation, a study with
-a searching or a slow Python player, a replay, a Study of cells, the construction of a
-large VectorEnv. Each runs in a child
+with a fast and with a slow evaluation and with the learned value, the learned search), a
+training of the learned evaluation, a study with a searching or a slow Python player, a
+replay, a Study of cells, the construction of a large VectorEnv. Each runs in a child
 process that is sent SIGINT 1 s in; the child must raise KeyboardInterrupt within 0.5 s,
 use no CPU afterwards (no thread left running) and leave the game it searched unchanged."""
 
@@ -73,6 +72,8 @@ CALLS = {
     "replay_mcts": 'carcassonne.replay(carcassonne.Rules(), players=[MCTS(playouts=200_000), "random"])',
     "puct_search": "carcassonne.PuctSearch(carcassonne.Rules(), simulations=10**6).search(game, uniform)",
     "puct_search_slow_evaluation": "carcassonne.PuctSearch(carcassonne.Rules()).search(game, slow_evaluation)",
+    "puct_search_learned_value": "carcassonne.PuctSearch(carcassonne.Rules(), simulations=10**6).search(game, "
+    '__import__("carcassonne.learn.value").learn.value.shipped_value(carcassonne.Rules()))',
     # Dealing many games: each build takes about a second, so the signal lands in one.
     "vector_env_build": (
         'while True: carcassonne.VectorEnv(carcassonne.Rules(), 20_000, opponents="greedy", observations=False)'

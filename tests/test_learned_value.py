@@ -261,3 +261,56 @@ def test_the_learned_search_plays_reproducibly_and_checks_its_settings() -> None
             LearnedSearch(**bad)  # type: ignore[arg-type]
     with pytest.raises(PlayerError, match="other rules"):
         simulate(Rules(tile_sets=("south-seas",)), games=1, players=[LearnedSearch(value=SHIPPED), "greedy"])
+
+
+def test_the_expectimax_plays_reproducibly_and_checks_its_settings() -> None:
+    from carcassonne.players import LearnedExpectimax, parse
+
+    player = LearnedExpectimax(width=3)
+    assert player.name == "learned-expectimax(width=3)"
+    assert repr(player) == "LearnedExpectimax(width=3)"
+    assert parse(player) is player
+    one = simulate(Rules(), games=4, seed=3, players=[player, "greedy"], threads=1)
+    two = simulate(Rules(), games=4, seed=3, players=[player, "greedy"], threads=2)
+    assert one.scores.tolist() == two.scores.tolist()
+    assert one.players == (player.name, "greedy")
+    # Width 1 is the one-ply player; a wider look-ahead chooses otherwise somewhere.
+    game = Game(Rules(), seed=4)
+    differed = 0
+    for turn in range(30):
+        one_ply = game.best_move("learned", seed=turn)
+        assert game.best_move(LearnedExpectimax(width=1), seed=turn) == one_ply
+        differed += game.best_move(LearnedExpectimax(width=8), seed=turn) != one_ply
+        game.apply(one_ply)
+    assert differed > 0
+    for bad, message in (
+        (dict(width=0), "width must be between"),
+        (dict(width=1.5), "width must be an integer"),
+        (dict(value=3), "LearnedValue, the path"),
+    ):
+        with pytest.raises(PlayerError, match=message):
+            LearnedExpectimax(**bad)  # type: ignore[arg-type]
+    with pytest.raises(PlayerError, match="other rules"):
+        simulate(Rules(tile_sets=("south-seas",)), games=1, players=[LearnedExpectimax(value=SHIPPED), "greedy"])
+
+
+def test_the_learned_value_evaluates_a_puct_search() -> None:
+    from carcassonne import ActionSpaceError, PuctSearch
+
+    value = shipped_value(Rules())
+    game = Game(Rules(), seed=6)
+    for turn in range(8):
+        game.apply(game.best_move("learned", seed=turn))
+    search = PuctSearch(Rules(), simulations=200)
+    report = search.search(game, value, seed=1)
+    # The root's value is the learned value of the position for its decider, and every
+    # simulation past the root reached an action.
+    assert report.value == pytest.approx(value.values(game)[game.decider], abs=1e-6)
+    assert int(report.visits.sum()) == 199
+    assert search.search(game, value, seed=1).visits.tolist() == report.visits.tolist()
+    assert search.choose(game, value, seed=1) in game.legal_actions()
+    other = load_value(SHIPPED)
+    with pytest.raises(ActionSpaceError, match="learned value of other rules"):
+        PuctSearch(Rules(tile_sets=("south-seas",))).search(
+            Game(Rules(tile_sets=("south-seas",)), seed=1), other
+        )

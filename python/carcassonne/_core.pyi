@@ -17,6 +17,7 @@ import numpy.typing as npt
 from typing_extensions import deprecated
 
 from carcassonne.phase import Phase
+from carcassonne.learn.value import LearnedValue
 from carcassonne.players import Greedy, Learned, Random
 
 __all__ = [
@@ -788,6 +789,10 @@ class PuctSearch:
     the decider's, the other's its negative). An action's prior is the product of its
     tokens' weights, normalised over the legal actions.
 
+    ``evaluate`` may also be a ``carcassonne.learn.value.LearnedValue`` of the search's
+    rules: the search then values each position it reaches with it, in Rust, without
+    observations, and gives every action there the same prior.
+
     The game searched is copied first: other threads (and ``evaluate`` itself) may play
     it meanwhile. Searches of one ``PuctSearch`` from several threads wait for each other;
     one started from inside its own ``evaluate`` raises BusyError.
@@ -828,15 +833,20 @@ class PuctSearch:
     def observation_space(self) -> ObservationSpace:
         """The observations the evaluation is given."""
 
-    def search(self, game: Game, evaluate: _Evaluation, seed: SupportsIndex | None = None) -> SearchReport:
+    def search(
+        self, game: Game, evaluate: _Evaluation | LearnedValue, seed: SupportsIndex | None = None
+    ) -> SearchReport:
         """Searches ``game`` (left unchanged) with ``evaluate``, drawing from the search's random
         stream (or, with ``seed``, from that seed's, the stream left as it was): the same
         evaluation and seed give the same report. Raises GameOverError for a finished
-        game, ActionSpaceError for a game of other rules, EvaluationError when ``evaluate``
-        returns something else than the class describes (naming the batch row), and lets
-        whatever ``evaluate`` raises through (KeyboardInterrupt included)."""
+        game, ActionSpaceError for a game (or a learned value) of other rules,
+        EvaluationError when ``evaluate`` returns something else than the class describes
+        (naming the batch row), and lets whatever ``evaluate`` raises through
+        (KeyboardInterrupt included)."""
 
-    def choose(self, game: Game, evaluate: _Evaluation, seed: SupportsIndex | None = None) -> Move | Decision:
+    def choose(
+        self, game: Game, evaluate: _Evaluation | LearnedValue, seed: SupportsIndex | None = None
+    ) -> Move | Decision:
         """The action ``search`` visits most (among equals the one of higher mean value, then
         the first legal); a game with one legal action is not searched."""
 

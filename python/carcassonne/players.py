@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from carcassonne._core import Decision, Game, Move
     from carcassonne.learn.value import LearnedValue
 
-NAMES = ("random", "greedy", "mcts", "learned")
+NAMES = ("random", "greedy", "mcts", "learned", "learned-expectimax")
 """The built-in players' names."""
 
 
@@ -120,6 +120,9 @@ MAX_SECONDS = 86400.0
 
 MAX_PRIOR = 1000
 """The most prior visits a ``LearnedSearch`` child starts with."""
+
+MAX_WIDTH = 1000
+"""The most actions a ``LearnedExpectimax`` looks ahead at."""
 
 MAX_CUTOFF = 1000
 """The longest playout, in tiles, an ``MCTS`` player accepts as a cut-off (``None``
@@ -283,6 +286,45 @@ class LearnedSearch:
         return ("learned-search", self.playouts, self.exploration, self.seconds, self.prior, *value)
 
 
+@dataclass(frozen=True, init=False)
+class LearnedExpectimax:
+    """The learned evaluation looking two plies ahead: of its ``width`` best actions by
+    the one-ply value, it plays the one whose expected value is highest over the next
+    draw, every tile kind weighed by its share of the unseen tiles (never their order),
+    the next player answering each as the one-ply learned player would.
+
+    ``width=1`` is the one-ply player. ``value``: None for the evaluation the package
+    ships for the game's rules, a ``LearnedValue`` or the path of a weights file. Its cost
+    grows with ``width``: see the docs' performance page."""
+
+    width: int
+    value: LearnedValue | None
+
+    def __init__(self, width: int = 8, value: LearnedValue | str | os.PathLike[str] | None = None) -> None:
+        try:
+            w = operator.index(width)
+        except TypeError:
+            raise PlayerError(f"LearnedExpectimax width must be an integer, not {type(width).__name__}") from None
+        if not 1 <= w <= MAX_WIDTH:
+            raise PlayerError(f"LearnedExpectimax width must be between 1 and {MAX_WIDTH}, got {reprlib.repr(w)}")
+        object.__setattr__(self, "width", w)
+        object.__setattr__(self, "value", Learned(value).value)
+
+    @property
+    def name(self) -> str:
+        """The name the engine gives these settings."""
+        value = "learned" if self.value is None else self.value.name
+        return f"{value}-expectimax(width={self.width})"
+
+    def __repr__(self) -> str:
+        value = "" if self.value is None else f", value={self.value!r}"
+        return f"LearnedExpectimax(width={self.width}{value})"
+
+    def _spec(self) -> tuple[Any, ...]:
+        value = (None, None, None) if self.value is None else self.value._spec()[1:]
+        return ("learned-expectimax", self.width, *value)
+
+
 def _finite(what: str, value: object, low: float, high: float) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise PlayerError(f"MCTS {what} must be a number, not {type(value).__name__}")
@@ -294,14 +336,14 @@ def _finite(what: str, value: object, low: float, high: float) -> None:
 PythonPlayer: TypeAlias = "Callable[[Game], Move | Decision]"
 """A function that chooses the decider's action from a (determinized) copy of the game."""
 
-PlayerLike: TypeAlias = "str | Random | Greedy | MCTS | Learned | LearnedSearch | PythonPlayer"
+PlayerLike: TypeAlias = "str | Random | Greedy | MCTS | Learned | LearnedSearch | LearnedExpectimax | PythonPlayer"
 """Anything a lineup accepts for one seat."""
 
 
-def parse(player: PlayerLike) -> Random | Greedy | MCTS | Learned | LearnedSearch | Callable[..., Any]:
+def parse(player: PlayerLike) -> Random | Greedy | MCTS | Learned | LearnedSearch | LearnedExpectimax | Callable[..., Any]:
     """A lineup entry as a settings object (names become their default settings); a
     function stays a function. Raises ``PlayerError`` for anything else."""
-    if isinstance(player, (Random, Greedy, MCTS, Learned, LearnedSearch)):
+    if isinstance(player, (Random, Greedy, MCTS, Learned, LearnedSearch, LearnedExpectimax)):
         return player
     if isinstance(player, str):
         if player == "random":
@@ -322,6 +364,8 @@ def parse(player: PlayerLike) -> Random | Greedy | MCTS | Learned | LearnedSearc
             return MCTS()
         if player == "learned":
             return Learned()
+        if player == "learned-expectimax":
+            return LearnedExpectimax()
         raise PlayerError(
             f"unknown player {reprlib.repr(player)}: use one of {', '.join(NAMES)}, "
             "a carcassonne.players object or a function"
@@ -336,7 +380,7 @@ def parse(player: PlayerLike) -> Random | Greedy | MCTS | Learned | LearnedSearc
 
 def lineup(
     players: PlayerLike | Sequence[PlayerLike],
-) -> list[Random | Greedy | MCTS | Learned | LearnedSearch | Callable[..., Any]]:
+) -> list[Random | Greedy | MCTS | Learned | LearnedSearch | LearnedExpectimax | Callable[..., Any]]:
     """One player for every seat (a single entry) or one per seat (a list or tuple)."""
     if isinstance(players, (list, tuple)):
         if not players:
@@ -345,9 +389,9 @@ def lineup(
     return [parse(players)]  # type: ignore[arg-type]
 
 
-def _specs(players: Sequence[Random | Greedy | MCTS | Learned | LearnedSearch | Callable[..., Any]]) -> list[Any]:
+def _specs(players: Sequence[Random | Greedy | MCTS | Learned | LearnedSearch | LearnedExpectimax | Callable[..., Any]]) -> list[Any]:
     """What the native study functions take: settings as tuples, functions as they are."""
-    return [p._spec() if isinstance(p, (Random, Greedy, MCTS, Learned, LearnedSearch)) else p for p in players]
+    return [p._spec() if isinstance(p, (Random, Greedy, MCTS, Learned, LearnedSearch, LearnedExpectimax)) else p for p in players]
 
 
 __all__ = [
@@ -356,6 +400,7 @@ __all__ = [
     "MCTS",
     "NAMES",
     "Learned",
+    "LearnedExpectimax",
     "LearnedSearch",
     "Greedy",
     "PlayerLike",

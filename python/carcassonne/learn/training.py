@@ -165,6 +165,19 @@ def train(
     }
     say = progress if progress is not None else (lambda line: None)
     greedy_elo = _greedy_elo(system)
+    # What every checkpoint records of this training besides its weights, games and curve.
+    record = {
+        **settings,
+        "threads": used,
+        "cores": os.cpu_count(),
+        "command": command(system, games, seed, td, every, curve_pairs, name),
+    }
+
+    def checkpoint(weights: list[float], done: int, seconds: float, curve: list[Any]) -> LearnedValue:
+        training = {**record, "games": done, "seconds": round(seconds, 3), "curve": list(curve)}
+        value = LearnedValue(weights=tuple(weights), rules=rules, name=name, system=system, training=training)
+        return _with_curve_point(value, rules, greedy_elo, threads)
+
     if resume and os.path.exists(where):
         value = load_value(where)
         done = value.training.get("games")
@@ -178,9 +191,9 @@ def train(
             raise LearnedValueError(f"{where}: has played {done:,} games, more than the {games:,} asked")
         say(f"resuming from {done:,} games")
     else:
-        weights = train_value(rules, None, 0, 0, seed, td.alpha, td.lambda_, td.epsilon, td.decay, threads)
-        value = _checkpoint(system, rules, weights, name, settings, 0, 0.0, [], td, games, every, curve_pairs, used)
-        value = _with_curve_point(value, rules, greedy_elo, threads)
+        # No weights and no games: the untrained value, the virtual-score lead alone.
+        untrained = train_value(rules, None, 0, 0, seed, td.alpha, td.lambda_, td.epsilon, td.decay, threads)
+        value = checkpoint(untrained, 0, 0.0, [])
         value.save(where)  # fails here, before any game, on an unwritable place or a full disk
         say(_line(value))
     while value.training["games"] < games:
@@ -191,41 +204,10 @@ def train(
             rules, list(value.weights), done, chunk, seed, td.alpha, td.lambda_, td.epsilon, td.decay, threads
         )
         seconds = float(value.training["seconds"]) + time.perf_counter() - started
-        value = _checkpoint(
-            system, rules, weights, name, settings, done + chunk, seconds, value.training["curve"], td,
-            games, every, curve_pairs, used,
-        )
-        value = _with_curve_point(value, rules, greedy_elo, threads)
+        value = checkpoint(weights, done + chunk, seconds, value.training["curve"])
         value.save(where)
         say(_line(value))
     return value
-
-
-def _checkpoint(
-    system: str,
-    rules: Rules,
-    weights: list[float],
-    name: str,
-    settings: dict[str, Any],
-    games: int,
-    seconds: float,
-    curve: list[Any],
-    td: TdSettings,
-    total: int,
-    every: int,
-    curve_pairs: int,
-    threads_used: int,
-) -> LearnedValue:
-    training = dict(settings)
-    training.update(
-        games=games,
-        seconds=round(seconds, 3),
-        threads=threads_used,
-        cores=os.cpu_count(),
-        command=command(system, total, settings["seed"], td, every, curve_pairs, name),
-        curve=list(curve),
-    )
-    return LearnedValue(weights=tuple(weights), rules=rules, name=name, system=system, training=training)
 
 
 def _with_curve_point(value: LearnedValue, rules: Rules, greedy_elo: float | None, threads: int | None) -> LearnedValue:

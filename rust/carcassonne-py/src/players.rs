@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 
 use carcassonne_core::engine::game::Game as CoreGame;
 use carcassonne_core::engine::rules::{Rules as CoreRules, RulesSpec};
-use carcassonne_core::learn::value::{Learned, LearnedSearch, LinearValue};
+use carcassonne_core::learn::value::{Expectimax, Learned, LearnedSearch, LinearValue};
 use carcassonne_core::play::action::Action;
 use carcassonne_core::play::players::mcts::{MAX_TIME, Mcts};
 use carcassonne_core::play::players::policy::greedy_randomness::RandomizedGreedy;
@@ -155,6 +155,19 @@ pub fn player(
         if name == "learned" {
             return learned(&shipped_learned(spec.py(), rules)?, rules);
         }
+        if name == "learned-expectimax" {
+            let (value, value_name) = learned_value(
+                &shipped_learned(spec.py(), rules)?,
+                1,
+                rules,
+                "LearnedExpectimax",
+            )?;
+            return Ok(Arc::new(Expectimax {
+                value: Arc::new(value),
+                value_name,
+                width: DEFAULT_WIDTH,
+            }));
+        }
         return builtin(&name);
     }
     // A `carcassonne.players` settings object describes itself as a tuple.
@@ -168,6 +181,9 @@ pub fn player(
     {
         if name == "learned-search" && tuple.len() == LEARNED_SEARCH_SPEC_LEN {
             return learned_search(tuple, rules);
+        }
+        if name == "learned-expectimax" && tuple.len() == LEARNED_EXPECTIMAX_SPEC_LEN {
+            return learned_expectimax(tuple, rules);
         }
         if name == "learned" && tuple.len() == LEARNED_SPEC_LEN {
             if tuple.get_item(1)?.is_none() {
@@ -199,7 +215,7 @@ pub fn player(
         return Ok(p);
     }
     Err(PlayerError::new_err(format!(
-        "a player is a name (\"random\", \"greedy\", \"mcts\", \"learned\"), a carcassonne.players object or a function game -> action, not {}",
+        "a player is a name (\"random\", \"greedy\", \"mcts\", \"learned\", \"learned-expectimax\"), a carcassonne.players object or a function game -> action, not {}",
         type_name(spec)
     )))
 }
@@ -224,7 +240,7 @@ fn learned(
 /// the rules they were learned for), the weights checked again by the core. The rules
 /// must be `rules` but for the number of players (the value compares each seat with the
 /// mean of the others, whatever their number).
-fn learned_value(
+pub(crate) fn learned_value(
     spec: &Bound<'_, pyo3::types::PyTuple>,
     at: usize,
     rules: &Arc<CoreRules>,
@@ -269,18 +285,8 @@ fn learned_search(
     spec: &Bound<'_, pyo3::types::PyTuple>,
     rules: &Arc<CoreRules>,
 ) -> PyResult<Arc<dyn Player>> {
-    let as_mcts = pyo3::types::PyTuple::new(
-        spec.py(),
-        [
-            "mcts".into_pyobject(spec.py())?.into_any(),
-            spec.get_item(1)?,
-            spec.get_item(2)?,
-            spec.get_item(3)?,
-            spec.py().None().into_bound(spec.py()),
-        ],
-    )?;
-    let mcts = mcts(&as_mcts)
-        .map_err(|e| PlayerError::new_err(e.to_string().replacen("MCTS", "LearnedSearch", 1)))?;
+    // The search's budget and exploration; its leaves are judged, so no cut-off.
+    let mcts = mcts_items(spec, false, "LearnedSearch")?;
     let prior: u32 = spec
         .get_item(4)?
         .extract()
@@ -309,6 +315,49 @@ fn learned_search(
     }))
 }
 
+/// Items of the tuple `carcassonne.players.LearnedExpectimax._spec` returns.
+const LEARNED_EXPECTIMAX_SPEC_LEN: usize = 5;
+
+/// Most actions a `LearnedExpectimax` looks ahead at.
+const MAX_WIDTH: u32 = 1000;
+
+/// The width of "learned-expectimax" (`LearnedExpectimax()`'s default).
+const DEFAULT_WIDTH: u32 = 8;
+
+/// The look-ahead of `carcassonne.players.LearnedExpectimax`: ("learned-expectimax",
+/// width, then the learned value's weights, name and rules, or three None for the
+/// package's own).
+fn learned_expectimax(
+    spec: &Bound<'_, pyo3::types::PyTuple>,
+    rules: &Arc<CoreRules>,
+) -> PyResult<Arc<dyn Player>> {
+    let width: u32 = spec
+        .get_item(1)?
+        .extract()
+        .ok()
+        .filter(|w| (1..=MAX_WIDTH).contains(w))
+        .ok_or_else(|| {
+            PlayerError::new_err(format!(
+                "LearnedExpectimax settings: width must be an integer from 1 to {MAX_WIDTH}"
+            ))
+        })?;
+    let (value, value_name) = if spec.get_item(2)?.is_none() {
+        learned_value(
+            &shipped_learned(spec.py(), rules)?,
+            1,
+            rules,
+            "LearnedExpectimax",
+        )?
+    } else {
+        learned_value(spec, 2, rules, "LearnedExpectimax")?
+    };
+    Ok(Arc::new(Expectimax {
+        value: Arc::new(value),
+        value_name,
+        width,
+    }))
+}
+
 /// The specification of the learned player the package ships for `rules`
 /// (`carcassonne.learn.value.shipped_spec`), or its error for rules it has none for.
 fn shipped_learned<'py>(
@@ -334,7 +383,7 @@ fn builtin(name: &str) -> PyResult<Arc<dyn Player>> {
     match Policy::parse(name) {
         Some(p) => Ok(Arc::new(p)),
         None => Err(PlayerError::new_err(format!(
-            "unknown player {}: use \"random\", \"greedy\", \"mcts\", \"learned\", a carcassonne.players object or a function",
+            "unknown player {}: use \"random\", \"greedy\", \"mcts\", \"learned\", \"learned-expectimax\", a carcassonne.players object or a function",
             quote(name)
         ))),
     }
@@ -388,7 +437,18 @@ const MCTS_SPEC_LEN: usize = 5;
 /// MCTS settings from `carcassonne.players.MCTS`: ("mcts", playouts, exploration,
 /// seconds or None, cutoff or None), checked again by the core.
 pub fn mcts(spec: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<Mcts> {
-    let bad = |what: &str| PlayerError::new_err(format!("MCTS settings: {what}"));
+    mcts_items(spec, true, "MCTS")
+}
+
+/// MCTS settings from a specification's items 1 to 3 (playouts, exploration, seconds or
+/// None) and, `with_cutoff`, 4 (cutoff or None), checked again by the core; errors
+/// name `what`'s settings.
+fn mcts_items(
+    spec: &Bound<'_, pyo3::types::PyTuple>,
+    with_cutoff: bool,
+    what: &str,
+) -> PyResult<Mcts> {
+    let bad = |why: &str| PlayerError::new_err(format!("{what} settings: {why}"));
     let playouts: u32 = spec
         .get_item(1)?
         .extract()
@@ -413,9 +473,12 @@ pub fn mcts(spec: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<Mcts> {
             )));
         }
     };
-    let cutoff: Option<u32> = spec
-        .get_item(4)?
-        .extract()
-        .map_err(|_| bad("cutoff must be a whole number of tiles or None"))?;
+    let cutoff: Option<u32> = if with_cutoff {
+        spec.get_item(4)?
+            .extract()
+            .map_err(|_| bad("cutoff must be a whole number of tiles or None"))?
+    } else {
+        None
+    };
     Mcts::new(playouts, time, exploration, cutoff).map_err(|e| bad(&e.to_string()))
 }

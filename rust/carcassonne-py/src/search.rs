@@ -6,11 +6,14 @@ use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
+use carcassonne_core::engine::game::Game as CoreGame;
 use carcassonne_core::learn::codec;
 use carcassonne_core::learn::observation::ObservationLayout;
 use carcassonne_core::learn::search::{
     Evaluate, MAX_BATCH, MAX_EXPLORATION, MAX_SIMULATIONS, Puct, PuctReport, PuctTree, SearchError,
 };
+use carcassonne_core::learn::value::{LinearValue, ValueEvaluation};
+use carcassonne_core::limits::MAX_PLAYERS;
 use carcassonne_core::rng::Rng;
 
 use crate::actions::action_to_py;
@@ -34,6 +37,10 @@ use crate::{ActionSpaceError, EvaluationError, GameOverError, message, type_name
 /// position's decider and the others in seat order after him (with two players also (n,):
 /// the decider's, the other's its negative). An action's prior is the product of its
 /// tokens' weights, normalised over the legal actions.
+///
+/// ``evaluate`` may also be a ``carcassonne.learn.value.LearnedValue`` of the search's
+/// rules: the search then values each position it reaches with it, in Rust, without
+/// observations, and gives every action there the same prior.
 ///
 /// The game searched is copied first: other threads (and ``evaluate`` itself) may play
 /// it meanwhile. Searches of one ``PuctSearch`` from several threads wait for each other;
@@ -118,6 +125,71 @@ impl PyEvaluation<'_, '_> {
             return Err(wrong(format!("of shape {}", py_shape(arr.shape()))));
         }
         Ok(arr)
+    }
+}
+
+/// The learned value of a `carcassonne.learn.value.LearnedValue` given as the evaluation,
+/// checked for `rules` (None for anything else).
+fn learned_value_of(
+    evaluate: &Bound<'_, PyAny>,
+    rules: &std::sync::Arc<carcassonne_core::engine::rules::Rules>,
+) -> PyResult<Option<std::sync::Arc<LinearValue>>> {
+    let is_value = evaluate
+        .py()
+        .import("carcassonne.learn.value")?
+        .getattr("LearnedValue")
+        .and_then(|class| evaluate.is_instance(&class))?;
+    if !is_value {
+        return Ok(None);
+    }
+    let spec = evaluate.call_method0("_spec")?;
+    let spec = spec.cast::<PyTuple>()?;
+    // Its weights were checked when it was made: only its rules can be wrong here.
+    let (value, _) = crate::players::learned_value(spec, 1, rules, "PuctSearch").map_err(|_| {
+        ActionSpaceError::new_err("evaluate is a learned value of other rules than this search's")
+    })?;
+    Ok(Some(std::sync::Arc::new(value)))
+}
+
+/// The learned value as a search's evaluation, answering Ctrl-C: every few hundred
+/// positions it checks for a signal, and on one it stops valuing positions itself, so
+/// that the search asks for a batch and `evaluate` ends it with the signal's error.
+struct LearnedEvaluation<'py> {
+    py: Python<'py>,
+    inner: ValueEvaluation,
+    calls: u32,
+    interrupted: Option<PyErr>,
+}
+
+impl Evaluate for LearnedEvaluation<'_> {
+    type Error = PyErr;
+
+    fn evaluate(
+        &mut self,
+        _n: usize,
+        _board: &[u8],
+        _vector: &[f32],
+        _priors: &mut [f32],
+        _values: &mut [f32],
+    ) -> PyResult<()> {
+        match self.interrupted.take() {
+            Some(e) => Err(e),
+            None => Ok(()), // no row was asked for
+        }
+    }
+
+    fn value_of(&mut self, game: &CoreGame) -> Option<[f32; MAX_PLAYERS]> {
+        if self.interrupted.is_some() {
+            return None;
+        }
+        self.calls = self.calls.wrapping_add(1);
+        if self.calls % 256 == 0
+            && let Err(e) = self.py.check_signals()
+        {
+            self.interrupted = Some(e);
+            return None;
+        }
+        self.inner.value_of(game)
     }
 }
 
@@ -247,9 +319,10 @@ impl PuctSearch {
     /// Searches ``game`` (left unchanged) with ``evaluate``, drawing from the search's random
     /// stream (or, with ``seed``, from that seed's, the stream left as it was): the same
     /// evaluation and seed give the same report. Raises GameOverError for a finished
-    /// game, ActionSpaceError for a game of other rules, EvaluationError when ``evaluate``
-    /// returns something else than the class describes (naming the batch row), and lets
-    /// whatever ``evaluate`` raises through (KeyboardInterrupt included).
+    /// game, ActionSpaceError for a game (or a learned value) of other rules,
+    /// EvaluationError when ``evaluate`` returns something else than the class describes
+    /// (naming the batch row), and lets whatever ``evaluate`` raises through
+    /// (KeyboardInterrupt included).
     #[pyo3(signature = (game, evaluate, seed=None))]
     fn search(
         &self,
@@ -265,9 +338,11 @@ impl PuctSearch {
                 "the game is of other rules than this search's",
             ));
         }
-        if !evaluate.is_callable() {
+        let learned = learned_value_of(&evaluate, &self.rules)?;
+        if learned.is_none() && !evaluate.is_callable() {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                "evaluate must be a function (board, vector) -> (priors, values), not {}",
+                "evaluate must be a function (board, vector) -> (priors, values) or a \
+                 carcassonne.learn.value.LearnedValue, not {}",
                 type_name(&evaluate)
             )));
         }
@@ -285,22 +360,33 @@ impl PuctSearch {
             None => stream,
         };
         let (c, w) = (self.layout.planes().len(), self.layout.window() as usize);
-        let mut eval = PyEvaluation {
-            py,
-            function: &evaluate,
-            board_shape: [c, w, w],
-            vector_len: self.layout.vector_len(),
-            size: self.layout.space().size() as usize,
-            players: self.rules.players(),
+        let searched = match learned {
+            Some(value) => {
+                let mut eval = LearnedEvaluation {
+                    py,
+                    inner: ValueEvaluation::new(value),
+                    calls: 0,
+                    interrupted: None,
+                };
+                self.puct.search(&game, &self.layout, &mut eval, rng, tree)
+            }
+            None => {
+                let mut eval = PyEvaluation {
+                    py,
+                    function: &evaluate,
+                    board_shape: [c, w, w],
+                    vector_len: self.layout.vector_len(),
+                    size: self.layout.space().size() as usize,
+                    players: self.rules.players(),
+                };
+                self.puct.search(&game, &self.layout, &mut eval, rng, tree)
+            }
         };
-        let report = self
-            .puct
-            .search(&game, &self.layout, &mut eval, rng, tree)
-            .map_err(|e| match e {
-                SearchError::Evaluation(e) => e,
-                SearchError::GameOver => GameOverError::new_err(message(&e)),
-                other => EvaluationError::new_err(message(other)),
-            })?;
+        let report = searched.map_err(|e| match e {
+            SearchError::Evaluation(e) => e,
+            SearchError::GameOver => GameOverError::new_err(message(&e)),
+            other => EvaluationError::new_err(message(other)),
+        })?;
         let actions = report
             .actions
             .iter()

@@ -131,6 +131,14 @@ pub trait Evaluate {
         priors: &mut [f32],
         values: &mut [f32],
     ) -> Result<(), Self::Error>;
+
+    /// Each seat's value in [-1, 1] of `game` itself, by seat, for an evaluation that
+    /// reads positions rather than observations (the learned value): the search then
+    /// takes it at once, without a batch, and gives the position's actions equal priors.
+    /// `None` (the default): the position is observed and evaluated in a batch.
+    fn value_of(&mut self, _game: &Game) -> Option<[f32; MAX_PLAYERS]> {
+        None
+    }
 }
 
 /// A function of the same arguments is an evaluation.
@@ -264,7 +272,7 @@ impl Puct {
         let mut done = 0u32;
         while done < self.simulations {
             let room = (self.simulations - done).min(self.batch);
-            tree.collect(layout, self.exploration, room as usize, rng);
+            tree.collect(layout, self.exploration, room as usize, rng, evaluate);
             tree.evaluate(layout, evaluate)?;
             done += tree.pending.len() as u32;
             tree.back_up(layout);
@@ -373,12 +381,19 @@ impl PuctTree {
     }
 
     /// Collects up to `room` simulations into the batch (at least one).
-    fn collect(&mut self, layout: &ObservationLayout, c: f64, room: usize, rng: &mut Rng) {
+    fn collect<E: Evaluate + ?Sized>(
+        &mut self,
+        layout: &ObservationLayout,
+        c: f64,
+        room: usize,
+        rng: &mut Rng,
+        evaluate: &mut E,
+    ) {
         self.pending.clear();
         self.paths.clear();
         self.rows.clear();
         while self.pending.len() < room {
-            if !self.descend(layout, c, rng) {
+            if !self.descend(layout, c, rng, evaluate) {
                 break;
             }
         }
@@ -386,7 +401,13 @@ impl PuctTree {
 
     /// One descent from a new determinization. False if it reached a leaf already in
     /// the batch (it is then dropped: nothing of it is kept).
-    fn descend(&mut self, layout: &ObservationLayout, c: f64, rng: &mut Rng) -> bool {
+    fn descend<E: Evaluate + ?Sized>(
+        &mut self,
+        layout: &ObservationLayout,
+        c: f64,
+        rng: &mut Rng,
+        evaluate: &mut E,
+    ) -> bool {
         let PuctTree {
             nodes,
             children,
@@ -428,6 +449,10 @@ impl PuctTree {
                 if here.row != 0 {
                     paths.truncate(start);
                     return false;
+                }
+                if let Some(v) = evaluate.value_of(game) {
+                    nodes[node as usize].priors = EQUAL_PRIORS;
+                    break Leaf::Known(v);
                 }
                 let row = rows.len();
                 let window = space

@@ -51,12 +51,21 @@ impl Game {
         roots: &mut Vec<u32>,
         counts: &mut impl FeatureCounts,
     ) -> [i32; MAX_PLAYERS] {
-        let mut v =
-            for_system!(self.rules.kind(), S => S::virtual_thirds_counted(self, roots, counts));
+        let mut v = self.virtual_thirds_counted(roots, counts);
         for x in &mut v {
             *x = x.div_euclid(WARES_PER_POINT as i32);
         }
         v
+    }
+
+    /// `virtual_thirds` with the features' counts from `counts` (see
+    /// `virtual_scores_counted`).
+    pub(crate) fn virtual_thirds_counted(
+        &self,
+        roots: &mut Vec<u32>,
+        counts: &mut impl FeatureCounts,
+    ) -> [i32; MAX_PLAYERS] {
+        for_system!(self.rules.kind(), S => S::virtual_thirds_counted(self, roots, counts))
     }
 
     /// Ends the game now, as if the deck had run out after the last action: the

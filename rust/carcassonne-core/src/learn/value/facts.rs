@@ -44,9 +44,12 @@ pub fn facts(game: &Game, s: &mut FactsScratch) -> [[f32; FACTS]; MAX_PLAYERS] {
     let players = rules.players();
     let mut out = [[0.0f32; FACTS]; MAX_PLAYERS];
     // From the facts just found: the end-of-game scoring walks no feature again.
-    let virtual_scores = game.virtual_scores_counted(&mut s.roots, &mut s.facts);
+    // In thirds of a point, not rounded: a South Seas ware is a third of a point, and
+    // rounding each seat's down would hide most wares gained. Thirds / 30 is exactly
+    // points / 10 where scores are whole points (both the nearest f32 to one number).
+    let virtual_thirds = game.virtual_thirds_counted(&mut s.roots, &mut s.facts);
     for p in 0..players {
-        out[p][0] = virtual_scores[p] as f32 / 10.0;
+        out[p][0] = virtual_thirds[p] as f32 / 30.0;
         out[p][1] = game.supply()[p] as f32 / 7.0;
     }
     // Counted in whole points and meeples, scaled at the end: a sum of integers does not
@@ -63,11 +66,21 @@ pub fn facts(game: &Game, s: &mut FactsScratch) -> [[f32; FACTS]; MAX_PLAYERS] {
         }
         let shown = s.facts.shown(e as u32);
         let (kind, bucket) = match node.kind {
-            FeatureKind::Road | FeatureKind::City => {
+            // South Seas' bridges, islands and sea regions count as the roads, cities and
+            // fields of their slots (no game has both), their value the wares on them.
+            FeatureKind::Road
+            | FeatureKind::City
+            | FeatureKind::Bridge
+            | FeatureKind::Island
+            | FeatureKind::Sea => {
                 if shown[OPEN] == 0 {
                     continue; // complete: its points are banked
                 }
-                let k = if node.kind == FeatureKind::Road { 0 } else { 1 };
+                let k = match node.kind {
+                    FeatureKind::Road | FeatureKind::Bridge => 0,
+                    FeatureKind::City | FeatureKind::Island => 1,
+                    _ => 2,
+                };
                 (k, (shown[OPEN] as usize).min(3) - 1)
             }
             FeatureKind::Field => {

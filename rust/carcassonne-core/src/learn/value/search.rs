@@ -29,11 +29,7 @@ pub struct LearnedSearch {
 
 impl Player for LearnedSearch {
     fn name(&self) -> String {
-        let time = self
-            .mcts
-            .time
-            .map(|t| format!(",time={}s", t.as_secs_f64()))
-            .unwrap_or_default();
+        let time = self.mcts.time_in_name();
         format!(
             "{}-search(playouts={}{time},c={},prior={})",
             self.value_name, self.mcts.playouts, self.mcts.exploration, self.prior

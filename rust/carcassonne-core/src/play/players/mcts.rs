@@ -184,6 +184,13 @@ pub struct ActionValue {
 }
 
 impl Mcts {
+    /// The time budget as names give it: ",time=0.5s", or nothing without one.
+    pub(crate) fn time_in_name(&self) -> String {
+        self.time
+            .map(|t| format!(",time={}s", t.as_secs_f64()))
+            .unwrap_or_default()
+    }
+
     /// A search with checked settings: at least one of `playouts` (at most
     /// `MAX_PLAYOUTS`) and `time` (at most `MAX_TIME`, and not zero), a finite
     /// `exploration` from 0 to `MAX_EXPLORATION` and a `cutoff` of at most `MAX_CUTOFF`.
@@ -281,10 +288,7 @@ impl Mcts {
 
 impl Player for Mcts {
     fn name(&self) -> String {
-        let time = self
-            .time
-            .map(|t| format!(",time={}s", t.as_secs_f64()))
-            .unwrap_or_default();
+        let time = self.time_in_name();
         let cutoff = match self.cutoff {
             Some(n) => format!(",cutoff={n}"),
             None => String::new(),

@@ -1,0 +1,274 @@
+//! The learned value looking two plies ahead: an expectimax over the next draw.
+//!
+//! The one-ply player values the position right after its action. What it cannot see is
+//! what the next player does with the tile drawn next: close the city it just opened into,
+//! join its field, take the road. This player takes its `width` best actions by the
+//! one-ply value and, for each, weighs every tile kind the next draw may bring by its
+//! share of the unseen tiles (`Game::chance_outcomes`, which knows nothing of their
+//! order), lets whoever decides next play that tile as the one-ply player would (the
+//! action best for that seat by the same value), and values what follows for itself. It
+//! plays the action of best expected value.
+//!
+//! A tile that fits nowhere is put aside and another drawn (C-3); that other one comes
+//! from a copy of the pile put in a fixed order and reshuffled by the player's own random
+//! stream, so nothing the player may not see decides its choice.
+
+use std::sync::Arc;
+
+use crate::engine::game::Game;
+use crate::learn::outcome::outcome;
+use crate::learn::value::facts::{FactsScratch, WEIGHTS};
+use crate::learn::value::linear::LinearValue;
+use crate::limits::MAX_PLAYERS;
+use crate::play::action::Action;
+use crate::play::players::{Player, PlayerError, Scratch};
+use crate::rng::Rng;
+
+/// The two-ply expectimax player of a `LinearValue` (see the module).
+#[derive(Clone, Debug)]
+pub struct Expectimax {
+    pub value: Arc<LinearValue>,
+    /// The name of the value's weights ("learned" for the package's own).
+    pub value_name: String,
+    /// The actions looked ahead at: the best this many by the one-ply value (1: the
+    /// one-ply player).
+    pub width: u32,
+}
+
+/// Reused copies of the game and the value's buffers.
+#[derive(Debug, Default)]
+struct Buffers {
+    facts: FactsScratch,
+    seen: Option<Game>,
+    drawn: Option<Game>,
+    reply: Option<Game>,
+}
+
+fn copy_into<'a>(slot: &'a mut Option<Game>, from: &Game) -> &'a mut Game {
+    match slot {
+        Some(g) => {
+            g.clone_from(from);
+            g
+        }
+        None => slot.insert(from.clone()),
+    }
+}
+
+impl Expectimax {
+    /// Every seat's value of `game`: its outcome when over, else the learned value.
+    fn values(&self, game: &Game, s: &mut FactsScratch, x: &mut [f32]) -> [f32; MAX_PLAYERS] {
+        if game.is_over() {
+            outcome(game.scores())
+        } else {
+            self.value.values(game, s, x)
+        }
+    }
+
+    /// `seat`'s value after the decider of `drawn` plays its one-ply best action.
+    fn after_reply(
+        &self,
+        drawn: &Game,
+        seat: usize,
+        reply: &mut Option<Game>,
+        s: &mut FactsScratch,
+        x: &mut [f32],
+    ) -> f32 {
+        if drawn.is_over() {
+            return outcome(drawn.scores())[seat];
+        }
+        let decider = drawn.decider();
+        let mut best: Option<(f32, f32)> = None; // (decider's value, seat's value)
+        for a in drawn.legal_actions() {
+            let after = copy_into(reply, drawn);
+            after.apply_unchecked(a);
+            let v = self.values(after, s, x);
+            if best.is_none_or(|(b, _)| v[decider] > b) {
+                best = Some((v[decider], v[seat]));
+            }
+        }
+        // Cannot fail: a game not over has a legal action.
+        best.expect("a game not over has a legal action").1
+    }
+
+    /// The chosen action and, for each action looked ahead at, its expected value.
+    pub fn choose_valued(&self, game: &Game, rng: &mut Rng) -> (Action, Vec<(Action, f64)>) {
+        let mut b = Buffers::default();
+        self.choose_with(game, rng, &mut b)
+    }
+
+    fn choose_with(
+        &self,
+        game: &Game,
+        rng: &mut Rng,
+        b: &mut Buffers,
+    ) -> (Action, Vec<(Action, f64)>) {
+        let seat = game.decider();
+        let mut x = vec![0.0; WEIGHTS];
+        // The position with the unseen tiles in a fixed order, then in the player's own.
+        let seen = copy_into(&mut b.seen, game);
+        seen.set_record_events(false);
+        seen.forget_hidden_order();
+        seen.determinize(rng);
+        let seen = &*seen;
+        // One ply: every action valued, the best `width` kept (ties: the first listed).
+        let mut ranked: Vec<(usize, Action, f32)> = Vec::new();
+        for (i, a) in game.legal_actions().into_iter().enumerate() {
+            let after = copy_into(&mut b.drawn, seen);
+            after.apply_unchecked(a);
+            ranked.push((i, a, self.values(after, &mut b.facts, &mut x)[seat]));
+        }
+        ranked.sort_by(|p, q| q.2.total_cmp(&p.2).then(p.0.cmp(&q.0)));
+        ranked.truncate(self.width.max(1) as usize);
+        if ranked.len() == 1 {
+            return (ranked[0].1, vec![(ranked[0].1, ranked[0].2 as f64)]);
+        }
+        let draws = seen.chance_outcomes();
+        let mut valued = Vec::with_capacity(ranked.len());
+        for &(_, a, one_ply) in &ranked {
+            let v = if draws.is_empty() {
+                one_ply as f64 // the last tile: nothing is drawn after it
+            } else {
+                let mut sum = 0.0;
+                for &(tile, p) in &draws {
+                    let drawn = copy_into(&mut b.drawn, seen);
+                    drawn.put_next(tile);
+                    drawn.apply_unchecked(a);
+                    let drawn = &*drawn;
+                    sum += p * self.after_reply(drawn, seat, &mut b.reply, &mut b.facts, &mut x)
+                        as f64;
+                }
+                sum
+            };
+            valued.push((a, v));
+        }
+        let best = valued
+            .iter()
+            .fold(None, |best: Option<(Action, f64)>, &(a, v)| match best {
+                Some((_, bv)) if bv >= v => best,
+                _ => Some((a, v)),
+            })
+            .expect("at least two actions looked at")
+            .0;
+        (best, valued)
+    }
+}
+
+impl Player for Expectimax {
+    fn name(&self) -> String {
+        format!("{}-expectimax(width={})", self.value_name, self.width)
+    }
+
+    fn choose(
+        &self,
+        game: &Game,
+        rng: &mut Rng,
+        scratch: &mut Scratch,
+    ) -> Result<Action, PlayerError> {
+        if scratch.stop.is_raised() {
+            return Err(PlayerError::Interrupted);
+        }
+        Ok(self.choose_with(game, rng, scratch.own::<Buffers>()).0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::{Rules, RulesSpec};
+    use crate::learn::value::linear::Learned;
+
+    fn base() -> Arc<Rules> {
+        Arc::new(Rules::new(RulesSpec::default()).expect("the base game"))
+    }
+
+    fn some_value() -> LinearValue {
+        // Weights on every fact; equal values (rotations of a symmetric tile) are common.
+        LinearValue::new((0..WEIGHTS).map(|i| 0.01 * (i % 7) as f32 - 0.02).collect())
+            .expect("finite weights")
+    }
+
+    /// Width 1 is the one-ply player, move by move through a whole game.
+    #[test]
+    fn width_one_is_the_one_ply_player() {
+        let value = some_value();
+        let wide = Expectimax {
+            value: Arc::new(value.clone()),
+            value_name: "learned".into(),
+            width: 1,
+        };
+        let one_ply = Learned::new(value);
+        let mut game = Game::shuffled(base(), 8, 0);
+        let (mut s1, mut s2) = (Scratch::default(), Scratch::default());
+        let mut compared = 0;
+        while !game.is_over() {
+            let a = wide
+                .choose(&game, &mut Rng::for_game(1, compared), &mut s1)
+                .expect("legal");
+            let b = one_ply
+                .choose(&game, &mut Rng::for_game(2, compared), &mut s2)
+                .expect("legal");
+            assert_eq!(a, b, "move {compared}");
+            game.apply_unchecked(a);
+            compared += 1;
+        }
+        assert!(compared > 50);
+    }
+
+    /// Two games that differ only in the order of the tiles still to come get the same
+    /// choice and expected values: nothing hidden reaches the look-ahead.
+    #[test]
+    fn never_reads_the_hidden_order() {
+        let player = Expectimax {
+            value: Arc::new(some_value()),
+            value_name: "learned".into(),
+            width: 3,
+        };
+        for index in 0..6 {
+            let mut game = Game::shuffled(base(), 12, index);
+            let mut rng = Rng::for_game(12, 1000 + index);
+            for _ in 0..(index * 11) % 60 {
+                let a = player.choose_valued(&game, &mut rng).0;
+                game.apply_unchecked(a);
+            }
+            let mut other = game.clone();
+            other.determinize(&mut Rng::for_game(99, index));
+            assert_eq!(
+                player.choose_valued(&game, &mut Rng::for_game(5, index)),
+                player.choose_valued(&other, &mut Rng::for_game(5, index))
+            );
+        }
+    }
+
+    /// Whole games of legal actions, the same game for the same seed, with two and four
+    /// seats.
+    #[test]
+    fn plays_whole_games_reproducibly() {
+        let player = Expectimax {
+            value: Arc::new(LinearValue::default()),
+            value_name: "learned".into(),
+            width: 2,
+        };
+        assert_eq!(player.name(), "learned-expectimax(width=2)");
+        for players in [2, 4] {
+            let rules = Arc::new(
+                Rules::new(RulesSpec {
+                    players,
+                    ..RulesSpec::default()
+                })
+                .expect("the base game"),
+            );
+            let play = |index: u64| {
+                let mut game = Game::shuffled(Arc::clone(&rules), 3, index);
+                let mut rng = Rng::for_game(3, index);
+                let mut scratch = Scratch::default();
+                while !game.is_over() {
+                    player
+                        .play(&mut game, &mut rng, &mut scratch)
+                        .expect("legal actions");
+                }
+                game.scores().to_vec()
+            };
+            assert_eq!(play(1), play(1));
+        }
+    }
+}
