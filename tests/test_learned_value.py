@@ -21,6 +21,7 @@ from carcassonne.learn.value import (
     LearnedValue,
     LearnedValueError,
     load_value,
+    shipped_systems,
     shipped_value,
 )
 from carcassonne.players import Greedy, Learned
@@ -192,15 +193,20 @@ def test_training_refuses_bad_settings_and_unwritable_places_before_playing(tmp_
     assert not os.listdir(tmp_path)
 
 
-def test_the_shipped_value_reproduces_its_learning_curve() -> None:
-    """The drift check: the last point of the shipped curve (the learned player against
+@pytest.mark.parametrize("system", shipped_systems())
+def test_the_shipped_value_reproduces_its_learning_curve(system: str) -> None:
+    """The drift check: the last point of each shipped curve (the learned player against
     greedy on the curve's paired deals) is played again and must come out the same, to
     the last pair: the engine and the player are deterministic."""
-    value = shipped_value(Rules())
+    from carcassonne.rating.ladder import SYSTEMS
+
+    rules = SYSTEMS[system]
+    value = shipped_value(rules)
+    assert value.system == system
     last = value.training["curve"][-1]
     assert last["games"] == value.training["games"]
     result = match(
-        Rules(), Learned(value), Greedy(), pairs=value.training["curve_pairs"], seed=value.training["curve_seed"]
+        rules, Learned(value), Greedy(), pairs=value.training["curve_pairs"], seed=value.training["curve_seed"]
     )
     assert round(result.estimate.score, 4) == last["score"]
     assert (round(result.estimate.score_low, 4), round(result.estimate.score_high, 4)) == (
