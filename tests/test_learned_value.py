@@ -320,3 +320,23 @@ def test_the_learned_value_evaluates_a_puct_search() -> None:
         PuctSearch(Rules(tile_sets=("south-seas",))).search(
             Game(Rules(tile_sets=("south-seas",)), seed=1), other
         )
+
+
+def test_training_for_another_map(tmp_path: Path) -> None:
+    """Any map of the format trains: its weights name no system, fit only its rules, and
+    the command that made them says the map."""
+    value = training.train(
+        "maps-continental-2p", tmp_path / "coastal.json", games=64, every=64, curve_pairs=2, threads=1, map="coastal"
+    )
+    assert value.system is None and value.rules == Rules(map="coastal")
+    assert value.training["command"].startswith("carcassonne train maps-continental-2p --games 64 --seed 1 --map coastal")
+    assert [p["elo"] for p in value.training["curve"]] == [None, None]
+    assert load_value(tmp_path / "coastal.json") == value
+    simulate(Rules(map="coastal"), games=2, players=[Learned(tmp_path / "coastal.json"), "greedy"])
+    with pytest.raises(PlayerError, match="other rules"):
+        simulate(Rules(map="continental"), games=1, players=[Learned(value), "greedy"])
+    with pytest.raises(LearnedValueError, match="map goes with maps-continental-2p"):
+        training.train("base-2p", tmp_path / "x.json", games=64, map="coastal")
+    with pytest.raises(LearnedValueError, match="map:"):
+        training.train("maps-continental-2p", tmp_path / "x.json", games=64, map=tmp_path / "missing.json")
+    assert not (tmp_path / "x.json").exists()

@@ -913,6 +913,12 @@ def _train_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     tr.add_argument(
         "--curve-pairs", type=int, default=200, help="paired deals against greedy at each checkpoint (default 200; 0: none)"
     )
+    tr.add_argument(
+        "--map",
+        default=None,
+        metavar="MAP",
+        help="with maps-continental-2p: train for this map instead (a built-in map's name or a map file)",
+    )
     tr.add_argument("--name", default="learned", help="the player's name in results (default learned)")
     tr.add_argument("--out", default=None, metavar="FILE", help="the weights file (default: learned-SYSTEM.json)")
     tr.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
@@ -935,6 +941,7 @@ def _train_command(args: argparse.Namespace) -> int:
             resume=args.resume,
             threads=args.threads,
             progress=lambda line: print(f"carcassonne train: {line}", file=sys.stderr, flush=True),
+            map=args.map,
         )
     except (ValueError, OutputFileError) as e:
         print(f"carcassonne: error: {e}", file=sys.stderr)

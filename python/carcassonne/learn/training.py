@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from carcassonne._core import Rules, max_threads, train_value
+from carcassonne._core import CarcassonneError, Rules, max_threads, train_value
 from carcassonne.files import check_output
 from carcassonne.learn.value import LearnedValue, LearnedValueError, load_value
 
@@ -97,9 +97,13 @@ def _greedy_elo(system: str) -> float | None:
     return None
 
 
-def command(system: str, games: int, seed: int, td: TdSettings, every: int, curve_pairs: int, name: str) -> str:
+def command(
+    system: str, games: int, seed: int, td: TdSettings, every: int, curve_pairs: int, name: str, map: str | None = None
+) -> str:
     """The command line that runs this training."""
     words = ["carcassonne", "train", system, "--games", str(games), "--seed", str(seed)]
+    if map is not None:
+        words += ["--map", map]
     default = TdSettings()
     if td.alpha != default.alpha:
         words += ["--alpha", repr(td.alpha)]
@@ -128,6 +132,7 @@ def train(
     resume: bool = False,
     threads: int | None = None,
     progress: Callable[[str], None] | None = None,
+    map: str | os.PathLike[str] | None = None,
 ) -> LearnedValue:
     """Trains the learned value of ``system`` (a name of ``carcassonne.rating.SYSTEMS``)
     by ``games`` games of self-play from ``seed`` and writes it to ``out`` (see the
@@ -136,8 +141,22 @@ def train(
     ``games`` games. ``progress`` gets a line after each checkpoint. Returns the value
     as written last. ``LearnedValueError`` naming the argument for bad input;
     ``OutputFileError`` (before any game) if ``out`` cannot be written; Ctrl-C raises
-    ``KeyboardInterrupt`` with the last checkpoint in ``out``."""
+    ``KeyboardInterrupt`` with the last checkpoint in ``out``.
+
+    ``map``, with ``maps-continental-2p``: train for another map instead (a built-in
+    map's name or a map file, as ``Rules(map=...)`` takes it). Its weights file names no
+    system (``shipped_value`` does not find it: pass it as ``Learned(value=...)``) and
+    its curve has no Elo (the ladders are of the continental map)."""
     rules = _system_rules(system)
+    if map is not None:
+        if system != "maps-continental-2p":
+            raise LearnedValueError(f"map goes with maps-continental-2p, not {reprlib.repr(system)}")
+        try:
+            rules = Rules(players=2, map=map)
+        except CarcassonneError as e:
+            raise LearnedValueError(f"map: {e}") from None
+    # A map other than the system's own is not the system.
+    recorded = system if rules == _system_rules(system) else None
     td = td if td is not None else TdSettings()
     games = _count("games", games, ROUND, MAX_GAMES)
     every = _count("every", every, ROUND, MAX_GAMES)
@@ -164,18 +183,20 @@ def train(
         "curve_seed": CURVE_SEED,
     }
     say = progress if progress is not None else (lambda line: None)
-    greedy_elo = _greedy_elo(system)
+    greedy_elo = _greedy_elo(system) if recorded is not None else None
     # What every checkpoint records of this training besides its weights, games and curve.
     record = {
         **settings,
         "threads": used,
         "cores": os.cpu_count(),
-        "command": command(system, games, seed, td, every, curve_pairs, name),
+        "command": command(
+            system, games, seed, td, every, curve_pairs, name, None if map is None else os.fspath(map)
+        ),
     }
 
     def checkpoint(weights: list[float], done: int, seconds: float, curve: list[Any]) -> LearnedValue:
         training = {**record, "games": done, "seconds": round(seconds, 3), "curve": list(curve)}
-        value = LearnedValue(weights=tuple(weights), rules=rules, name=name, system=system, training=training)
+        value = LearnedValue(weights=tuple(weights), rules=rules, name=name, system=recorded, training=training)
         return _with_curve_point(value, rules, greedy_elo, threads)
 
     if resume and os.path.exists(where):
