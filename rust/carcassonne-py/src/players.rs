@@ -156,12 +156,8 @@ pub fn player(
             return learned(&shipped_learned(spec.py(), rules)?, rules);
         }
         if name == "learned-expectimax" {
-            let (value, value_name) = learned_value(
-                &shipped_learned(spec.py(), rules)?,
-                1,
-                rules,
-                "LearnedExpectimax",
-            )?;
+            let shipped = shipped_learned(spec.py(), rules)?;
+            let (value, value_name) = learned_value(&shipped, 1, rules, "LearnedExpectimax")?;
             return Ok(Arc::new(Expectimax {
                 value: Arc::new(value),
                 value_name,
@@ -272,6 +268,21 @@ pub(crate) fn learned_value(
     Ok((value, name))
 }
 
+/// The learned value of a specification's items `at..at + 3` (see `learned_value`), or,
+/// when they are None, the one the package ships for `rules`.
+fn value_or_shipped(
+    spec: &Bound<'_, pyo3::types::PyTuple>,
+    at: usize,
+    rules: &Arc<CoreRules>,
+    what: &str,
+) -> PyResult<(LinearValue, String)> {
+    if spec.get_item(at)?.is_none() {
+        learned_value(&shipped_learned(spec.py(), rules)?, 1, rules, what)
+    } else {
+        learned_value(spec, at, rules, what)
+    }
+}
+
 /// Items of the tuple `carcassonne.players.LearnedSearch._spec` returns.
 const LEARNED_SEARCH_SPEC_LEN: usize = 8;
 
@@ -297,16 +308,7 @@ fn learned_search(
                 "LearnedSearch settings: prior must be an integer from 0 to {MAX_PRIOR}"
             ))
         })?;
-    let (value, value_name) = if spec.get_item(5)?.is_none() {
-        learned_value(
-            &shipped_learned(spec.py(), rules)?,
-            1,
-            rules,
-            "LearnedSearch",
-        )?
-    } else {
-        learned_value(spec, 5, rules, "LearnedSearch")?
-    };
+    let (value, value_name) = value_or_shipped(spec, 5, rules, "LearnedSearch")?;
     Ok(Arc::new(LearnedSearch {
         mcts,
         value: Arc::new(value),
@@ -341,16 +343,7 @@ fn learned_expectimax(
                 "LearnedExpectimax settings: width must be an integer from 1 to {MAX_WIDTH}"
             ))
         })?;
-    let (value, value_name) = if spec.get_item(2)?.is_none() {
-        learned_value(
-            &shipped_learned(spec.py(), rules)?,
-            1,
-            rules,
-            "LearnedExpectimax",
-        )?
-    } else {
-        learned_value(spec, 2, rules, "LearnedExpectimax")?
-    };
+    let (value, value_name) = value_or_shipped(spec, 2, rules, "LearnedExpectimax")?;
     Ok(Arc::new(Expectimax {
         value: Arc::new(value),
         value_name,

@@ -175,43 +175,21 @@ impl Player for Expectimax {
 mod tests {
     use super::*;
     use crate::engine::rules::{Rules, RulesSpec};
-    use crate::learn::value::linear::Learned;
+    use crate::learn::value::linear::testing::{assert_plays_as_one_ply, scores_of, some_value};
 
     fn base() -> Arc<Rules> {
         Arc::new(Rules::new(RulesSpec::default()).expect("the base game"))
     }
 
-    fn some_value() -> LinearValue {
-        // Weights on every fact; equal values (rotations of a symmetric tile) are common.
-        LinearValue::new((0..WEIGHTS).map(|i| 0.01 * (i % 7) as f32 - 0.02).collect())
-            .expect("finite weights")
-    }
-
     /// Width 1 is the one-ply player, move by move through a whole game.
     #[test]
     fn width_one_is_the_one_ply_player() {
-        let value = some_value();
         let wide = Expectimax {
-            value: Arc::new(value.clone()),
+            value: Arc::new(some_value()),
             value_name: "learned".into(),
             width: 1,
         };
-        let one_ply = Learned::new(value);
-        let mut game = Game::shuffled(base(), 8, 0);
-        let (mut s1, mut s2) = (Scratch::default(), Scratch::default());
-        let mut compared = 0;
-        while !game.is_over() {
-            let a = wide
-                .choose(&game, &mut Rng::for_game(1, compared), &mut s1)
-                .expect("legal");
-            let b = one_ply
-                .choose(&game, &mut Rng::for_game(2, compared), &mut s2)
-                .expect("legal");
-            assert_eq!(a, b, "move {compared}");
-            game.apply_unchecked(a);
-            compared += 1;
-        }
-        assert!(compared > 50);
+        assert_plays_as_one_ply(&wide, some_value(), &base());
     }
 
     /// Two games that differ only in the order of the tiles still to come get the same
@@ -257,18 +235,7 @@ mod tests {
                 })
                 .expect("the base game"),
             );
-            let play = |index: u64| {
-                let mut game = Game::shuffled(Arc::clone(&rules), 3, index);
-                let mut rng = Rng::for_game(3, index);
-                let mut scratch = Scratch::default();
-                while !game.is_over() {
-                    player
-                        .play(&mut game, &mut rng, &mut scratch)
-                        .expect("legal actions");
-                }
-                game.scores().to_vec()
-            };
-            assert_eq!(play(1), play(1));
+            assert_eq!(scores_of(&player, &rules, 1), scores_of(&player, &rules, 1));
         }
     }
 }

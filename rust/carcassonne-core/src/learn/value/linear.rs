@@ -207,11 +207,59 @@ impl Player for Learned {
     }
 }
 
+/// What the tests of the learned players share.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+    use crate::engine::rules::Rules;
+    use std::sync::Arc;
+
+    /// A value with weights on every fact, so that every fact counts (equal values, from
+    /// rotations of a symmetric tile, are common).
+    pub fn some_value() -> LinearValue {
+        LinearValue::new((0..WEIGHTS).map(|i| 0.01 * (i % 7) as f32 - 0.02).collect())
+            .expect("finite weights")
+    }
+
+    /// Asserts that `player` chooses what the one-ply player of `value` chooses at every
+    /// move of a whole base game (each from its own random stream).
+    pub fn assert_plays_as_one_ply(player: &dyn Player, value: LinearValue, rules: &Arc<Rules>) {
+        let one_ply = Learned::new(value);
+        let mut game = Game::shuffled(Arc::clone(rules), 8, 0);
+        let (mut s1, mut s2) = (Scratch::default(), Scratch::default());
+        let mut compared = 0;
+        while !game.is_over() {
+            let a = player
+                .choose(&game, &mut Rng::for_game(1, compared), &mut s1)
+                .expect("legal");
+            let b = one_ply
+                .choose(&game, &mut Rng::for_game(2, compared), &mut s2)
+                .expect("legal");
+            assert_eq!(a, b, "move {compared}");
+            game.apply_unchecked(a);
+            compared += 1;
+        }
+        assert!(compared > 50);
+    }
+
+    /// The scores of game `index` of seed 3 of `rules` with `player` in every seat.
+    pub fn scores_of(player: &dyn Player, rules: &Arc<Rules>, index: u64) -> Vec<i32> {
+        let mut game = Game::shuffled(Arc::clone(rules), 3, index);
+        let mut rng = Rng::for_game(3, index);
+        let mut scratch = Scratch::default();
+        while !game.is_over() {
+            player
+                .play(&mut game, &mut rng, &mut scratch)
+                .expect("legal actions");
+        }
+        game.scores().to_vec()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::rules::{Rules, RulesSpec};
-    use crate::play::players::Player;
     use std::sync::Arc;
 
     fn base(players: u32) -> Arc<Rules> {
@@ -250,8 +298,7 @@ mod tests {
     #[test]
     fn values_never_read_the_hidden_order() {
         // Weights on every fact, so that every fact's sum is compared.
-        let value = LinearValue::new((0..WEIGHTS).map(|i| 0.01 * (i % 7) as f32 - 0.02).collect())
-            .expect("finite weights");
+        let value = testing::some_value();
         let mut s = FactsScratch::default();
         for index in 0..20 {
             let mut game = Game::shuffled(base(2), 11, index);
@@ -291,19 +338,12 @@ mod tests {
     fn the_player_plays_whole_games_reproducibly() {
         let player = Learned::new(LinearValue::default());
         for players in [2, 4] {
-            let play = |index: u64| {
-                let mut game = Game::shuffled(base(players), 3, index);
-                let mut rng = Rng::for_game(3, index);
-                let mut scratch = Scratch::default();
-                while !game.is_over() {
-                    player
-                        .play(&mut game, &mut rng, &mut scratch)
-                        .expect("legal actions");
-                }
-                game.scores().to_vec()
-            };
+            let rules = base(players);
             for index in 0..3 {
-                assert_eq!(play(index), play(index));
+                assert_eq!(
+                    testing::scores_of(&player, &rules, index),
+                    testing::scores_of(&player, &rules, index)
+                );
             }
         }
     }

@@ -76,6 +76,7 @@ impl Player for LearnedSearch {
 mod tests {
     use super::*;
     use crate::engine::rules::{Rules, RulesSpec};
+    use crate::learn::value::linear::testing::{assert_plays_as_one_ply, scores_of, some_value};
 
     /// The search plays whole games of legal actions, the same game for the same seed.
     #[test]
@@ -91,53 +92,23 @@ mod tests {
             prior: 2,
         };
         assert_eq!(player.name(), "learned-search(playouts=30,c=0.1,prior=2)");
-        let play = |index: u64| {
-            let mut game = Game::shuffled(Arc::clone(&rules), 5, index);
-            let mut rng = Rng::for_game(5, index);
-            let mut scratch = Scratch::default();
-            while !game.is_over() {
-                player
-                    .play(&mut game, &mut rng, &mut scratch)
-                    .expect("legal actions");
-            }
-            game.scores().to_vec()
-        };
-        assert_eq!(play(1), play(1));
+        assert_eq!(scores_of(&player, &rules, 1), scores_of(&player, &rules, 1));
     }
 
     /// With priors, the first iteration values every root action and takes the best: a
     /// search of one iteration plays the one-ply player's move, everywhere in a game.
     #[test]
     fn one_iteration_with_priors_is_the_one_ply_choice() {
-        use crate::learn::value::linear::Learned;
         let rules = Arc::new(Rules::new(RulesSpec::default()).expect("the base game"));
-        // Weights on every fact; equal values (rotations of a symmetric tile) are common.
-        let value = LinearValue::new((0..WEIGHTS).map(|i| 0.01 * (i % 7) as f32 - 0.02).collect())
-            .expect("finite weights");
         let search = LearnedSearch {
             mcts: Mcts {
                 playouts: 1,
                 ..Mcts::default()
             },
-            value: Arc::new(value.clone()),
+            value: Arc::new(some_value()),
             value_name: "learned".into(),
             prior: 3,
         };
-        let one_ply = Learned::new(value);
-        let mut game = Game::shuffled(Arc::clone(&rules), 8, 0);
-        let (mut s1, mut s2) = (Scratch::default(), Scratch::default());
-        let mut compared = 0;
-        while !game.is_over() {
-            let a = search
-                .choose(&game, &mut Rng::for_game(1, compared), &mut s1)
-                .expect("legal");
-            let b = one_ply
-                .choose(&game, &mut Rng::for_game(2, compared), &mut s2)
-                .expect("legal");
-            assert_eq!(a, b, "move {compared}");
-            game.apply_unchecked(a);
-            compared += 1;
-        }
-        assert!(compared > 50);
+        assert_plays_as_one_ply(&search, some_value(), &rules);
     }
 }
