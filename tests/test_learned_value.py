@@ -94,12 +94,13 @@ def test_tampered_truncated_missing_and_not_finite_files_are_refused(tmp_path: P
 
 def test_weights_of_other_rules_are_refused(tmp_path: Path) -> None:
     sea = Rules(tile_sets=("south-seas",))
+    coast = Rules(map="coastal")  # no weights ship for this map
     with pytest.raises(LearnedValueError, match="no learned evaluation ships"):
-        shipped_value(sea)
+        shipped_value(coast)
     with pytest.raises(LearnedValueError, match="learned for"):
         load_value(SHIPPED).values(Game(sea, seed=1))
     with pytest.raises(LearnedValueError, match="no learned evaluation ships"):
-        simulate(sea, games=2, players="learned")
+        simulate(coast, games=2, players="learned")
     with pytest.raises(PlayerError, match="other rules"):
         simulate(sea, games=2, players=[Learned(SHIPPED), "greedy"])
     with pytest.raises(PlayerError, match="LearnedValue, the path"):
