@@ -19,8 +19,8 @@ use crate::engine::game::Game;
 use crate::learn::outcome::outcome;
 use crate::learn::value::facts::{FactsScratch, WEIGHTS};
 use crate::learn::value::linear::LinearValue;
-use crate::limits::MAX_PLAYERS;
 use crate::play::action::Action;
+use crate::play::players::mcts::search_root;
 use crate::play::players::{Player, PlayerError, Scratch};
 use crate::rng::Rng;
 
@@ -55,15 +55,6 @@ fn copy_into<'a>(slot: &'a mut Option<Game>, from: &Game) -> &'a mut Game {
 }
 
 impl Expectimax {
-    /// Every seat's value of `game`: its outcome when over, else the learned value.
-    fn values(&self, game: &Game, s: &mut FactsScratch, x: &mut [f32]) -> [f32; MAX_PLAYERS] {
-        if game.is_over() {
-            outcome(game.scores())
-        } else {
-            self.value.values(game, s, x)
-        }
-    }
-
     /// `seat`'s value after the decider of `drawn` plays its one-ply best action.
     fn after_reply(
         &self,
@@ -81,7 +72,7 @@ impl Expectimax {
         for a in drawn.legal_actions() {
             let after = copy_into(reply, drawn);
             after.apply_unchecked(a);
-            let v = self.values(after, s, x);
+            let v = self.value.values_or_outcome(after, s, x);
             if best.is_none_or(|(b, _)| v[decider] > b) {
                 best = Some((v[decider], v[seat]));
             }
@@ -104,10 +95,9 @@ impl Expectimax {
     ) -> (Action, Vec<(Action, f64)>) {
         let seat = game.decider();
         let mut x = vec![0.0; WEIGHTS];
-        // The position with the unseen tiles in a fixed order, then in the player's own.
-        let seen = copy_into(&mut b.seen, game);
-        seen.set_record_events(false);
-        seen.forget_hidden_order();
+        // The position with the unseen tiles in a fixed order, as a search copies it,
+        // then in the player's own.
+        let seen = search_root(&mut b.seen, game);
         seen.determinize(rng);
         let seen = &*seen;
         // One ply: every action valued, the best `width` kept (ties: the first listed).
@@ -115,7 +105,11 @@ impl Expectimax {
         for (i, a) in game.legal_actions().into_iter().enumerate() {
             let after = copy_into(&mut b.drawn, seen);
             after.apply_unchecked(a);
-            ranked.push((i, a, self.values(after, &mut b.facts, &mut x)[seat]));
+            ranked.push((
+                i,
+                a,
+                self.value.values_or_outcome(after, &mut b.facts, &mut x)[seat],
+            ));
         }
         ranked.sort_by(|p, q| q.2.total_cmp(&p.2).then(p.0.cmp(&q.0)));
         ranked.truncate(self.width.max(1) as usize);

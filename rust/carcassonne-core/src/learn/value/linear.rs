@@ -125,6 +125,20 @@ impl LinearValue {
         out
     }
 
+    /// Every seat's value of `game`: its outcome when it is over, else `values`.
+    pub fn values_or_outcome(
+        &self,
+        game: &Game,
+        s: &mut FactsScratch,
+        x: &mut [f32],
+    ) -> [f32; MAX_PLAYERS] {
+        if game.is_over() {
+            crate::learn::outcome::outcome(game.scores())
+        } else {
+            self.values(game, s, x)
+        }
+    }
+
     /// The value of `game` for `seat`: the outcome when it is over, else `value_of`.
     pub fn value(&self, game: &Game, seat: usize, s: &mut FactsScratch, x: &mut [f32]) -> f32 {
         if game.is_over() {

@@ -47,11 +47,7 @@ impl Player for LearnedSearch {
         let mut x = vec![0.0; WEIGHTS];
         let value = &self.value;
         let mut judge = |g: &Game| {
-            let v = if g.is_over() {
-                crate::learn::outcome::outcome(g.scores())
-            } else {
-                value.values(g, &mut facts, &mut x)
-            };
+            let v = value.values_or_outcome(g, &mut facts, &mut x);
             let mut out = [0.0; MAX_PLAYERS];
             for (o, v) in out.iter_mut().zip(v) {
                 *o = (1.0 + v as f64) / 2.0;
