@@ -5,9 +5,11 @@
 //! join its field, take the road. This player takes its `width` best actions by the
 //! one-ply value and, for each, weighs every tile kind the next draw may bring by its
 //! share of the unseen tiles (`Game::chance_outcomes`, which knows nothing of their
-//! order), lets whoever decides next play that tile as the one-ply player would (the
-//! action best for that seat by the same value), and values what follows for itself. It
-//! plays the action of best expected value.
+//! order), lets whoever places that tile play it as the one-ply player would (the action
+//! best for that seat by the same value), and values what follows for itself. It plays
+//! the action of best expected value. Decisions between the placements (South Seas'
+//! deliveries, Friday's, a Maps extra turn) are played the same way, by whoever makes
+//! them, up to the end of the turn that places the drawn tile.
 //!
 //! A tile that fits nowhere is put aside and another drawn (C-3); that other one comes
 //! from a copy of the pile put in a fixed order and reshuffled by the player's own random
@@ -15,6 +17,7 @@
 
 use std::sync::Arc;
 
+use crate::engine::decision::Phase;
 use crate::engine::game::Game;
 use crate::learn::outcome::outcome;
 use crate::learn::value::facts::{FactsScratch, WEIGHTS};
@@ -55,30 +58,46 @@ fn copy_into<'a>(slot: &'a mut Option<Game>, from: &Game) -> &'a mut Game {
 }
 
 impl Expectimax {
-    /// `seat`'s value after the decider of `drawn` plays its one-ply best action.
+    /// `seat`'s value once the next tile drawn has been placed and the turn it is placed
+    /// in is over. From `drawn` (the position after `seat`'s action, that tile next on
+    /// the pile) whoever decides plays the action best for itself by the one-ply value:
+    /// first what is left of `seat`'s own turn (South Seas' deliveries, Friday's decisions,
+    /// a Maps extra turn), then the next placement, then its own follow-ups. In a game
+    /// with a placement only, that is the next player's reply alone; stopping right after
+    /// `seat`'s own delivery would never meet the reply in South Seas.
     fn after_reply(
         &self,
-        drawn: &Game,
+        drawn: &mut Game,
         seat: usize,
         reply: &mut Option<Game>,
         s: &mut FactsScratch,
         x: &mut [f32],
     ) -> f32 {
-        if drawn.is_over() {
-            return outcome(drawn.scores())[seat];
-        }
-        let decider = drawn.decider();
-        let mut best: Option<(f32, f32)> = None; // (decider's value, seat's value)
-        for a in drawn.legal_actions() {
-            let after = copy_into(reply, drawn);
-            after.apply_unchecked(a);
-            let v = self.value.values_or_outcome(after, s, x);
-            if best.is_none_or(|(b, _)| v[decider] > b) {
-                best = Some((v[decider], v[seat]));
+        let mut placed = false;
+        loop {
+            if drawn.is_over() {
+                return outcome(drawn.scores())[seat];
+            }
+            let decider = drawn.decider();
+            let placing = drawn.phase() == Phase::Place;
+            // (decider's value, seat's value, action)
+            let mut best: Option<(f32, f32, Action)> = None;
+            for a in drawn.legal_actions() {
+                let after = copy_into(reply, drawn);
+                after.apply_unchecked(a);
+                let v = self.value.values_or_outcome(after, s, x);
+                if best.is_none_or(|(b, _, _)| v[decider] > b) {
+                    best = Some((v[decider], v[seat], a));
+                }
+            }
+            // Cannot fail: a game not over has a legal action.
+            let (_, value, action) = best.expect("a game not over has a legal action");
+            drawn.apply_unchecked(action);
+            placed |= placing;
+            if placed && (drawn.is_over() || drawn.phase() == Phase::Place) {
+                return value;
             }
         }
-        // Cannot fail: a game not over has a legal action.
-        best.expect("a game not over has a legal action").1
     }
 
     /// The chosen action and, for each action looked ahead at, its expected value.
@@ -127,7 +146,6 @@ impl Expectimax {
                     let drawn = copy_into(&mut b.drawn, seen);
                     drawn.put_next(tile);
                     drawn.apply_unchecked(a);
-                    let drawn = &*drawn;
                     sum += p * self.after_reply(drawn, seat, &mut b.reply, &mut b.facts, &mut x)
                         as f64;
                 }
@@ -175,6 +193,26 @@ mod tests {
         Arc::new(Rules::new(RulesSpec::default()).expect("the base game"))
     }
 
+    /// The base game, South Seas with Friday (decisions between the placements, by both
+    /// seats) and a Maps map with the extra turn of small towns.
+    fn systems() -> Vec<Arc<Rules>> {
+        let specs = [
+            RulesSpec::default(),
+            RulesSpec {
+                friday: true,
+                ..RulesSpec::south_seas(2)
+            },
+            RulesSpec {
+                small_towns: vec![1],
+                ..RulesSpec::maps("coastal", 2)
+            },
+        ];
+        specs
+            .into_iter()
+            .map(|spec| Arc::new(Rules::new(spec).expect("built-in rules")))
+            .collect()
+    }
+
     /// Width 1 is the one-ply player, move by move through a whole game.
     #[test]
     fn width_one_is_the_one_ply_player() {
@@ -195,10 +233,10 @@ mod tests {
             value_name: "learned".into(),
             width: 3,
         };
-        for index in 0..6 {
-            let mut game = Game::shuffled(base(), 12, index);
+        for (index, rules) in (0..9).zip(systems().iter().cycle()) {
+            let mut game = Game::shuffled(Arc::clone(rules), 12, index);
             let mut rng = Rng::for_game(12, 1000 + index);
-            for _ in 0..(index * 11) % 60 {
+            for _ in 0..(index * 7) % 50 {
                 let a = player.choose_valued(&game, &mut rng).0;
                 game.apply_unchecked(a);
             }
@@ -221,15 +259,50 @@ mod tests {
             width: 2,
         };
         assert_eq!(player.name(), "learned-expectimax(width=2)");
-        for players in [2, 4] {
-            let rules = Arc::new(
-                Rules::new(RulesSpec {
-                    players,
-                    ..RulesSpec::default()
-                })
-                .expect("the base game"),
-            );
-            assert_eq!(scores_of(&player, &rules, 1), scores_of(&player, &rules, 1));
+        let four = Arc::new(
+            Rules::new(RulesSpec {
+                players: 4,
+                ..RulesSpec::default()
+            })
+            .expect("the base game"),
+        );
+        for rules in systems().iter().chain([&four]) {
+            assert_eq!(scores_of(&player, rules, 1), scores_of(&player, rules, 1));
         }
+    }
+
+    /// The look-ahead after an action ends once the next tile has been placed and the
+    /// turn it was placed in is over, in every system: in South Seas and with Friday past
+    /// the decisions of both seats between the placements, not at the first of them.
+    #[test]
+    fn looks_ahead_to_the_end_of_the_next_placement() {
+        let player = Expectimax {
+            value: Arc::new(some_value()),
+            value_name: "learned".into(),
+            width: 2,
+        };
+        let mut b = Buffers::default();
+        let mut x = vec![0.0; WEIGHTS];
+        let mut past_a_decision = 0;
+        for (index, rules) in (0..6).zip(systems().iter().cycle()) {
+            let mut game = Game::shuffled(Arc::clone(rules), 4, index);
+            let mut rng = Rng::for_game(4, index);
+            while !game.is_over() {
+                let seat = game.decider();
+                let a = player.choose_with(&game, &mut rng, &mut b).0;
+                game.apply_unchecked(a);
+                let Some(&(tile, _)) = game.chance_outcomes().first() else {
+                    continue;
+                };
+                let mut drawn = game.clone();
+                drawn.put_next(tile);
+                past_a_decision += usize::from(drawn.phase() != Phase::Place);
+                let placed = drawn.placed().len();
+                player.after_reply(&mut drawn, seat, &mut b.reply, &mut b.facts, &mut x);
+                assert!(drawn.placed().len() > placed || drawn.is_over());
+                assert!(drawn.phase() == Phase::Place || drawn.is_over());
+            }
+        }
+        assert!(past_a_decision > 50, "{past_a_decision}");
     }
 }

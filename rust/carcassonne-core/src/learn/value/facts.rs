@@ -1,9 +1,12 @@
 //! The facts of each seat a learned value reads: what a player may see of a position,
 //! per seat (see the parent module).
 
+use std::sync::Arc;
+
 use crate::board::features::NO_PLAYER;
 use crate::data::tileset::FeatureKind;
 use crate::engine::game::Game;
+use crate::engine::rules::Rules;
 use crate::learn::feature_facts::{CITIES, FeatureFacts, FieldBorders, OPEN, VALUE};
 use crate::limits::MAX_PLAYERS;
 
@@ -26,17 +29,23 @@ const MONKS: usize = PER_KIND + KINDS * BUCKETS * 3;
 pub struct FactsScratch {
     facts: FeatureFacts,
     roots: Vec<u32>,
-    borders: Option<FieldBorders>,
+    /// The field borders of the rules they were built for: a scratch handed positions of
+    /// other rules builds them again, and never reads one system's tiles by another's.
+    borders: Option<(Arc<Rules>, FieldBorders)>,
 }
 
 /// Each seat's facts of `game` (see the module), scaled to a few units.
 pub fn facts(game: &Game, s: &mut FactsScratch) -> [[f32; FACTS]; MAX_PLAYERS] {
     let rules = game.rules();
-    if rules.spec.farmers && s.borders.is_none() {
-        s.borders = Some(FieldBorders::new(rules));
-    }
     let borders = if rules.spec.farmers {
-        s.borders.as_ref()
+        if !s
+            .borders
+            .as_ref()
+            .is_some_and(|(r, _)| Arc::ptr_eq(r, rules))
+        {
+            s.borders = Some((Arc::clone(rules), FieldBorders::new(rules)));
+        }
+        s.borders.as_ref().map(|(_, b)| b)
     } else {
         None
     };
@@ -122,4 +131,38 @@ pub fn facts(game: &Game, s: &mut FactsScratch) -> [[f32; FACTS]; MAX_PLAYERS] {
     }
     debug_assert!(NO_PLAYER as usize >= MAX_PLAYERS);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::RulesSpec;
+    use crate::play::players::Policy;
+    use crate::rng::Rng;
+
+    /// One scratch handed positions of rule systems with different tiles, in turn, finds
+    /// the facts a fresh scratch finds: what it keeps of one system's tiles is not used
+    /// for another's.
+    #[test]
+    fn a_scratch_follows_the_rules_of_each_position() {
+        let systems = [
+            RulesSpec::default(),
+            RulesSpec::maps("coastal", 2),
+            RulesSpec::default(),
+        ];
+        let mut kept = FactsScratch::default();
+        let mut buf = Vec::new();
+        for (index, spec) in (0u64..).zip(systems) {
+            let rules = Arc::new(Rules::new(spec).expect("built-in rules"));
+            let mut game = Game::shuffled(rules, 5, index);
+            let mut rng = Rng::for_game(5, index);
+            for _ in 0..40 {
+                Policy::Random.step(&mut game, &mut rng, &mut buf);
+            }
+            assert_eq!(
+                facts(&game, &mut kept),
+                facts(&game, &mut FactsScratch::default())
+            );
+        }
+    }
 }
