@@ -34,6 +34,16 @@ pub struct FactsScratch {
     borders: Option<(Arc<Rules>, FieldBorders)>,
 }
 
+impl FactsScratch {
+    /// Out of line and cold: done once per scratch and rules, and kept out of the facts'
+    /// hot code.
+    #[cold]
+    #[inline(never)]
+    fn build_borders(&mut self, rules: &Arc<Rules>) {
+        self.borders = Some((Arc::clone(rules), FieldBorders::new(rules)));
+    }
+}
+
 /// Each seat's facts of `game` (see the module), scaled to a few units.
 pub fn facts(game: &Game, s: &mut FactsScratch) -> [[f32; FACTS]; MAX_PLAYERS] {
     let rules = game.rules();
@@ -43,7 +53,7 @@ pub fn facts(game: &Game, s: &mut FactsScratch) -> [[f32; FACTS]; MAX_PLAYERS] {
             .as_ref()
             .is_some_and(|(r, _)| Arc::ptr_eq(r, rules))
         {
-            s.borders = Some((Arc::clone(rules), FieldBorders::new(rules)));
+            s.build_borders(rules);
         }
         s.borders.as_ref().map(|(_, b)| b)
     } else {
